@@ -1,0 +1,173 @@
+// Package wirevalue normalises values decoded from a WAMP serializer into the
+// small set of Go types both the SDK and the fake platform hand to their
+// users: map[string]any, []any, string, int64, uint64 (only above
+// math.MaxInt64), float64, bool, []byte and nil.
+//
+// It also applies the WAMP JSON convention for binary values: a []byte travels
+// in JSON as a string holding a NUL character followed by standard base64.
+package wirevalue
+
+import (
+	"encoding/base64"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gammazero/nexus/v3/wamp"
+)
+
+// Normalize returns v with every integer as int64 (uint64 above
+// math.MaxInt64), every float as float64 and every map and list in its plain
+// Go form. With fromJSON set, strings following the WAMP binary convention
+// become []byte. Values are converted in place where the container already
+// has the normal type.
+func Normalize(v any, fromJSON bool) any {
+	switch x := v.(type) {
+	case nil, string, bool, int64, float64, []byte:
+		if s, ok := x.(string); ok && fromJSON {
+			return jsonBinary(s)
+		}
+		return v
+	case uint64:
+		if x <= math.MaxInt64 {
+			return int64(x)
+		}
+		return x
+	case int:
+		return int64(x)
+	case int8:
+		return int64(x)
+	case int16:
+		return int64(x)
+	case int32:
+		return int64(x)
+	case uint:
+		return Normalize(uint64(x), false)
+	case uint8:
+		return int64(x)
+	case uint16:
+		return int64(x)
+	case uint32:
+		return int64(x)
+	case float32:
+		return float64(x)
+	case map[string]any:
+		for k, e := range x {
+			x[k] = Normalize(e, fromJSON)
+		}
+		return x
+	case wamp.Dict:
+		return Normalize(map[string]any(x), fromJSON)
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[keyString(k)] = Normalize(e, fromJSON)
+		}
+		return m
+	case []any:
+		for i, e := range x {
+			x[i] = Normalize(e, fromJSON)
+		}
+		return x
+	case wamp.List:
+		return Normalize([]any(x), fromJSON)
+	default:
+		return v
+	}
+}
+
+// List normalises a positional argument list; a nil list stays nil.
+func List(l wamp.List, fromJSON bool) []any {
+	if l == nil {
+		return nil
+	}
+	return Normalize([]any(l), fromJSON).([]any)
+}
+
+// Dict normalises a keyword argument dictionary; a nil dict stays nil.
+func Dict(d wamp.Dict, fromJSON bool) map[string]any {
+	if d == nil {
+		return nil
+	}
+	return Normalize(map[string]any(d), fromJSON).(map[string]any)
+}
+
+func keyString(k any) string {
+	switch x := k.(type) {
+	case string:
+		return x
+	case []byte:
+		return string(x)
+	default:
+		n := Normalize(k, false)
+		switch y := n.(type) {
+		case int64:
+			return strconv.FormatInt(y, 10)
+		default:
+			return ""
+		}
+	}
+}
+
+func jsonBinary(s string) any {
+	if !strings.HasPrefix(s, "\x00") {
+		return s
+	}
+	b, err := base64.StdEncoding.DecodeString(s[1:])
+	if err != nil {
+		return s
+	}
+	return b
+}
+
+// ForJSON returns a copy of v in which every []byte is replaced by its WAMP
+// JSON form (NUL + base64). Containers without binary values are returned as
+// they are, so the common case allocates nothing.
+func ForJSON(v any) any {
+	out, _ := forJSON(v)
+	return out
+}
+
+func forJSON(v any) (any, bool) {
+	switch x := v.(type) {
+	case []byte:
+		return "\x00" + base64.StdEncoding.EncodeToString(x), true
+	case map[string]any:
+		var cp map[string]any
+		for k, e := range x {
+			if ne, changed := forJSON(e); changed {
+				if cp == nil {
+					cp = make(map[string]any, len(x))
+					for k2, e2 := range x {
+						cp[k2] = e2
+					}
+				}
+				cp[k] = ne
+			}
+		}
+		if cp == nil {
+			return v, false
+		}
+		return cp, true
+	case wamp.Dict:
+		return forJSON(map[string]any(x))
+	case []any:
+		var cp []any
+		for i, e := range x {
+			if ne, changed := forJSON(e); changed {
+				if cp == nil {
+					cp = append([]any(nil), x...)
+				}
+				cp[i] = ne
+			}
+		}
+		if cp == nil {
+			return v, false
+		}
+		return cp, true
+	case wamp.List:
+		return forJSON([]any(x))
+	default:
+		return v, false
+	}
+}
