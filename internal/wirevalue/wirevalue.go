@@ -121,8 +121,9 @@ func jsonBinary(s string) any {
 }
 
 // ForJSON returns a copy of v in which every []byte is replaced by its WAMP
-// JSON form (NUL + base64). Containers without binary values are returned as
-// they are, so the common case allocates nothing.
+// JSON form (NUL + base64) and every NaN or infinite float by nil, which JSON
+// cannot carry. Containers without such values are returned as they are, so
+// the common case allocates nothing.
 func ForJSON(v any) any {
 	out, _ := forJSON(v)
 	return out
@@ -132,6 +133,11 @@ func forJSON(v any) (any, bool) {
 	switch x := v.(type) {
 	case []byte:
 		return "\x00" + base64.StdEncoding.EncodeToString(x), true
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, true
+		}
+		return v, false
 	case map[string]any:
 		var cp map[string]any
 		for k, e := range x {

@@ -1,0 +1,107 @@
+package client
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type reading struct {
+	Tsp       time.Time         `json:"tsp"`
+	Temp      float64           `json:"temperature"`
+	N         int32             `json:"n"`
+	Source    *string           `json:"source"`
+	DeviceKey int               `json:"device_key"`
+	Blob      []byte            `json:"blob"`
+	Tags      map[string]string `json:"tags"`
+	Values    []float32         `json:"values"`
+	Quoted    int               `json:"quoted,string"`
+	Anything  any               `json:"anything"`
+	CaseMatch string
+}
+
+func TestDecode(t *testing.T) {
+	src := map[string]any{
+		"tsp":         int64(1767225600000),
+		"temperature": int64(22),
+		"n":           int64(-5),
+		"source":      "lab",
+		"device_key":  int64(42),
+		"blob":        "AQI=",
+		"tags":        map[string]any{"a": "b"},
+		"values":      []any{int64(1), 0.5},
+		"quoted":      "17",
+		"anything":    []any{"x", int64(1)},
+		"casematch":   "ok",
+		"unknown":     "ignored",
+	}
+	got, err := Decode[reading](src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	source := "lab"
+	want := reading{
+		Tsp: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), Temp: 22, N: -5, Source: &source, DeviceKey: 42,
+		Blob: []byte{1, 2}, Tags: map[string]string{"a": "b"}, Values: []float32{1, 0.5}, Quoted: 17,
+		Anything: []any{"x", int64(1)}, CaseMatch: "ok",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Decode mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestDecodeTimes(t *testing.T) {
+	want := time.Date(2026, 1, 15, 10, 30, 0, 0, time.UTC)
+	for _, in := range []any{"2026-01-15T10:30:00Z", "2026-01-15T11:30:00+01:00", "2026-01-15T10:30:00", int64(1768473000000), float64(1768473000000)} {
+		got, err := Decode[time.Time](in)
+		if err != nil || !got.Equal(want) {
+			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+}
+
+func TestDecodeErrors(t *testing.T) {
+	cases := []struct {
+		name string
+		fn   func() error
+		want string
+	}{
+		{"string into float", func() error { _, err := Decode[reading](map[string]any{"temperature": "hot"}); return err }, `decode value.temperature: cannot use string "hot" as float64`},
+		{"overflow", func() error { _, err := Decode[int8](int64(300)); return err }, "cannot use int64 300 as int8"},
+		{"fraction into int", func() error { _, err := Decode[int](1.5); return err }, "cannot use float64 1.5 as int"},
+		{"negative into uint", func() error { _, err := Decode[uint](int64(-1)); return err }, "as uint"},
+		{"list into struct", func() error { _, err := Decode[reading]([]any{1}); return err }, "as client.reading"},
+		{"bad element", func() error { _, err := Decode[[]int]([]any{int64(1), "x"}); return err }, "value[1]"},
+		{"bad time", func() error { _, err := Decode[time.Time]("yesterday"); return err }, "as time.Time"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.fn()
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want it to contain %q", err, tc.want)
+			}
+		})
+	}
+	if err := DecodeInto(1, nil); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("DecodeInto(nil) = %v, want ErrInvalidArgument", err)
+	}
+}
+
+func TestDecodeRoundTrip(t *testing.T) {
+	in := reading{Tsp: time.Date(2026, 3, 1, 12, 0, 0, 500000000, time.UTC), Temp: math.Pi, N: 3, Blob: []byte("xyz"), Tags: map[string]string{}, Quoted: 9}
+	enc, err := encodeValue(in, "row")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Decode[reading](enc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(in, out); diff != "" {
+		t.Errorf("round trip (-in +out):\n%s", diff)
+	}
+}

@@ -1,0 +1,70 @@
+package client
+
+import (
+	"context"
+	"strings"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// deviceFunctionURI composes <SWARM>.<DEVICE_KEY>.<APP>.<STAGE>.<name>.
+func (c *Client) deviceFunctionURI(op string, deviceKey int, name string) (string, error) {
+	if name == "" || strings.TrimSpace(name) != name {
+		return "", invalidArg(op, name, "the function name must be non-empty without surrounding whitespace")
+	}
+	if err := c.id.requireApp(op); err != nil {
+		return "", err
+	}
+	uri := wire.DeviceFunction(c.id.SwarmKey, deviceKey, c.id.AppKey, string(c.id.Stage), name)
+	if err := checkTopic(op, uri, false); err != nil {
+		return "", err
+	}
+	return uri, nil
+}
+
+// RegisterDeviceFunction registers handler as the procedure name of this
+// device, callable by other devices of the project at
+// <SWARM>.<DEVICE_KEY>.<APP>.<STAGE>.<name>. It takes the procedure over from
+// another session of this device that still holds it (force_reregister),
+// and is restored after every reconnect until Unregister. It needs
+// DEVICE_KEY (ErrMissingConfig otherwise).
+func (c *Client) RegisterDeviceFunction(ctx context.Context, name string, handler InvocationHandler, opts ...RegisterOption) (*Registration, error) {
+	const op = "RegisterDeviceFunction"
+	if c.id.DeviceKey <= 0 {
+		return nil, missingConfig(op, name, "DEVICE_KEY is not set to a positive number; this device cannot register functions")
+	}
+	uri, err := c.deviceFunctionURI(op, c.id.DeviceKey, name)
+	if err != nil {
+		return nil, err
+	}
+	return c.register(ctx, op, name, uri, handler, opts)
+}
+
+// Register is an alias of RegisterDeviceFunction.
+func (c *Client) Register(ctx context.Context, name string, handler InvocationHandler, opts ...RegisterOption) (*Registration, error) {
+	return c.RegisterDeviceFunction(ctx, name, handler, opts...)
+}
+
+// CallDeviceFunction calls the function name registered by the device with
+// key deviceKey in the same project, app and stage. Arguments work as for
+// Call; no device metadata is added.
+func (c *Client) CallDeviceFunction(ctx context.Context, deviceKey int, name string, args ...any) (*Result, error) {
+	const op = "CallDeviceFunction"
+	if deviceKey <= 0 {
+		return nil, invalidArg(op, name, "device key %d is not a positive number", deviceKey)
+	}
+	uri, err := c.deviceFunctionURI(op, deviceKey, name)
+	if err != nil {
+		return nil, err
+	}
+	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
+	if err != nil {
+		return nil, err
+	}
+	var cs callSettings
+	for _, o := range opts {
+		o.applyCall(&cs)
+	}
+	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
+	return res, opErr(op, uri, err)
+}

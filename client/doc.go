@@ -1,0 +1,59 @@
+// Package client is the IronFlock edge SDK for Go: an app running in a
+// container on a device uses it to publish and subscribe, call and serve
+// procedures on other devices of its project, and (in the satellites
+// files, secrets, crossapp and agent) to reach the platform's other services.
+//
+// # Configuration
+//
+// New reads the environment the device agent injects into the container:
+//
+//	DEVICE_SERIAL_NUMBER  required; the device's identity
+//	DEVICE_KEY            this device's key (device functions, metadata)
+//	DEVICE_NAME           sent as metadata
+//	SWARM_KEY, APP_KEY    the project and the app; they name the realm
+//	APP_NAME              remote-access URLs
+//	ENV                   PROD (any case) for production, else development
+//	DEVICE_ENDPOINT_URL   the router: its path is replaced by /ws-ua-usr
+//	RESWARM_URL           the studio, mapped to its router
+//	APP_AUTH_ID, APP_AUTH_SECRET
+//	                      the per-app WAMP-CRA credential, read from
+//	                      /data/env/<NAME>.txt first (IRONFLOCK_ENV_DIR or
+//	                      WithEnvDir change the directory) on every
+//	                      connection attempt; without it the legacy
+//	                      credential (serial, serial) is used
+//
+// Options override each of them; WithEnv replaces the process environment by
+// a map, which tests and programs running several clients use. Browser-style
+// programs build the identity from a Config, or fetch it with FromServer.
+//
+// # Connection
+//
+// Start blocks until the app's realm realm-<swarm>-<app>-<stage> is joined,
+// waiting through wamp.error.no_such_realm (a realm the platform has not
+// created yet). From then on a supervisor keeps the connection up: when the
+// link drops it reconnects at once and then every 1 to 2 seconds, restores
+// every subscription and registration before reporting StateConnected
+// again, pings a link that has been silent for 30 seconds and drops it when
+// nothing arrives within 10 seconds. A realm missing for a minute is retried
+// every two minutes. Operations issued while disconnected wait for a
+// session (10 s by default) and then fail with ErrNotConnected. Stop is
+// final. Run wraps Start, a main function and Stop, and stops on SIGINT or
+// SIGTERM.
+//
+// # Values
+//
+// Arguments are converted to the wire form of the platform: structs by their
+// json tags, times as RFC 3339 strings in UTC, []byte as binary, floats stay
+// floats, integers as int64. A Kwargs value among the arguments becomes the
+// keyword arguments. Values received are map[string]any, []any, string,
+// int64, float64, bool, []byte or nil; Decode and the Decode methods of
+// Event, Result and Invocation convert them into Go types.
+//
+// # Errors
+//
+// Every error names the operation and the URI and wraps the reason: a
+// sentinel (ErrInvalidArgument, ErrMissingConfig, ErrNotConnected,
+// ErrConnectionLost, ErrStopped, ErrAlreadyStarted, ErrTimeout) for
+// errors.Is, or a *WampError carrying the platform's error URI for
+// errors.As. Nothing returns nil on failure.
+package client

@@ -1,0 +1,492 @@
+package client
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// encodeValue converts a Go value into its wire form (WIRE.md §3):
+// map[string]any, []any, string, int64, uint64 (above MaxInt64 only),
+// float64, bool, []byte and nil. Structs follow their json tags, times
+// become RFC 3339 strings in UTC, []byte stays binary, floats stay floats.
+// path names the value in error messages ("args[0]").
+func encodeValue(v any, path string) (any, error) {
+	// Fast paths for the values most payloads are made of.
+	switch x := v.(type) {
+	case nil:
+		return nil, nil
+	case string:
+		return validString(x), nil
+	case bool:
+		return x, nil
+	case int:
+		return int64(x), nil
+	case int64:
+		return x, nil
+	case float64:
+		return x, nil
+	case map[string]any:
+		if x == nil {
+			return nil, nil
+		}
+		e := encoder{}
+		return e.stringMap(x, path)
+	case []any:
+		if x == nil {
+			return nil, nil
+		}
+		e := encoder{}
+		return e.anyList(x, path)
+	}
+	e := encoder{}
+	return e.value(reflect.ValueOf(v), path)
+}
+
+const maxEncodeDepth = 1000
+
+type encoder struct {
+	depth  int
+	active map[any]struct{} // containers on the current path (cycle detection)
+}
+
+var (
+	timeType          = reflect.TypeFor[time.Time]()
+	jsonNumberType    = reflect.TypeFor[json.Number]()
+	jsonMarshalerType = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+func validString(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return strings.ToValidUTF8(s, "\uFFFD")
+}
+
+func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
+
+func (e *encoder) enter(key any, path string) error {
+	e.depth++
+	if e.depth > maxEncodeDepth {
+		return fmt.Errorf("%s: value nested deeper than %d levels", path, maxEncodeDepth)
+	}
+	if key == nil {
+		return nil
+	}
+	if e.active == nil {
+		e.active = map[any]struct{}{}
+	}
+	if _, ok := e.active[key]; ok {
+		return fmt.Errorf("%s: cyclic value", path)
+	}
+	e.active[key] = struct{}{}
+	return nil
+}
+
+func (e *encoder) leave(key any) {
+	e.depth--
+	if key != nil {
+		delete(e.active, key)
+	}
+}
+
+func (e *encoder) stringMap(m map[string]any, path string) (any, error) {
+	key := reflect.ValueOf(m).UnsafePointer()
+	if err := e.enter(key, path); err != nil {
+		return nil, err
+	}
+	defer e.leave(key)
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		ev, err := e.value(reflect.ValueOf(v), path+"."+k)
+		if err != nil {
+			return nil, err
+		}
+		out[validString(k)] = ev
+	}
+	return out, nil
+}
+
+func (e *encoder) anyList(l []any, path string) (any, error) {
+	var key any
+	if len(l) > 0 {
+		key = sliceKey{reflect.ValueOf(l).UnsafePointer(), len(l)}
+	}
+	if err := e.enter(key, path); err != nil {
+		return nil, err
+	}
+	defer e.leave(key)
+	out := make([]any, len(l))
+	for i, v := range l {
+		ev, err := e.value(reflect.ValueOf(v), path+"["+strconv.Itoa(i)+"]")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ev
+	}
+	return out, nil
+}
+
+type sliceKey struct {
+	ptr any
+	n   int
+}
+
+func (e *encoder) value(v reflect.Value, path string) (any, error) {
+	if !v.IsValid() {
+		return nil, nil
+	}
+	t := v.Type()
+	switch {
+	case t == timeType:
+		return formatTime(v.Interface().(time.Time)), nil
+	case t == jsonNumberType:
+		return numberValue(json.Number(v.String()), path)
+	}
+	if v.Kind() != reflect.Pointer && v.Kind() != reflect.Interface {
+		if t.Implements(jsonMarshalerType) {
+			return e.marshalJSON(v, path)
+		}
+		if t.Implements(textMarshalerType) {
+			return e.marshalText(v, path)
+		}
+		if v.CanAddr() {
+			if pt := reflect.PointerTo(t); pt.Implements(jsonMarshalerType) {
+				return e.marshalJSON(v.Addr(), path)
+			} else if pt.Implements(textMarshalerType) {
+				return e.marshalText(v.Addr(), path)
+			}
+		}
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		return v.Bool(), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int(), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		u := v.Uint()
+		if u > math.MaxInt64 {
+			return u, nil
+		}
+		return int64(u), nil
+	case reflect.Float32:
+		f, _ := strconv.ParseFloat(strconv.FormatFloat(v.Float(), 'g', -1, 32), 64)
+		if math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0) {
+			f = v.Float()
+		}
+		return f, nil
+	case reflect.Float64:
+		return v.Float(), nil
+	case reflect.String:
+		return validString(v.String()), nil
+	case reflect.Interface:
+		if v.IsNil() {
+			return nil, nil
+		}
+		return e.value(v.Elem(), path)
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil, nil
+		}
+		if t.Implements(jsonMarshalerType) {
+			return e.marshalJSON(v, path)
+		}
+		if t.Implements(textMarshalerType) {
+			return e.marshalText(v, path)
+		}
+		key := v.UnsafePointer()
+		if err := e.enter(key, path); err != nil {
+			return nil, err
+		}
+		defer e.leave(key)
+		return e.value(v.Elem(), path)
+	case reflect.Slice:
+		if v.IsNil() {
+			return nil, nil
+		}
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(textMarshalerType) && !t.Elem().Implements(jsonMarshalerType) {
+			return bytes.Clone(v.Bytes()), nil
+		}
+		var key any
+		if v.Len() > 0 {
+			key = sliceKey{v.UnsafePointer(), v.Len()}
+		}
+		if err := e.enter(key, path); err != nil {
+			return nil, err
+		}
+		defer e.leave(key)
+		return e.list(v, path)
+	case reflect.Array:
+		if err := e.enter(nil, path); err != nil {
+			return nil, err
+		}
+		defer e.leave(nil)
+		return e.list(v, path)
+	case reflect.Map:
+		if v.IsNil() {
+			return nil, nil
+		}
+		key := v.UnsafePointer()
+		if err := e.enter(key, path); err != nil {
+			return nil, err
+		}
+		defer e.leave(key)
+		return e.mapValue(v, path)
+	case reflect.Struct:
+		if err := e.enter(nil, path); err != nil {
+			return nil, err
+		}
+		defer e.leave(nil)
+		return e.structValue(v, path)
+	default:
+		return nil, fmt.Errorf("%s: unsupported type %s", path, t)
+	}
+}
+
+func (e *encoder) list(v reflect.Value, path string) (any, error) {
+	out := make([]any, v.Len())
+	for i := range out {
+		ev, err := e.value(v.Index(i), path+"["+strconv.Itoa(i)+"]")
+		if err != nil {
+			return nil, err
+		}
+		out[i] = ev
+	}
+	return out, nil
+}
+
+func (e *encoder) mapValue(v reflect.Value, path string) (any, error) {
+	type entry struct {
+		key  string
+		orig string
+		val  reflect.Value
+	}
+	entries := make([]entry, 0, v.Len())
+	iter := v.MapRange()
+	for iter.Next() {
+		k, err := mapKey(iter.Key(), path)
+		if err != nil {
+			return nil, err
+		}
+		entries = append(entries, entry{key: k, orig: fmt.Sprint(iter.Key().Interface()), val: iter.Value()})
+	}
+	// Keys that resolve to the same string (two times naming one instant)
+	// collapse to one entry; the choice is made deterministic by sorting.
+	sort.Slice(entries, func(i, j int) bool {
+		if entries[i].key != entries[j].key {
+			return entries[i].key < entries[j].key
+		}
+		return entries[i].orig < entries[j].orig
+	})
+	out := make(map[string]any, len(entries))
+	for _, en := range entries {
+		ev, err := e.value(en.val, path+"."+en.key)
+		if err != nil {
+			return nil, err
+		}
+		out[en.key] = ev
+	}
+	return out, nil
+}
+
+func mapKey(k reflect.Value, path string) (string, error) {
+	if k.Kind() == reflect.Interface {
+		if k.IsNil() {
+			return "", fmt.Errorf("%s: nil map key", path)
+		}
+		k = k.Elem()
+	}
+	if k.Type() == timeType {
+		return formatTime(k.Interface().(time.Time)), nil
+	}
+	if k.Kind() == reflect.String {
+		return validString(k.String()), nil
+	}
+	if tm, ok := k.Interface().(encoding.TextMarshaler); ok {
+		if k.Kind() == reflect.Pointer && k.IsNil() {
+			return "", nil
+		}
+		b, err := tm.MarshalText()
+		if err != nil {
+			return "", fmt.Errorf("%s: map key: %w", path, err)
+		}
+		return validString(string(b)), nil
+	}
+	switch k.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(k.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(k.Uint(), 10), nil
+	}
+	return "", fmt.Errorf("%s: unsupported map key type %s", path, k.Type())
+}
+
+func (e *encoder) structValue(v reflect.Value, path string) (any, error) {
+	fields := fieldsOf(v.Type())
+	out := make(map[string]any, len(fields))
+	for _, f := range fields {
+		fv, ok := fieldByIndex(v, f.index)
+		if !ok {
+			continue
+		}
+		if f.omitEmpty && isEmptyValue(fv) {
+			continue
+		}
+		if f.omitZero && isZeroValue(fv) {
+			continue
+		}
+		fpath := path + "." + f.name
+		if f.quoted {
+			s, err := quotedField(fv, fpath)
+			if err != nil {
+				return nil, err
+			}
+			out[f.name] = s
+			continue
+		}
+		ev, err := e.value(fv, fpath)
+		if err != nil {
+			return nil, err
+		}
+		out[f.name] = ev
+	}
+	return out, nil
+}
+
+// quotedField renders a ",string" field the way encoding/json does.
+func quotedField(v reflect.Value, path string) (any, error) {
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return nil, nil
+		}
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return strconv.Quote(validString(v.String())), nil
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return strconv.FormatUint(v.Uint(), 10), nil
+	case reflect.Float32:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 32), nil
+	case reflect.Float64:
+		return strconv.FormatFloat(v.Float(), 'g', -1, 64), nil
+	}
+	return nil, fmt.Errorf("%s: ,string option on %s", path, v.Type())
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+type zeroer interface{ IsZero() bool }
+
+func isZeroValue(v reflect.Value) bool {
+	if z, ok := v.Interface().(zeroer); ok {
+		if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+			return true
+		}
+		return z.IsZero()
+	}
+	return v.IsZero()
+}
+
+func (e *encoder) marshalJSON(v reflect.Value, path string) (any, error) {
+	if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return nil, nil
+	}
+	b, err := v.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var generic any
+	if err := dec.Decode(&generic); err != nil {
+		return nil, fmt.Errorf("%s: MarshalJSON produced invalid JSON: %w", path, err)
+	}
+	return fromJSONValue(generic, path)
+}
+
+func (e *encoder) marshalText(v reflect.Value, path string) (any, error) {
+	if (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return nil, nil
+	}
+	b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return validString(string(b)), nil
+}
+
+// fromJSONValue converts a value decoded with UseNumber to the wire form.
+func fromJSONValue(v any, path string) (any, error) {
+	switch x := v.(type) {
+	case json.Number:
+		return numberValue(x, path)
+	case map[string]any:
+		for k, e := range x {
+			c, err := fromJSONValue(e, path+"."+k)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = c
+		}
+		return x, nil
+	case []any:
+		for i, e := range x {
+			c, err := fromJSONValue(e, path+"["+strconv.Itoa(i)+"]")
+			if err != nil {
+				return nil, err
+			}
+			x[i] = c
+		}
+		return x, nil
+	default:
+		return v, nil
+	}
+}
+
+// numberValue keeps integral JSON numbers integers and the rest floats.
+func numberValue(n json.Number, path string) (any, error) {
+	s := string(n)
+	if !strings.ContainsAny(s, ".eE") {
+		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return i, nil
+		}
+		if u, err := strconv.ParseUint(s, 10, 64); err == nil {
+			return u, nil
+		}
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return nil, fmt.Errorf("%s: invalid number %q", path, s)
+	}
+	return f, nil
+}

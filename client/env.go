@@ -1,0 +1,100 @@
+package client
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// envSource reads the device environment: variables from a map (WithEnv) or
+// the process, and the agent's /data/env mirror of them (WIRE.md §1.7).
+type envSource struct {
+	vars   map[string]string // nil: process environment
+	dir    string            // mirror directory
+	logger *slog.Logger
+}
+
+func newEnvSource(s *settings, logger *slog.Logger) envSource {
+	e := envSource{vars: s.env, logger: logger}
+	switch {
+	case s.envDir != "":
+		e.dir = s.envDir
+	case e.get(wire.EnvEnvDir) != "":
+		e.dir = e.get(wire.EnvEnvDir)
+	default:
+		e.dir = wire.DefaultEnvDir
+	}
+	return e
+}
+
+// get returns an environment variable.
+func (e envSource) get(name string) string {
+	if e.vars != nil {
+		return e.vars[name]
+	}
+	return os.Getenv(name)
+}
+
+// unreadableWarning is logged once per process (WIRE.md §1.7).
+var unreadableWarning sync.Once
+
+// fileState says what the mirror holds for a name.
+type fileState int
+
+const (
+	fileAbsent fileState = iota
+	fileValue
+	fileUnreadable
+)
+
+func (e envSource) readFile(name string) (string, fileState) {
+	b, err := os.ReadFile(filepath.Join(e.dir, name+".txt"))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
+			return "", fileAbsent
+		}
+		unreadableWarning.Do(func() {
+			e.logger.Warn("ironflock: the environment mirror is not readable; using environment variables",
+				"dir", e.dir, "error", err)
+		})
+		return "", fileUnreadable
+	}
+	return strings.TrimSpace(string(b)), fileValue
+}
+
+func isNotDir(err error) bool {
+	var pe *fs.PathError
+	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
+}
+
+// mirrored returns a value from the mirror file when it holds one (an empty
+// file counts as absent), else the environment variable.
+func (e envSource) mirrored(name string) string {
+	if v, st := e.readFile(name); st == fileValue && v != "" {
+		return v
+	}
+	return strings.TrimSpace(e.get(name))
+}
+
+// live returns a value with the "live" rules of WIRE.md §1.7: a mirror file
+// is authoritative even when empty; with the mirror present but the file
+// absent the value is none; without a mirror the variable is used.
+func (e envSource) live(name string) string {
+	v, st := e.readFile(name)
+	switch st {
+	case fileValue:
+		return v
+	case fileUnreadable:
+		return strings.TrimSpace(e.get(name))
+	}
+	if _, st := e.readFile(wire.EnvSerialNumber); st == fileValue {
+		return ""
+	}
+	return strings.TrimSpace(e.get(name))
+}

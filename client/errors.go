@@ -1,0 +1,122 @@
+package client
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors, matched with errors.Is.
+var (
+	// ErrInvalidArgument reports an argument refused before anything was sent.
+	ErrInvalidArgument = errors.New("invalid argument")
+	// ErrMissingConfig reports device configuration the operation needs but
+	// the environment did not provide (SWARM_KEY, APP_KEY, DEVICE_KEY, …).
+	ErrMissingConfig = errors.New("missing configuration")
+	// ErrNotConnected reports that no session was available within the wait
+	// an operation allows.
+	ErrNotConnected = errors.New("not connected")
+	// ErrConnectionLost reports that the connection ended while the operation
+	// waited for the router's answer. The operation may or may not have taken
+	// effect; it is not retried.
+	ErrConnectionLost = errors.New("connection lost")
+	// ErrStopped reports that the client was stopped. Stop is final.
+	ErrStopped = errors.New("client stopped")
+	// ErrAlreadyStarted reports a second Start.
+	ErrAlreadyStarted = errors.New("client already started")
+	// ErrTimeout reports that the router did not answer in time.
+	ErrTimeout = errors.New("no answer from the router in time")
+)
+
+// WampError is an error reported by the router or by the peer that served
+// the request: a WAMP error URI with its payload. Handlers of device
+// functions may return one to answer with a specific URI.
+type WampError struct {
+	URI    string
+	Args   []any
+	Kwargs map[string]any
+}
+
+// Error renders the URI and the payload as compact JSON.
+func (e *WampError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.URI)
+	switch len(e.Args) {
+	case 0:
+	case 1:
+		b.WriteString(": ")
+		b.WriteString(compactJSON(e.Args[0]))
+	default:
+		b.WriteString(": ")
+		b.WriteString(compactJSON(e.Args))
+	}
+	if len(e.Kwargs) > 0 {
+		b.WriteString(" ")
+		b.WriteString(compactJSON(e.Kwargs))
+	}
+	return b.String()
+}
+
+// Is lets errors.Is match two WampErrors by URI:
+// errors.Is(err, &client.WampError{URI: "wamp.error.not_authorized"}).
+func (e *WampError) Is(target error) bool {
+	t, ok := target.(*WampError)
+	return ok && t.URI == e.URI
+}
+
+func compactJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}
+
+// OpError is the error every operation returns: it names the operation, the
+// URI, topic or field it concerned, and wraps the reason (a sentinel, a
+// *WampError, a context error, …).
+type OpError struct {
+	Op  string // "Publish", "Call", "Subscribe", …
+	URI string // topic, procedure or the offending field
+	Err error
+}
+
+// Error reads like: ironflock: Call "com.example.add": wamp.error.no_such_procedure: "…".
+func (e *OpError) Error() string {
+	if e.URI == "" {
+		return "ironflock: " + e.Op + ": " + e.Err.Error()
+	}
+	return fmt.Sprintf("ironflock: %s %q: %s", e.Op, e.URI, e.Err.Error())
+}
+
+// Unwrap returns the reason.
+func (e *OpError) Unwrap() error { return e.Err }
+
+func opErr(op, uri string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var oe *OpError
+	if errors.As(err, &oe) && oe.Op == op {
+		return err
+	}
+	return &OpError{Op: op, URI: uri, Err: err}
+}
+
+func invalidArg(op, what, format string, args ...any) error {
+	return &OpError{Op: op, URI: what, Err: fmt.Errorf("%w: %s", ErrInvalidArgument, fmt.Sprintf(format, args...))}
+}
+
+func missingConfig(op, what, format string, args ...any) error {
+	return &OpError{Op: op, URI: what, Err: fmt.Errorf("%w: %s", ErrMissingConfig, fmt.Sprintf(format, args...))}
+}
+
+// WampURI returns the WAMP error URI carried by err, or "".
+func WampURI(err error) string {
+	var we *WampError
+	if errors.As(err, &we) {
+		return we.URI
+	}
+	return ""
+}

@@ -1,0 +1,184 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// Start connects and blocks until the app's realm is joined and every
+// subscription and registration is restored. It waits through
+// wamp.error.no_such_realm and through refused credentials (a rotated
+// credential is picked up from the environment mirror on each attempt) until
+// ctx ends; the connection then stays down and Start may be called again.
+// After success the client reconnects by itself whenever the link drops.
+func (c *Client) Start(ctx context.Context) error {
+	const op = "Start"
+	if err := c.id.requireApp(op); err != nil {
+		return err
+	}
+	c.mu.Lock()
+	switch {
+	case c.stopped:
+		c.mu.Unlock()
+		return opErr(op, c.id.Realm(), ErrStopped)
+	case c.started:
+		c.mu.Unlock()
+		return opErr(op, c.id.Realm(), ErrAlreadyStarted)
+	}
+	c.started = true
+	supCtx, cancel := context.WithCancel(context.Background())
+	c.cancelSup, c.supDone, c.connected = cancel, make(chan struct{}), make(chan struct{})
+	connected, supDone := c.connected, c.supDone
+	c.setStateLocked(StateConnecting)
+	c.mu.Unlock()
+
+	go c.supervise(supCtx, supDone)
+	select {
+	case <-connected:
+		return nil
+	case <-ctx.Done():
+	case <-c.stopCh:
+		return opErr(op, c.id.Realm(), ErrStopped)
+	}
+	cancel()
+	<-supDone
+	c.mu.Lock()
+	last := c.lastErr
+	if !c.stopped {
+		c.started = false
+		c.setStateLocked(StateIdle)
+	}
+	c.mu.Unlock()
+	if last != nil {
+		return opErr(op, c.id.Realm(), fmt.Errorf("%w (last attempt: %v)", ctx.Err(), last))
+	}
+	return opErr(op, c.id.Realm(), ctx.Err())
+}
+
+// OnStop registers fn to run when the client stops, before the connection
+// closes; satellites use it to close what they own. It returns a function
+// that removes the hook.
+func (c *Client) OnStop(fn func(ctx context.Context)) (remove func()) {
+	h := &stopHook{fn: fn}
+	c.mu.Lock()
+	c.hooks = append(c.hooks, h)
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		for i, x := range c.hooks {
+			if x == h {
+				c.hooks = append(c.hooks[:i], c.hooks[i+1:]...)
+				return
+			}
+		}
+	}
+}
+
+// Stop ends the client for good: operations waiting for a session or an
+// answer fail with ErrStopped, stop hooks run (last registered first), the
+// session says GOODBYE, and every goroutine of the client ends. It is
+// idempotent. ctx bounds the wait for the router's goodbye and for running
+// handlers to return; Stop returns ctx's error if that bound was hit.
+func (c *Client) Stop(ctx context.Context) error {
+	c.mu.Lock()
+	if c.stopped {
+		c.mu.Unlock()
+		return nil
+	}
+	c.stopped = true
+	close(c.stopCh)
+	hooks := append([]*stopHook(nil), c.hooks...)
+	cancelSup, supDone := c.cancelSup, c.supDone
+	c.mu.Unlock()
+
+	for i := len(hooks) - 1; i >= 0; i-- {
+		c.safely("stop hook", "", func() { hooks[i].fn(ctx) })
+	}
+	var err error
+	if cancelSup != nil {
+		cancelSup()
+		select {
+		case <-supDone:
+		case <-ctx.Done():
+			err = ctx.Err()
+		}
+	}
+	if s := c.live.Swap(nil); s != nil {
+		c.cur.CompareAndSwap(s, nil)
+		s.leave(ctx)
+		err = errors.Join(err, waitCtx(ctx, s.handlers.Wait))
+	}
+	c.baseCancel()
+	c.mu.Lock()
+	var subs []*Subscription
+	for _, g := range c.groups {
+		subs = append(subs, g.list()...)
+	}
+	c.groups = map[subKey]*subGroup{}
+	c.regs = map[string]*Registration{}
+	c.setStateLocked(StateStopped)
+	states, statesEnd := c.states, c.statesEnd
+	c.mu.Unlock()
+	for _, sub := range subs {
+		c.removeLocal(sub)
+	}
+	for _, sub := range subs {
+		if err2 := waitChan(ctx, sub.done); err2 != nil {
+			err = errors.Join(err, err2)
+			break
+		}
+	}
+	if states != nil {
+		states.close()
+		err = errors.Join(err, waitChan(ctx, statesEnd))
+	}
+	if err != nil {
+		return opErr("Stop", c.id.Realm(), err)
+	}
+	return nil
+}
+
+func waitChan(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func waitCtx(ctx context.Context, wait func()) error {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	return waitChan(ctx, done)
+}
+
+// Run starts the client, runs main with a context that ends on SIGINT,
+// SIGTERM or ctx, and stops the client (within 10 s) when main returns. It
+// returns main's error, or Start's; a main ended by a signal returns nil.
+func (c *Client) Run(ctx context.Context, main func(ctx context.Context) error) error {
+	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stopSignals()
+	stop := func() error {
+		stopCtx, cancel := context.WithTimeout(context.Background(), DefaultStopBudget)
+		defer cancel()
+		return c.Stop(stopCtx)
+	}
+	if err := c.Start(sigCtx); err != nil {
+		_ = stop()
+		if sigCtx.Err() != nil && ctx.Err() == nil {
+			return nil
+		}
+		return err
+	}
+	err := main(sigCtx)
+	if errors.Is(err, context.Canceled) && sigCtx.Err() != nil && ctx.Err() == nil {
+		err = nil
+	}
+	return errors.Join(err, stop())
+}

@@ -1,0 +1,265 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/gorilla/websocket"
+
+	"github.com/flockgo/ironflock/internal/wirevalue"
+)
+
+// errKeepalive ends a link that stayed silent through a ping.
+var errKeepalive = errors.New("no traffic from the router within the keepalive pong timeout")
+
+// link is one WebSocket connection to the router carrying WAMP messages.
+// Writes are serialised by a mutex; a single reader reads. Any incoming
+// frame (message, ping or pong) counts as proof of life.
+type link struct {
+	conn         *websocket.Conn
+	ser          serialize.Serializer
+	json         bool
+	frame        int
+	writeTimeout time.Duration
+
+	wmu    sync.Mutex
+	start  time.Time
+	lastRx atomic.Int64 // nanoseconds since start
+
+	closed    chan struct{}
+	closeOnce sync.Once
+	err       error // why the link ended; set before closed is closed
+}
+
+// dialLink opens a WebSocket to url offering exactly one WAMP subprotocol,
+// and refuses a server that answers without it (a nexus client would panic
+// there).
+func dialLink(ctx context.Context, url string, ser Serializer, handshake, writeTimeout time.Duration) (*link, error) {
+	proto := ser.String()
+	d := websocket.Dialer{
+		Proxy:            http.ProxyFromEnvironment,
+		HandshakeTimeout: handshake,
+		Subprotocols:     []string{proto},
+	}
+	conn, resp, err := d.DialContext(ctx, url, nil)
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		if resp != nil {
+			return nil, fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
+		}
+		return nil, fmt.Errorf("dial %s: %w", url, err)
+	}
+	if conn.Subprotocol() != proto {
+		conn.Close()
+		return nil, fmt.Errorf("dial %s: the server did not accept the %s subprotocol (answered %q)", url, proto, conn.Subprotocol())
+	}
+	l := &link{
+		conn:         conn,
+		writeTimeout: writeTimeout,
+		start:        time.Now(),
+		closed:       make(chan struct{}),
+	}
+	if ser == JSON {
+		l.ser, l.json, l.frame = &serialize.JSONSerializer{}, true, websocket.TextMessage
+	} else {
+		l.ser, l.frame = &serialize.MessagePackSerializer{}, websocket.BinaryMessage
+	}
+	l.touch()
+	conn.SetPongHandler(func(string) error { l.touch(); return nil })
+	conn.SetPingHandler(func(data string) error {
+		l.touch()
+		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
+		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
+			return err
+		}
+		return nil
+	})
+	return l, nil
+}
+
+func (l *link) touch() { l.lastRx.Store(int64(time.Since(l.start))) }
+
+func (l *link) silentFor() time.Duration {
+	return time.Since(l.start) - time.Duration(l.lastRx.Load())
+}
+
+// write serialises and sends one message.
+func (l *link) write(msg wamp.Message) error {
+	if l.json {
+		jsonPayload(msg)
+	}
+	b, err := l.ser.Serialize(msg)
+	if err != nil {
+		return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+	}
+	l.wmu.Lock()
+	select {
+	case <-l.closed:
+		l.wmu.Unlock()
+		return ErrConnectionLost
+	default:
+	}
+	_ = l.conn.SetWriteDeadline(time.Now().Add(l.writeTimeout))
+	err = l.conn.WriteMessage(l.frame, b)
+	l.wmu.Unlock()
+	if err != nil {
+		l.close(fmt.Errorf("write: %w", err))
+		return ErrConnectionLost
+	}
+	return nil
+}
+
+// read returns the next message with its payload normalised. A zero
+// deadline waits without bound.
+func (l *link) read(deadline time.Time) (wamp.Message, error) {
+	_ = l.conn.SetReadDeadline(deadline)
+	for {
+		_, b, err := l.conn.ReadMessage()
+		if err != nil {
+			return nil, err
+		}
+		l.touch()
+		msg, err := l.ser.Deserialize(b)
+		if err != nil {
+			return nil, fmt.Errorf("undecodable message from the router: %w", err)
+		}
+		if u, ok := msg.(*wamp.Unregistered); ok && u.Request == 0 {
+			return l.revocation(b), nil
+		}
+		normalizePayload(msg, l.json)
+		return msg, nil
+	}
+}
+
+// revoked is an UNREGISTERED with request 0: the router revoked a
+// registration (another session took it over with force_reregister). nexus's
+// message type has no Details, so the registration id is read from the raw
+// message [67, 0, {"registration": id}].
+type revoked struct{ registration uint64 }
+
+func (revoked) MessageType() wamp.MessageType { return wamp.UNREGISTERED }
+
+func (l *link) revocation(raw []byte) revoked {
+	var list []any
+	if err := l.ser.DeserializeDataItem(raw, &list); err == nil && len(list) > 2 {
+		if d, ok := wirevalue.Normalize(list[2], false).(map[string]any); ok {
+			if id, ok := d["registration"].(int64); ok {
+				return revoked{registration: uint64(id)}
+			}
+		}
+	}
+	return revoked{}
+}
+
+// close ends the link at once; the first reason wins.
+func (l *link) close(reason error) {
+	l.closeOnce.Do(func() {
+		l.err = reason
+		close(l.closed)
+		_ = l.conn.Close()
+	})
+}
+
+// reason returns why the link ended (nil while open).
+func (l *link) reason() error {
+	select {
+	case <-l.closed:
+		return l.err
+	default:
+		return nil
+	}
+}
+
+// keepalive pings after idle of silence and drops the link when nothing at
+// all arrives within pongTimeout of the ping.
+func (l *link) keepalive(idle, pongTimeout time.Duration) {
+	timer := time.NewTimer(idle)
+	defer timer.Stop()
+	for {
+		select {
+		case <-l.closed:
+			return
+		case <-timer.C:
+		}
+		if silent := l.silentFor(); silent < idle {
+			timer.Reset(idle - silent)
+			continue
+		}
+		pingAt := time.Since(l.start)
+		if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(pongTimeout)); err != nil {
+			l.close(fmt.Errorf("keepalive ping: %w", err))
+			return
+		}
+		timer.Reset(pongTimeout)
+		select {
+		case <-l.closed:
+			return
+		case <-timer.C:
+		}
+		if time.Duration(l.lastRx.Load()) < pingAt {
+			l.close(errKeepalive)
+			return
+		}
+		timer.Reset(max(idle-l.silentFor(), time.Millisecond))
+	}
+}
+
+// jsonPayload applies the WAMP JSON conventions to an outgoing payload:
+// binary as NUL+base64, non-finite floats as null.
+func jsonPayload(msg wamp.Message) {
+	switch m := msg.(type) {
+	case *wamp.Publish:
+		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+	case *wamp.Call:
+		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+	case *wamp.Yield:
+		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+	case *wamp.Error:
+		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+	}
+}
+
+func jsonList(l wamp.List) wamp.List {
+	if l == nil {
+		return nil
+	}
+	return wirevalue.ForJSON([]any(l)).([]any)
+}
+
+func jsonDict(d wamp.Dict) wamp.Dict {
+	if d == nil {
+		return nil
+	}
+	return wirevalue.ForJSON(map[string]any(d)).(map[string]any)
+}
+
+// normalizePayload converts decoded payloads to the SDK's value types.
+func normalizePayload(msg wamp.Message, fromJSON bool) {
+	switch m := msg.(type) {
+	case *wamp.Event:
+		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
+		m.Details = wirevalue.Dict(m.Details, false)
+	case *wamp.Result:
+		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
+		m.Details = wirevalue.Dict(m.Details, false)
+	case *wamp.Invocation:
+		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
+		m.Details = wirevalue.Dict(m.Details, false)
+	case *wamp.Error:
+		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
+		m.Details = wirevalue.Dict(m.Details, false)
+	case *wamp.Abort:
+		m.Details = wirevalue.Dict(m.Details, false)
+	case *wamp.Welcome:
+		m.Details = wirevalue.Dict(m.Details, false)
+	}
+}

@@ -1,0 +1,266 @@
+package client
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// Option configures a Client at construction.
+type Option func(*settings)
+
+// Serializer selects the WAMP serialization.
+type Serializer int
+
+const (
+	// MsgPack is the default serialization (wamp.2.msgpack), as the platform uses.
+	MsgPack Serializer = iota
+	// JSON is wamp.2.json; binary values follow the WAMP JSON convention.
+	JSON
+)
+
+// String returns the WebSocket subprotocol of the serializer.
+func (s Serializer) String() string {
+	if s == JSON {
+		return "wamp.2.json"
+	}
+	return "wamp.2.msgpack"
+}
+
+// Defaults of every tunable, in one place (WIRE.md §5.1 and the seed).
+const (
+	DefaultKeepaliveIdle     = 30 * time.Second
+	DefaultPongTimeout       = 10 * time.Second
+	DefaultReconnectWindow   = 60 * time.Second
+	DefaultSessionWait       = 10 * time.Second
+	DefaultResponseTimeout   = 10 * time.Second
+	DefaultHandshakeTimeout  = 15 * time.Second
+	DefaultReconnectInitial  = 1 * time.Second
+	DefaultReconnectMax      = 2 * time.Second
+	DefaultRealmSlowAfter    = 60 * time.Second
+	DefaultRealmSlowInterval = 120 * time.Second
+	DefaultRestoreInitial    = 1 * time.Second
+	DefaultRestoreMax        = 30 * time.Second
+	DefaultStopBudget        = 10 * time.Second
+)
+
+type settings struct {
+	env     map[string]string // nil: the process environment
+	envDir  string
+	logger  *slog.Logger
+	onState func(State)
+	http    *http.Client
+
+	serial, deviceName, appName *string
+	deviceKey, swarmKey, appKey *int
+	stage                       *Stage
+
+	url            string
+	authID, secret string
+	explicitCred   bool
+	serializer     Serializer
+
+	keepaliveIdle, pongTimeout time.Duration
+	reconnectWindow            time.Duration
+	sessionWait                time.Duration
+	responseTimeout            time.Duration
+	handshakeTimeout           time.Duration
+	reconnectInitial           time.Duration
+	reconnectMax               time.Duration
+	realmSlowAfter             time.Duration
+	realmSlowInterval          time.Duration
+	restoreInitial             time.Duration
+	restoreMax                 time.Duration
+
+	errs []error
+}
+
+func defaultSettings() settings {
+	return settings{
+		keepaliveIdle:     DefaultKeepaliveIdle,
+		pongTimeout:       DefaultPongTimeout,
+		reconnectWindow:   DefaultReconnectWindow,
+		sessionWait:       DefaultSessionWait,
+		responseTimeout:   DefaultResponseTimeout,
+		handshakeTimeout:  DefaultHandshakeTimeout,
+		reconnectInitial:  DefaultReconnectInitial,
+		reconnectMax:      DefaultReconnectMax,
+		realmSlowAfter:    DefaultRealmSlowAfter,
+		realmSlowInterval: DefaultRealmSlowInterval,
+		restoreInitial:    DefaultRestoreInitial,
+		restoreMax:        DefaultRestoreMax,
+	}
+}
+
+func (s *settings) fail(format string, args ...any) {
+	s.errs = append(s.errs, fmt.Errorf(format, args...))
+}
+
+func (s *settings) positive(name string, d time.Duration) bool {
+	if d <= 0 {
+		s.fail("%s must be positive, got %v", name, d)
+		return false
+	}
+	return true
+}
+
+// WithEnv makes the client read its device environment from m instead of the
+// process environment. Tests and programs running several clients rely on it.
+func WithEnv(m map[string]string) Option {
+	return func(s *settings) {
+		cp := make(map[string]string, len(m))
+		for k, v := range m {
+			cp[k] = v
+		}
+		s.env = cp
+	}
+}
+
+// WithEnvDir sets the directory of the agent's environment mirror
+// (default /data/env, or IRONFLOCK_ENV_DIR). Credentials are read from
+// <dir>/APP_AUTH_ID.txt and <dir>/APP_AUTH_SECRET.txt on every connection
+// attempt, so a rotated credential is picked up.
+func WithEnvDir(dir string) Option { return func(s *settings) { s.envDir = dir } }
+
+// WithSerialNumber overrides DEVICE_SERIAL_NUMBER.
+func WithSerialNumber(serial string) Option { return func(s *settings) { s.serial = &serial } }
+
+// WithDeviceKey overrides DEVICE_KEY.
+func WithDeviceKey(key int) Option { return func(s *settings) { s.deviceKey = &key } }
+
+// WithDeviceName overrides DEVICE_NAME.
+func WithDeviceName(name string) Option { return func(s *settings) { s.deviceName = &name } }
+
+// WithSwarmKey overrides SWARM_KEY.
+func WithSwarmKey(key int) Option { return func(s *settings) { s.swarmKey = &key } }
+
+// WithAppKey overrides APP_KEY.
+func WithAppKey(key int) Option { return func(s *settings) { s.appKey = &key } }
+
+// WithAppName overrides APP_NAME.
+func WithAppName(name string) Option { return func(s *settings) { s.appName = &name } }
+
+// WithStage overrides ENV.
+func WithStage(stage Stage) Option { return func(s *settings) { s.stage = &stage } }
+
+// WithURL sets the router URL (ws, wss, http or https), overriding
+// DEVICE_ENDPOINT_URL and RESWARM_URL.
+func WithURL(url string) Option { return func(s *settings) { s.url = url } }
+
+// WithCredentials sets an explicit WAMP-CRA credential, used on every
+// attempt instead of the per-app or legacy credential. Both halves are
+// required.
+func WithCredentials(authID, secret string) Option {
+	return func(s *settings) {
+		if authID == "" || secret == "" {
+			s.fail("WithCredentials needs both an authid and a secret")
+			return
+		}
+		s.authID, s.secret, s.explicitCred = authID, secret, true
+	}
+}
+
+// WithSerializer selects msgpack (default) or JSON.
+func WithSerializer(ser Serializer) Option {
+	return func(s *settings) {
+		if ser != MsgPack && ser != JSON {
+			s.fail("unknown serializer %d", int(ser))
+			return
+		}
+		s.serializer = ser
+	}
+}
+
+// WithKeepalive sets how long the link may be silent before the client pings
+// (default 30 s) and how long it then waits for any traffic before dropping
+// the link and reconnecting (default 10 s). Incoming traffic of any kind
+// counts as proof of life.
+func WithKeepalive(idle, pongTimeout time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("keepalive idle", idle) && s.positive("pong timeout", pongTimeout) {
+			s.keepaliveIdle, s.pongTimeout = idle, pongTimeout
+		}
+	}
+}
+
+// WithReconnectWindow sets how long table operations wait for a session and
+// retry calls the data backend has not registered yet (default 60 s; 0
+// disables: plain session wait, no retries).
+func WithReconnectWindow(d time.Duration) Option {
+	return func(s *settings) {
+		if d < 0 {
+			s.fail("reconnect window must not be negative, got %v", d)
+			return
+		}
+		s.reconnectWindow = d
+	}
+}
+
+// WithSessionWait sets how long an operation issued while disconnected waits
+// for a session before failing with ErrNotConnected (default 10 s).
+func WithSessionWait(d time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("session wait", d) {
+			s.sessionWait = d
+		}
+	}
+}
+
+// WithResponseTimeout sets how long the client waits for the router's answer
+// to each join step, SUBSCRIBE, REGISTER, acknowledged PUBLISH and GOODBYE
+// (default 10 s).
+func WithResponseTimeout(d time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("response timeout", d) {
+			s.responseTimeout = d
+		}
+	}
+}
+
+// WithReconnectBackoff sets the reconnect cadence: the first delay and the
+// cap it grows to by ×1.5 with ±10 % jitter (default 1 s to 2 s).
+func WithReconnectBackoff(initial, max time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("reconnect initial delay", initial) && s.positive("reconnect max delay", max) {
+			if max < initial {
+				s.fail("reconnect max delay %v is below the initial delay %v", max, initial)
+				return
+			}
+			s.reconnectInitial, s.reconnectMax = initial, max
+		}
+	}
+}
+
+// WithRealmRetry sets how long a join may be refused with
+// wamp.error.no_such_realm before the client slows down (default 1 minute)
+// and the interval of attempts once slow (default 2 minutes).
+func WithRealmRetry(slowAfter, slowInterval time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("realm slow-down delay", slowAfter) && s.positive("slow realm interval", slowInterval) {
+			s.realmSlowAfter, s.realmSlowInterval = slowAfter, slowInterval
+		}
+	}
+}
+
+// WithRestoreBackoff sets the cadence at which a subscription or
+// registration that failed to be restored is retried on the same session
+// (default 1 s doubling to 30 s, ±15 % jitter).
+func WithRestoreBackoff(initial, max time.Duration) Option {
+	return func(s *settings) {
+		if s.positive("restore initial delay", initial) && s.positive("restore max delay", max) {
+			s.restoreInitial, s.restoreMax = initial, max
+		}
+	}
+}
+
+// WithLogger sets the logger (default slog.Default()).
+func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
+
+// WithStateHandler registers a function called with every new connection
+// state, in order, on a goroutine of its own.
+func WithStateHandler(fn func(State)) Option { return func(s *settings) { s.onState = fn } }
+
+// WithHTTPClient sets the HTTP client FromServer uses (default
+// http.DefaultClient).
+func WithHTTPClient(hc *http.Client) Option { return func(s *settings) { s.http = hc } }

@@ -1,0 +1,298 @@
+package client_test
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+// traffic sets up a subscription on c and a device function on c, and
+// checks that both work from peer.
+type traffic struct {
+	col   *collector
+	calls atomic.Int32
+}
+
+func setupTraffic(t *testing.T, c *client.Client) *traffic {
+	t.Helper()
+	tr := &traffic{col: newCollector()}
+	ctx := ctxT(t)
+	if _, err := c.Subscribe(ctx, "com.example.restore", tr.col.handler); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.RegisterDeviceFunction(ctx, "ping", func(context.Context, *client.Invocation) (any, error) {
+		tr.calls.Add(1)
+		return "pong", nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func (tr *traffic) check(t *testing.T, peer *client.Client, target int) {
+	t.Helper()
+	ctx := ctxT(t)
+	if err := peer.Publish(ctx, "com.example.restore", "hello"); err != nil {
+		t.Fatalf("publish after reconnect: %v", err)
+	}
+	if ev := tr.col.next(t); ev.Args[0] != "hello" {
+		t.Fatalf("event = %v", ev.Args)
+	}
+	res, err := peer.CallDeviceFunction(ctx, target, "ping")
+	if err != nil {
+		t.Fatalf("call after reconnect: %v", err)
+	}
+	if res.Args[0] != "pong" {
+		t.Fatalf("result = %v", res.Args)
+	}
+}
+
+func TestReconnectAfterDrop(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFleet(t)
+	st := newStates()
+	c := connect(t, f.a, st.option())
+	peer := connect(t, f.b)
+	tr := setupTraffic(t, c)
+	tr.check(t, peer, f.a.Device().Key())
+
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	tr.check(t, peer, f.a.Device().Key())
+}
+
+func TestReconnectAfterRestart(t *testing.T) {
+	f := newFleet(t)
+	st := newStates()
+	c := connect(t, f.a, st.option())
+	peer := connect(t, f.b)
+	tr := setupTraffic(t, c)
+
+	if err := f.p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	tr.check(t, peer, f.a.Device().Key())
+}
+
+func TestOperationDuringOutageWaits(t *testing.T) {
+	f := newFleet(t)
+	c := connect(t, f.a)
+	f.p.Down()
+	errc := make(chan error, 1)
+	go func() { errc <- c.Publish(context.Background(), "com.example.outage", 1) }()
+	time.Sleep(100 * time.Millisecond)
+	if err := f.p.Up(); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-errc:
+		if err != nil {
+			t.Fatalf("publish issued during the outage: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("publish did not complete after the router came back")
+	}
+}
+
+func TestRestoreFailureIsRetried(t *testing.T) {
+	f := newFleet(t)
+	st := newStates()
+	logs := &logCapture{}
+	c := connect(t, f.a, st.option(), client.WithLogger(slog.New(logs)))
+	peer := connect(t, f.b)
+	tr := setupTraffic(t, c)
+
+	cancel := f.p.Refuse(platformtest.Refusal{Action: platformtest.ActionSubscribe, URI: "com.example.restore", Times: 1})
+	defer cancel()
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	if !logs.has("could not restore after reconnect") {
+		t.Fatalf("the refused re-subscribe was not reported; logs: %v", logs.messages())
+	}
+	// The registration was restored with the session; the subscription
+	// comes back on the retry.
+	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	res, err := peer.CallDeviceFunction(ctxT(t), f.a.Device().Key(), "ping")
+	if err != nil || res.Args[0] != "pong" {
+		t.Fatalf("call = %v, %v", res, err)
+	}
+	eventually(t, 10*time.Second, "subscription restored by the retry", func() bool {
+		if err := peer.Publish(ctxT(t), "com.example.restore", "again"); err != nil {
+			t.Fatal(err)
+		}
+		select {
+		case <-tr.col.ch:
+			return true
+		case <-time.After(50 * time.Millisecond):
+			return false
+		}
+	})
+}
+
+// logCapture is a slog.Handler keeping every message.
+type logCapture struct {
+	mu   sync.Mutex
+	msgs []string
+}
+
+func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.msgs = append(l.msgs, r.Message)
+	return nil
+}
+func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logCapture) WithGroup(string) slog.Handler      { return l }
+func (l *logCapture) messages() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.msgs...)
+}
+func (l *logCapture) has(sub string) bool {
+	for _, m := range l.messages() {
+		if strings.Contains(m, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestKeepaliveDetectsDeadLink(t *testing.T) {
+	f := newFleet(t)
+	st := newStates()
+	c := connect(t, f.a, st.option(), client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
+	peer := connect(t, f.b, client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
+	tr := setupTraffic(t, c)
+
+	f.p.FreezeConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	eventually(t, 10*time.Second, "peer reconnected", func() bool {
+		return peer.IsConnected() && len(f.p.Sessions()) >= 2
+	})
+	// The frozen session still holds the procedure on the router; the new
+	// session took it over with force_reregister.
+	tr.check(t, peer, f.a.Device().Key())
+}
+
+func TestRealmCadence(t *testing.T) {
+	f := newFleet(t)
+	realm := f.a.Realm()
+	f.p.WithholdRealm(realm)
+	st := newStates()
+	c := newClient(t, f.a.Env(), st.option(),
+		client.WithReconnectBackoff(10*time.Millisecond, 20*time.Millisecond),
+		client.WithRealmRetry(300*time.Millisecond, 700*time.Millisecond))
+	startErr := make(chan error, 1)
+	go func() { startErr <- c.Start(context.Background()) }()
+
+	st.await(t, client.StateReconnectingSlow, 10*time.Second)
+	// The router goes away and comes back: the next attempt fails to dial,
+	// which brings the fast cadence back.
+	f.p.Down()
+	st.await(t, client.StateConnecting, 10*time.Second)
+	if err := f.p.Up(); err != nil {
+		t.Fatal(err)
+	}
+	// Still no realm: fast first, slow again after the streak.
+	st.await(t, client.StateReconnectingSlow, 10*time.Second)
+	f.p.ReleaseRealm(realm)
+	select {
+	case err := <-startErr:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Start did not return after the realm appeared")
+	}
+	if !c.IsConnected() {
+		t.Fatal("not connected")
+	}
+}
+
+func TestCredentialRotationThroughMirror(t *testing.T) {
+	f := newFleet(t)
+	dir := t.TempDir()
+	if err := f.a.WriteEnvDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	env := f.a.LegacyEnv() // credentials only in the mirror
+	env["IRONFLOCK_ENV_DIR"] = dir
+	st := newStates()
+	c := newClient(t, env, st.option())
+	if err := c.Start(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	oldID, _ := f.a.Credentials()
+
+	newID, newSecret := f.a.Rotate()
+	f.p.Clock().Advance(16 * time.Minute) // the previous epoch is stale now
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	// The stale credential keeps being refused…
+	eventually(t, 10*time.Second, "stale credential refused", func() bool {
+		for _, a := range f.p.AuthLog() {
+			if a.AuthID == oldID && !a.Admitted {
+				return true
+			}
+		}
+		return false
+	})
+	if c.IsConnected() {
+		t.Fatal("connected with a stale credential")
+	}
+	// …until the agent writes the new one.
+	write := func(name, v string) {
+		if err := os.WriteFile(filepath.Join(dir, name+".txt"), []byte(v), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("APP_AUTH_SECRET", newSecret)
+	write("APP_AUTH_ID", newID)
+	st.await(t, client.StateConnected, 10*time.Second)
+	if err := c.Publish(ctxT(t), "com.example.rotated", 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWrongSecretKeepsRetrying(t *testing.T) {
+	f := newFleet(t)
+	env := f.a.Env()
+	env["APP_AUTH_SECRET"] = "wrong"
+	c := newClient(t, env)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err := c.Start(ctx)
+	if err == nil || !strings.Contains(err.Error(), "wamp.error.authentication_failed") {
+		t.Fatalf("Start = %v, want a timeout naming the refusal", err)
+	}
+	refused := 0
+	for _, a := range f.p.AuthLog() {
+		if !a.Admitted {
+			refused++
+		}
+	}
+	if refused < 2 {
+		t.Errorf("only %d attempts were refused; the client must keep retrying", refused)
+	}
+	if c.State() != client.StateIdle {
+		t.Errorf("state after a failed Start = %s", c.State())
+	}
+}

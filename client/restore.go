@@ -1,0 +1,134 @@
+package client
+
+import (
+	"context"
+	"sync"
+)
+
+// restoreItem is a subscription group or a registration to (re)establish
+// on a session.
+type restoreItem struct {
+	group *subGroup
+	reg   *Registration
+}
+
+func (it restoreItem) name() string {
+	if it.group != nil {
+		return it.group.key.topic
+	}
+	return it.reg.procedure
+}
+
+// restoreAndAnnounce establishes every tracked subscription and
+// registration on s, then makes s the current session. Items added while
+// restoring are restored too before the announcement; items that fail are
+// retried on s in the background (and again at the next reconnect).
+func (c *Client) restoreAndAnnounce(ctx context.Context, s *session) error {
+	attempted := map[restoreItem]bool{}
+	var failed []restoreItem
+	for {
+		c.mu.Lock()
+		var todo []restoreItem
+		for _, g := range c.groups {
+			if it := (restoreItem{group: g}); !attempted[it] {
+				todo = append(todo, it)
+			}
+		}
+		for _, r := range c.regs {
+			if it := (restoreItem{reg: r}); !attempted[it] {
+				todo = append(todo, it)
+			}
+		}
+		if len(todo) == 0 {
+			if !s.alive() {
+				c.mu.Unlock()
+				return s.lostErr()
+			}
+			if c.stopped {
+				c.mu.Unlock()
+				return ErrStopped
+			}
+			c.cur.Store(s)
+			c.live.Store(s)
+			c.lastErr = nil
+			c.setStateLocked(StateConnected)
+			select {
+			case <-c.connected:
+			default:
+				close(c.connected)
+			}
+			c.mu.Unlock()
+			break
+		}
+		c.mu.Unlock()
+		for _, it := range todo {
+			attempted[it] = true
+		}
+		failed = append(failed, s.restoreItems(ctx, todo)...)
+		if !s.alive() {
+			return s.lostErr()
+		}
+	}
+	if len(failed) > 0 {
+		go s.retryRestore(failed)
+	}
+	return nil
+}
+
+// restoreItems establishes items concurrently and returns those that failed.
+func (s *session) restoreItems(ctx context.Context, items []restoreItem) []restoreItem {
+	errs := make([]error, len(items))
+	var wg sync.WaitGroup
+	for i, it := range items {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if it.group != nil {
+				errs[i] = s.ensureGroup(ctx, it.group)
+			} else {
+				errs[i] = s.ensureReg(ctx, it.reg)
+			}
+		}()
+	}
+	wg.Wait()
+	var failed []restoreItem
+	for i, err := range errs {
+		if err != nil && s.alive() {
+			s.c.log.Warn("ironflock: could not restore after reconnect; retrying", "uri", items[i].name(), "error", err)
+			failed = append(failed, items[i])
+		}
+	}
+	return failed
+}
+
+// tracked reports whether the client still wants it.
+func (c *Client) tracked(it restoreItem) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if it.group != nil {
+		return c.groups[it.group.key] == it.group
+	}
+	return c.regs[it.reg.procedure] == it.reg
+}
+
+// retryRestore retries failed items on the same session with a backoff of
+// 1 s doubling to 30 s (±15 %) until they succeed or the session ends.
+func (s *session) retryRestore(items []restoreItem) {
+	cad := newCadence(s.c.set.restoreInitial, s.c.set.restoreMax, 2, 0.15)
+	for len(items) > 0 {
+		t := timerFor(cad.next())
+		select {
+		case <-t.C:
+		case <-s.ctx.Done():
+			t.Stop()
+			return
+		}
+		var still []restoreItem
+		for _, it := range items {
+			if s.c.tracked(it) {
+				still = append(still, it)
+			}
+		}
+		items = s.restoreItems(s.ctx, still)
+	}
+}

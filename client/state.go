@@ -1,0 +1,42 @@
+package client
+
+// State is the connection state of a Client.
+type State int
+
+// The states of the connection supervisor (seed: States and transitions).
+const (
+	// StateIdle: created, Start not called yet (or a Start that failed).
+	StateIdle State = iota
+	// StateConnecting: Start is establishing the first session.
+	StateConnecting
+	// StateConnected: a session is joined and every subscription and
+	// registration has been restored.
+	StateConnected
+	// StateReconnecting: the session was lost; retrying at the fast cadence.
+	StateReconnecting
+	// StateReconnectingSlow: the realm has been missing for a while; one
+	// attempt every two minutes.
+	StateReconnectingSlow
+	// StateStopped: Stop was called. Final.
+	StateStopped
+)
+
+// String returns the lower-case name of the state.
+func (s State) String() string {
+	switch s {
+	case StateIdle:
+		return "idle"
+	case StateConnecting:
+		return "connecting"
+	case StateConnected:
+		return "connected"
+	case StateReconnecting:
+		return "reconnecting"
+	case StateReconnectingSlow:
+		return "reconnecting-slow"
+	case StateStopped:
+		return "stopped"
+	default:
+		return "unknown"
+	}
+}

@@ -1,0 +1,52 @@
+// Command flockd serves a fake IronFlock platform (package platformtest)
+// on a local address, for developing device apps without the cloud:
+//
+//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-env-file env.json] [-v]
+//
+// Without -config it serves a demo: project "demo" with devices
+// "sensor-1" and "sensor-2" running app "quickstart" in DEV. With
+// -env-file it writes, once listening, the router URLs, every
+// installation's device environment (what a device agent injects) and the
+// users' bearer tokens as JSON. SIGINT or SIGTERM stop it.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr, nil); err != nil {
+		fmt.Fprintln(os.Stderr, "flockd:", err)
+		os.Exit(1)
+	}
+}
+
+// command is a subcommand: flockd NAME ARGS...
+type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+
+// commands holds the subcommands; without one flockd serves a platform.
+// (validate DIR, checking an app's templates, goes here.)
+var commands = map[string]command{}
+
+// run is flockd's main logic. ready, when set, is called with the platform
+// once it listens and the environment file is written.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(*platformtest.Platform)) error {
+	if len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") {
+		cmd, ok := commands[args[0]]
+		if !ok {
+			return fmt.Errorf("unknown command %q (run flockd -h for the options)", args[0])
+		}
+		return cmd(ctx, args[1:], stdout, stderr)
+	}
+	return serve(ctx, args, stderr, ready)
+}

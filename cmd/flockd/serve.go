@@ -1,0 +1,124 @@
+// This file holds serving: flags, the seed (config file or demo), the
+// platform's lifetime and its log lines.
+
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+// serve runs a platform until ctx ends.
+func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*platformtest.Platform)) error {
+	fs := flag.NewFlagSet("flockd", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	listen := fs.String("listen", "127.0.0.1:8080", "`address` to serve WAMP (/ws-ua-usr) and HTTP on")
+	config := fs.String("config", "", "YAML `file` with projects, devices, apps, installations and users (default: a demo)")
+	envFile := fs.String("env-file", "", "write the URLs, device environments and tokens as JSON to `file` once listening")
+	verbose := fs.Bool("v", false, "log debug lines, including the router's")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-v]")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+
+	seed, err := loadSeed(*config)
+	if err != nil {
+		return err
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+
+	p, err := platformtest.Start(platformtest.WithAddr(*listen), platformtest.WithLogger(log))
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	res, err := p.Apply(seed)
+	if err != nil {
+		return fmt.Errorf("provision: %w", err)
+	}
+	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL())
+	for _, in := range res.Installations {
+		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
+			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
+	}
+	if *envFile != "" {
+		if err := writeEnvFile(*envFile, p, res); err != nil {
+			return fmt.Errorf("env file: %w", err)
+		}
+		log.Info("environment file written", "path", *envFile)
+	}
+	if ready != nil {
+		ready(p)
+	}
+	<-ctx.Done()
+	log.Info("flockd stopping")
+	p.Close()
+	log.Info("flockd stopped")
+	return nil
+}
+
+// loadSeed reads the config file, or returns the demo seed.
+func loadSeed(path string) (*platformtest.Seed, error) {
+	if path == "" {
+		return demoSeed(), nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s, err := platformtest.ParseSeed(b, filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return s, nil
+}
+
+// demoTemplate is the data template of the demo app.
+const demoTemplate = `data:
+  tables:
+    - tablename: sensordata
+      description: Readings of the demo sensors
+      columns:
+        - id: tsp
+          name: Timestamp
+          dataType: timestamp
+        - id: temperature
+          name: Temperature
+          dataType: numeric
+`
+
+// demoSeed is served without -config.
+func demoSeed() *platformtest.Seed {
+	return &platformtest.Seed{
+		Projects: []platformtest.SeedProject{{
+			Name:    "demo",
+			Devices: []platformtest.SeedDevice{{Name: "sensor-1"}, {Name: "sensor-2"}},
+		}},
+		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
+		Installations: []platformtest.SeedInstallation{
+			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV"},
+			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV"},
+		},
+	}
+}

@@ -1,0 +1,188 @@
+package platformtest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+func waitDone(t *testing.T, c *client.Client, what string) {
+	t.Helper()
+	select {
+	case <-c.Done():
+	case <-testCtx(t).Done():
+		t.Fatalf("%s: client still connected", what)
+	}
+}
+
+// waitSessionGone waits until the platform no longer lists session id.
+func waitSessionGone(t *testing.T, p *Platform, id uint64) {
+	t.Helper()
+	ctx := testCtx(t)
+	for {
+		p.mu.Lock()
+		_, present := p.sessions[id]
+		wake := p.sessWake
+		p.mu.Unlock()
+		if !present {
+			return
+		}
+		select {
+		case <-wake:
+		case <-ctx.Done():
+			t.Fatalf("session %d still present", id)
+		}
+	}
+}
+
+func TestDropConnections(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	a := connect(t, f.p, f.in1, client.MSGPACK)
+	b := connect(t, f.p, f.in2, client.JSON)
+	f.p.DropConnections()
+	waitDone(t, a, "after DropConnections")
+	waitDone(t, b, "after DropConnections")
+	waitSessionGone(t, f.p, uint64(a.ID()))
+	waitSessionGone(t, f.p, uint64(b.ID()))
+	connect(t, f.p, f.in1, client.MSGPACK)
+	if err := f.p.WaitSessions(testCtx(t), f.in1.Realm(), 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestRestartKeepsState(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	id, secret := f.in1.Rotate()
+	a := connect(t, f.p, f.in1, client.MSGPACK)
+	url := f.p.URL()
+	if err := f.p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, a, "after Restart")
+	if f.p.URL() != url {
+		t.Errorf("URL changed: %s -> %s", url, f.p.URL())
+	}
+	c, err := dial(t, f.p.URL(), dialCfg(f.in1.Realm(), id, secret, client.MSGPACK))
+	if err != nil {
+		t.Fatalf("join after restart: %v", err)
+	}
+	if c.RealmDetails()["authid"] != f.d1.Serial() {
+		t.Errorf("authid %v after restart", c.RealmDetails()["authid"])
+	}
+}
+
+func TestDownUp(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	a := connect(t, f.p, f.in1, client.MSGPACK)
+	f.p.Down()
+	waitDone(t, a, "after Down")
+	id, secret := f.in1.Credentials()
+	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	defer cancel()
+	if c, err := client.ConnectNet(ctx, f.p.URL(), dialCfg(f.in1.Realm(), id, secret, client.MSGPACK)); err == nil {
+		_ = c.Close()
+		t.Fatal("joined a platform that is down")
+	}
+	f.p.Down() // idempotent
+	if err := f.p.Up(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.p.Up(); err != nil {
+		t.Fatalf("second Up: %v", err)
+	}
+	connect(t, f.p, f.in1, client.MSGPACK)
+}
+
+// TestFreezeConnections: a frozen link is silently dead. The client's
+// keepalive notices; the router's keepalive drops the session while the
+// socket stays open; new links work.
+func TestFreezeConnections(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t, WithServerKeepalive(50*time.Millisecond))
+	id, secret := f.in1.Credentials()
+	cfg := dialCfg(f.in1.Realm(), id, secret, client.MSGPACK)
+	cfg.WsCfg.KeepAlive = 50 * time.Millisecond
+	watcher, err := dial(t, f.p.URL(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := joinInstallation(t, f.p, f.in2, false)
+	sessions := f.p.Sessions()
+
+	f.p.FreezeConnections()
+	waitDone(t, watcher, "client keepalive on a frozen link")
+	for _, s := range sessions {
+		waitSessionGone(t, f.p, s.ID)
+	}
+	select {
+	case _, open := <-raw.frames:
+		if !open {
+			t.Fatal("the frozen link was closed")
+		}
+		t.Fatal("a frozen link delivered a message")
+	default:
+	}
+
+	fresh := joinInstallation(t, f.p, f.in1, true)
+	req := fresh.newReq()
+	if got := errorURI(fresh.answer(req, &wamp.Call{Request: req, Procedure: "nothing.here", Options: wamp.Dict{}}).msg); got != wire.ErrNoSuchProcedure {
+		t.Fatalf("new link after freeze: %q", got)
+	}
+
+	f.p.DropConnections()
+	if _, err := raw.nextCtx(testCtx(t)); err != errLinkClosed {
+		t.Fatalf("frozen link after DropConnections: %v", err)
+	}
+}
+
+// TestRefuse: a refusal answers the next matching messages with its ERROR
+// and lets later ones through.
+func TestRefuse(t *testing.T) {
+	f := newFixture(t)
+	c := joinInstallation(t, f.p, f.in1, false)
+	f.p.Refuse(Refusal{Action: ActionSubscribe, URI: "my.topic", Error: "app.error.busy", Args: []any{"later"}, Times: 1})
+	subscribe := func() wamp.Message {
+		req := c.newReq()
+		return c.answer(req, &wamp.Subscribe{Request: req, Topic: "my.topic", Options: wamp.Dict{}}).msg
+	}
+	first, ok := subscribe().(*wamp.Error)
+	if !ok || first.Error != "app.error.busy" || first.Type != wamp.SUBSCRIBE {
+		t.Fatalf("first subscribe: %+v, want ERROR app.error.busy", first)
+	}
+	if diff := cmp.Diff([]any{"later"}, cloneList(first.Arguments)); diff != "" {
+		t.Errorf("error args (-want +got):\n%s", diff)
+	}
+	if msg := subscribe(); msg.MessageType() != wamp.SUBSCRIBED {
+		t.Fatalf("second subscribe: %+v", msg)
+	}
+
+	cancel := f.p.Refuse(Refusal{Action: ActionCall})
+	call := func() string {
+		req := c.newReq()
+		return errorURI(c.answer(req, &wamp.Call{Request: req, Procedure: "any.proc", Options: wamp.Dict{}}).msg)
+	}
+	for range 2 {
+		if got := call(); got != wire.ErrNotAuthorized {
+			t.Fatalf("refused call: %q", got)
+		}
+	}
+	cancel()
+	cancel()
+	if got := call(); got != wire.ErrNoSuchProcedure {
+		t.Fatalf("call after cancel: %q", got)
+	}
+	if n := len(f.p.Calls()); n != 3 {
+		t.Errorf("recorded %d calls, want 3 (refused ones included)", n)
+	}
+}

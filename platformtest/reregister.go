@@ -1,0 +1,135 @@
+// This file holds the screening of inbound messages of admitted sessions
+// (recording, refusals) and the emulation of force_reregister (WIRE.md
+// §2.9), which nexus lacks: a REGISTER with force_reregister: true for a
+// procedure another session holds revokes the earlier registration first.
+// The owner gets UNREGISTERED with request 0 and details.registration, as
+// from the real router. A client whose link died silently relies on it to
+// re-register while the router still holds its old session.
+
+package platformtest
+
+import (
+	"context"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// reregisterTimeout bounds the registration lookups of one takeover.
+const reregisterTimeout = 5 * time.Second
+
+// screenInbound records msg and applies refusals and force_reregister.
+// It returns false when the platform answered msg itself.
+func (p *Platform) screenInbound(w *wsPeer, s *session, msg wamp.Message) bool {
+	var kind, uri string
+	var req wamp.ID
+	ack := true
+	switch m := msg.(type) {
+	case *wamp.Publish:
+		kind, uri, req = KindPublish, string(m.Topic), m.Request
+		ack, _ = m.Options[wire.OptAcknowledge].(bool)
+	case *wamp.Call:
+		kind, uri, req = KindCall, string(m.Procedure), m.Request
+	case *wamp.Subscribe:
+		kind, uri, req = KindSubscribe, string(m.Topic), m.Request
+	case *wamp.Register:
+		kind, uri, req = KindRegister, string(m.Procedure), m.Request
+	default:
+		return true
+	}
+	p.record(s, msg)
+	if r, ok := p.takeRefusal(kind, uri); ok {
+		if ack {
+			w.enqueue(refusalError(msg, req, r))
+		}
+		return false
+	}
+	if reg, ok := msg.(*wamp.Register); ok {
+		p.forceReregister(w, s, reg)
+	}
+	return true
+}
+
+// forceReregister revokes the registrations other sessions hold on the
+// procedure of reg when reg asks for force_reregister and would be
+// authorized. reg itself is forwarded afterwards by the caller.
+func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
+	if force, _ := reg.Options[wire.OptForceReregister].(bool); !force {
+		return
+	}
+	if s.role != wire.RoleApp || !appMay(s.realm, s.device.key, reg) {
+		return // refused by the router anyway; never revoke for it
+	}
+	p.mu.Lock()
+	var rr *realmRuntime
+	if w.gen != nil {
+		rr = w.gen.realms[s.realm.name]
+	}
+	p.mu.Unlock()
+	if rr == nil || rr.client == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), reregisterTimeout)
+	defer cancel()
+	match, _ := wamp.AsString(reg.Options[wire.OptMatch])
+	res, err := rr.client.Call(ctx, string(wamp.MetaProcRegLookup), nil,
+		wamp.List{reg.Procedure, wamp.Dict{wire.OptMatch: match}}, nil, nil)
+	if err != nil || len(res.Arguments) == 0 {
+		return
+	}
+	regID, ok := wamp.AsID(res.Arguments[0])
+	if !ok {
+		return // not registered
+	}
+	res, err = rr.client.Call(ctx, string(wamp.MetaProcRegListCallees), nil, wamp.List{regID}, nil, nil)
+	if err != nil || len(res.Arguments) == 0 {
+		return
+	}
+	callees, _ := wamp.AsList(res.Arguments[0])
+	for _, c := range callees {
+		sid, _ := wamp.AsID(c)
+		if uint64(sid) == s.id {
+			continue
+		}
+		owner := p.sessionByID(uint64(sid))
+		if owner == nil || owner.peer == nil {
+			continue // the platform's own session keeps its procedures
+		}
+		if p.revoke(owner.peer, regID) {
+			p.log.Info("registration taken over", "procedure", string(reg.Procedure),
+				"registration", uint64(regID), "from", owner.id, "to", s.id)
+		}
+	}
+}
+
+// revoke unregisters regID on behalf of owner and tells owner, as the
+// router of the real platform does on a takeover.
+func (p *Platform) revoke(owner *wsPeer, regID wamp.ID) bool {
+	unreg, barrier := owner.nextInjectID(), owner.nextInjectID()
+	owner.expectSwallow(unreg, barrier)
+	if !owner.sendIn(&wamp.Unregister{Request: unreg, Registration: regID}) {
+		return false
+	}
+	// The router handles one session's messages in order and finishes an
+	// UNREGISTER before it takes the next message: once it has taken this
+	// harmless UNSUBSCRIBE (answered no_such_subscription, swallowed), the
+	// procedure is free.
+	if !owner.sendIn(&wamp.Unsubscribe{Request: barrier}) {
+		return false
+	}
+	owner.enqueue(&revokedRegistration{Details: wamp.Dict{"registration": regID}})
+	return true
+}
+
+// revokedRegistration is the router-initiated UNREGISTERED:
+// [UNREGISTERED, 0, {"registration": id}]. nexus's wamp.Unregistered has
+// no Details, so it cannot carry the registration.
+type revokedRegistration struct {
+	Request wamp.ID
+	Details wamp.Dict
+}
+
+// MessageType returns UNREGISTERED.
+func (*revokedRegistration) MessageType() wamp.MessageType { return wamp.UNREGISTERED }

@@ -1,0 +1,193 @@
+// This file holds the connection layer under the HTTP server: a listener
+// that tracks every accepted net.Conn (httptest-style servers lose hijacked
+// WebSocket connections, so faults could not reach them), the frozen-link
+// behaviour of a tracked connection, and the WAMP WebSocket endpoint
+// /ws-ua-usr.
+
+package platformtest
+
+import (
+	"net"
+	"net/http"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gorilla/websocket"
+
+	"github.com/gammazero/nexus/v3/wamp"
+)
+
+// WebSocket subprotocols, in the order the platform prefers them.
+const (
+	protoMsgpack = "wamp.2.msgpack"
+	protoJSON    = "wamp.2.json"
+)
+
+// maxMessageBytes bounds one inbound WebSocket message.
+const maxMessageBytes = 64 << 20
+
+// trackingListener registers every accepted connection with the platform.
+type trackingListener struct {
+	net.Listener
+	p *Platform
+}
+
+// Accept accepts a connection and tracks it.
+func (l *trackingListener) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err != nil {
+		return nil, err
+	}
+	tc := &trackedConn{Conn: c, p: l.p, released: make(chan struct{})}
+	l.p.mu.Lock()
+	l.p.conns[tc] = struct{}{}
+	l.p.mu.Unlock()
+	return tc, nil
+}
+
+// trackedConn is an accepted connection. A frozen connection is silently
+// dead: reads block, writes are discarded and Close leaves the socket open
+// (the peer sees nothing) until the platform closes it for good.
+type trackedConn struct {
+	net.Conn
+	p        *Platform
+	ws       atomic.Bool // upgraded to a WebSocket
+	frozen   atomic.Bool
+	released chan struct{} // closed by Close: frozen reads return
+	relOnce  sync.Once
+	hardOnce sync.Once
+}
+
+// Read reads from the socket; on a frozen connection it blocks until the
+// connection is closed and discards what arrived.
+func (c *trackedConn) Read(b []byte) (int, error) {
+	if c.frozen.Load() {
+		<-c.released
+		return 0, net.ErrClosed
+	}
+	n, err := c.Conn.Read(b)
+	if c.frozen.Load() {
+		<-c.released
+		return 0, net.ErrClosed
+	}
+	return n, err
+}
+
+// Write writes to the socket; on a frozen connection it discards b.
+func (c *trackedConn) Write(b []byte) (int, error) {
+	if c.frozen.Load() {
+		return len(b), nil
+	}
+	return c.Conn.Write(b)
+}
+
+// Close closes the connection, except that a frozen one stays open on the
+// wire; its readers are released either way.
+func (c *trackedConn) Close() error {
+	c.relOnce.Do(func() { close(c.released) })
+	if c.frozen.Load() {
+		// Wake a read blocked on the socket; the socket itself stays open.
+		_ = c.Conn.SetReadDeadline(time.Unix(1, 0))
+		return nil
+	}
+	return c.hardClose()
+}
+
+// hardClose closes the socket without a WebSocket close frame and forgets
+// the connection.
+func (c *trackedConn) hardClose() error {
+	c.relOnce.Do(func() { close(c.released) })
+	var err error
+	c.hardOnce.Do(func() {
+		err = c.Conn.Close()
+		c.p.mu.Lock()
+		delete(c.p.conns, c)
+		c.p.mu.Unlock()
+	})
+	return err
+}
+
+// trackedConns returns the tracked connections, WebSocket ones only when
+// wsOnly is set.
+func (p *Platform) trackedConns(wsOnly bool) []*trackedConn {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := make([]*trackedConn, 0, len(p.conns))
+	for c := range p.conns {
+		if !wsOnly || c.ws.Load() {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// serveWAMP upgrades a request to a WAMP WebSocket link and hands it to the
+// router.
+func (p *Platform) serveWAMP(w http.ResponseWriter, r *http.Request) {
+	if !websocket.IsWebSocketUpgrade(r) {
+		http.Error(w, "this is the WAMP WebSocket endpoint; connect with subprotocol "+
+			protoMsgpack+" or "+protoJSON, http.StatusBadRequest)
+		return
+	}
+	offered := websocket.Subprotocols(r)
+	var proto string
+	for _, sp := range []string{protoMsgpack, protoJSON} {
+		if slices.Contains(offered, sp) {
+			proto = sp
+			break
+		}
+	}
+	if proto == "" {
+		http.Error(w, "unsupported WebSocket subprotocol: offer "+protoMsgpack+" or "+protoJSON,
+			http.StatusBadRequest)
+		return
+	}
+	up := websocket.Upgrader{
+		Subprotocols: []string{proto},
+		CheckOrigin:  func(*http.Request) bool { return true },
+	}
+	conn, err := up.Upgrade(w, r, nil)
+	if err != nil {
+		return // Upgrade has answered the request
+	}
+	conn.SetReadLimit(maxMessageBytes)
+	tc, _ := conn.NetConn().(*trackedConn)
+	if tc == nil { // cannot happen: every connection comes from trackingListener
+		_ = conn.Close()
+		return
+	}
+	tc.ws.Store(true)
+
+	wp := newPeer(p, conn, tc, proto == protoJSON)
+	gen := p.adoptPeer(wp)
+	if gen == nil {
+		_ = tc.hardClose()
+		return
+	}
+	defer p.wg.Done()
+	details := wamp.Dict{"type": "websocket", "protocol": proto, "peer": r.RemoteAddr}
+	err = gen.rt.AttachClient(wp, details)
+	wp.releaseJoin()
+	if err != nil {
+		p.log.Debug("wamp join ended without session", "peer", r.RemoteAddr, "err", err)
+	}
+}
+
+// adoptPeer registers wp with the running router generation and starts its
+// goroutines; nil when the platform is down or closed. On success the
+// calling handler is counted in p.wg too and must call p.wg.Done.
+func (p *Platform) adoptPeer(wp *wsPeer) *generation {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed || p.gen == nil {
+		return nil
+	}
+	wp.gen = p.gen
+	p.peers[wp] = struct{}{}
+	p.wg.Add(3)
+	go wp.readLoop()
+	go wp.writeLoop()
+	return p.gen
+}

@@ -1,0 +1,134 @@
+package platformtest
+
+import (
+	"context"
+	"testing"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// echoService registers test.echo, answering the realm and the caller's
+// authid, and forwards events of test.events to a channel.
+func echoService(events chan<- *wamp.Event) service {
+	return service{name: "echo", attach: func(rr *realmRuntime) error {
+		realm := rr.info.name
+		err := rr.register("test.echo", func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
+			return client.InvokeResult{Args: wamp.List{realm, inv.Details["caller_authid"]}}
+		}, nil)
+		if err != nil {
+			return err
+		}
+		return rr.subscribe("test.events", func(e *wamp.Event) { events <- e }, nil)
+	}}
+}
+
+// TestServicesFollowRealms: a service runs on every realm that is up,
+// comes back after ReleaseRealm and Restart, and sees the serial of its
+// callers and publishers.
+func TestServicesFollowRealms(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	events := make(chan *wamp.Event, 4)
+	f.p.addService(echoService(events)) // realm-2-26-dev is already up
+	prod := f.p.Install(f.d1, f.app, Prod)
+
+	echo := func(in *Installation) {
+		t.Helper()
+		c := connect(t, f.p, in, client.MSGPACK)
+		res, err := c.Call(testCtx(t), "test.echo", nil, nil, nil, nil)
+		if err != nil {
+			t.Fatalf("call on %s: %v", in.Realm(), err)
+		}
+		if len(res.Arguments) != 2 || res.Arguments[0] != in.Realm() || res.Arguments[1] != in.Device().Serial() {
+			t.Errorf("echo on %s: %v", in.Realm(), res.Arguments)
+		}
+		_ = c.Close()
+	}
+	echo(f.in1)
+	echo(prod)
+
+	f.p.WithholdRealm(prod.Realm())
+	f.p.ReleaseRealm(prod.Realm())
+	echo(prod)
+	if err := f.p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	echo(f.in2)
+
+	c := connect(t, f.p, f.in2, client.JSON)
+	if err := c.Publish("test.events", nil, wamp.List{"hi"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case e := <-events:
+		if e.Details["publisher_authid"] != f.d2.Serial() || e.Details["publisher_authrole"] != wire.RoleApp {
+			t.Errorf("service saw event details %v", e.Details)
+		}
+	case <-testCtx(t).Done():
+		t.Fatal("service got no event")
+	}
+}
+
+// TestLocationServiceNotServed: ironflock.location_service.update answers
+// no_such_procedure.
+func TestLocationServiceNotServed(t *testing.T) {
+	f := newFixture(t)
+	c := joinInstallation(t, f.p, f.in1, false)
+	req := c.newReq()
+	msg := c.answer(req, &wamp.Call{Request: req, Procedure: wire.LocationProc, Options: wamp.Dict{},
+		Arguments: wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}}).msg
+	if got := errorURI(msg); got != wire.ErrNoSuchProcedure {
+		t.Fatalf("location update: %q", got)
+	}
+}
+
+// TestPatternEventDetails: a pattern subscriber gets the publication topic,
+// an exact one does not; every network subscriber gets details of its own.
+func TestPatternEventDetails(t *testing.T) {
+	f := newFixture(t)
+	var subs []*wireClient
+	for i, match := range []string{"prefix", "", "wildcard"} {
+		in := f.in1
+		if i%2 == 1 {
+			in = f.in2
+		}
+		c := joinInstallation(t, f.p, in, i == 2)
+		topic := "my.topic"
+		switch match {
+		case "prefix":
+			topic = "my."
+		case "wildcard":
+			topic = "my."
+		}
+		req := c.newReq()
+		opts := wamp.Dict{}
+		if match != "" {
+			opts[wire.OptMatch] = match
+		}
+		if msg := c.answer(req, &wamp.Subscribe{Request: req, Topic: wamp.URI(topic), Options: opts}).msg; msg.MessageType() != wamp.SUBSCRIBED {
+			t.Fatalf("subscribe %s: %v", match, msg)
+		}
+		subs = append(subs, c)
+	}
+	pub := connect(t, f.p, f.in2, client.MSGPACK)
+	if err := pub.Publish("my.topic", wamp.Dict{wire.OptAcknowledge: true}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range subs {
+		var e *wamp.Event
+		for e == nil {
+			e, _ = c.next().msg.(*wamp.Event)
+		}
+		_, hasTopic := e.Details["topic"]
+		if hasTopic != (i != 1) {
+			t.Errorf("subscriber %d: details %v", i, e.Details)
+		}
+		if e.Details["publisher_authid"] != f.d2.Serial() {
+			t.Errorf("subscriber %d: publisher_authid %v", i, e.Details["publisher_authid"])
+		}
+	}
+}
