@@ -21,9 +21,11 @@ func rawNexus(b *testing.B, p *platformtest.Platform, inst *platformtest.Install
 	b.Helper()
 	authID, secret := inst.Credentials()
 	cfg := nxclient.Config{
-		Realm:         inst.Realm(),
-		HelloDetails:  wamp.Dict{"authid": authID},
-		AuthHandlers:  map[string]nxclient.AuthFunc{"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) { return crsign.RespondChallenge(secret, c, nil), wamp.Dict{} }},
+		Realm:        inst.Realm(),
+		HelloDetails: wamp.Dict{"authid": authID},
+		AuthHandlers: map[string]nxclient.AuthFunc{"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) {
+			return crsign.RespondChallenge(secret, c, nil), wamp.Dict{}
+		}},
 		Serialization: serialize.MSGPACK,
 		Logger:        log.New(io.Discard, "", 0),
 	}

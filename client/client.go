@@ -135,12 +135,6 @@ func (c *Client) setStateLocked(st State) {
 	c.states.put(st)
 }
 
-func (c *Client) setState(st State) {
-	c.mu.Lock()
-	c.setStateLocked(st)
-	c.mu.Unlock()
-}
-
 func (c *Client) runStateHandler(mb *mailbox[State], end chan struct{}) {
 	defer close(end)
 	for range mb.ready {

@@ -125,10 +125,10 @@ func (c *Client) Stop(ctx context.Context) error {
 	states, statesEnd := c.states, c.statesEnd
 	c.mu.Unlock()
 	for _, sub := range subs {
-		c.removeLocal(sub)
+		sub.d.stop()
 	}
 	for _, sub := range subs {
-		if err2 := waitChan(ctx, sub.done); err2 != nil {
+		if err2 := waitChan(ctx, sub.d.done); err2 != nil {
 			err = errors.Join(err, err2)
 			break
 		}

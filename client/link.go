@@ -122,22 +122,20 @@ func (l *link) write(msg wamp.Message) error {
 // deadline waits without bound.
 func (l *link) read(deadline time.Time) (wamp.Message, error) {
 	_ = l.conn.SetReadDeadline(deadline)
-	for {
-		_, b, err := l.conn.ReadMessage()
-		if err != nil {
-			return nil, err
-		}
-		l.touch()
-		msg, err := l.ser.Deserialize(b)
-		if err != nil {
-			return nil, fmt.Errorf("undecodable message from the router: %w", err)
-		}
-		if u, ok := msg.(*wamp.Unregistered); ok && u.Request == 0 {
-			return l.revocation(b), nil
-		}
-		normalizePayload(msg, l.json)
-		return msg, nil
+	_, b, err := l.conn.ReadMessage()
+	if err != nil {
+		return nil, err
 	}
+	l.touch()
+	msg, err := l.ser.Deserialize(b)
+	if err != nil {
+		return nil, fmt.Errorf("undecodable message from the router: %w", err)
+	}
+	if u, ok := msg.(*wamp.Unregistered); ok && u.Request == 0 {
+		return l.revocation(b), nil
+	}
+	normalizePayload(msg, l.json)
+	return msg, nil
 }
 
 // revoked is an UNREGISTERED with request 0: the router revoked a

@@ -91,8 +91,13 @@ func TestReconnectAfterRestart(t *testing.T) {
 
 func TestOperationDuringOutageWaits(t *testing.T) {
 	f := newFleet(t)
-	c := connect(t, f.a)
+	st := newStates()
+	c := connect(t, f.a, st.option())
 	f.p.Down()
+	// A publish sent on the link before the client noticed its end fails
+	// (plain publishes are not retried); one issued while reconnecting
+	// waits for the next session.
+	st.await(t, client.StateReconnecting, 10*time.Second)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Publish(context.Background(), "com.example.outage", 1) }()
 	time.Sleep(100 * time.Millisecond)

@@ -77,22 +77,67 @@ func (g *subGroup) list() []*Subscription {
 
 func (g *subGroup) deliver(ev *Event) {
 	for _, sub := range g.list() {
-		sub.mb.put(ev)
+		sub.d.mb.put(ev)
 	}
+}
+
+// delivery runs a handler over a mailbox of events on its own goroutine:
+// in order, one call at a time. Several subscriptions may feed one delivery
+// (SubscribeToTable does).
+type delivery struct {
+	handler EventHandler
+	label   string
+	mb      *mailbox[*Event]
+	ctx     context.Context
+	cancel  context.CancelFunc
+	done    chan struct{}
+	stopped atomic.Bool
+	once    sync.Once
+}
+
+func (c *Client) newDelivery(label string, handler EventHandler) *delivery {
+	d := &delivery{handler: handler, label: label, mb: newMailbox[*Event](), done: make(chan struct{})}
+	d.ctx, d.cancel = context.WithCancel(c.baseCtx)
+	go d.run(c)
+	return d
+}
+
+func (d *delivery) run(c *Client) {
+	defer close(d.done)
+	for {
+		select {
+		case <-d.mb.ready:
+		case <-d.ctx.Done():
+			return
+		}
+		for {
+			if d.stopped.Load() {
+				return
+			}
+			ev, ok := d.mb.take()
+			if !ok {
+				break
+			}
+			c.safely("event handler", d.label, func() { d.handler(d.ctx, ev) })
+		}
+	}
+}
+
+// stop ends the delivery at once: no handler call starts afterwards.
+func (d *delivery) stop() {
+	d.once.Do(func() {
+		d.stopped.Store(true)
+		d.cancel()
+		d.mb.close()
+	})
 }
 
 // Subscription is an active subscription. It is restored after every
 // reconnect until Unsubscribe.
 type Subscription struct {
-	c       *Client
-	key     subKey
-	handler EventHandler
-	mb      *mailbox[*Event]
-	ctx     context.Context
-	cancel  context.CancelFunc
-	done    chan struct{}
-	removed atomic.Bool
-	once    sync.Once
+	c   *Client
+	key subKey
+	d   *delivery
 }
 
 // Topic returns the subscribed topic.
@@ -102,28 +147,7 @@ func (s *Subscription) Topic() string { return s.key.topic }
 func (s *Subscription) Unsubscribe(ctx context.Context) error { return s.c.Unsubscribe(ctx, s) }
 
 // Done is closed once the subscription's delivery goroutine has ended.
-func (s *Subscription) Done() <-chan struct{} { return s.done }
-
-func (s *Subscription) run() {
-	defer close(s.done)
-	for {
-		select {
-		case <-s.mb.ready:
-		case <-s.ctx.Done():
-			return
-		}
-		for {
-			if s.removed.Load() {
-				return
-			}
-			ev, ok := s.mb.take()
-			if !ok {
-				break
-			}
-			s.c.safely("event handler", s.key.topic, func() { s.handler(s.ctx, ev) })
-		}
-	}
-}
+func (s *Subscription) Done() <-chan struct{} { return s.d.done }
 
 // Subscribe subscribes handler to topic. Events of one subscription are
 // delivered in order on a goroutine of their own. The subscription is
@@ -155,26 +179,35 @@ func (c *Client) subscribe(ctx context.Context, op string, key subKey, handler E
 	if _, err := c.waitSession(ctx, op, key.topic, c.set.sessionWait); err != nil {
 		return nil, err
 	}
-	sub := &Subscription{c: c, key: key, handler: handler, mb: newMailbox[*Event](), done: make(chan struct{})}
-	sub.ctx, sub.cancel = context.WithCancel(c.baseCtx)
+	d := c.newDelivery(key.topic, handler)
+	sub := &Subscription{c: c, key: key, d: d}
+	if err := c.attach(ctx, op, sub); err != nil {
+		d.stop()
+		return nil, err
+	}
+	return sub, nil
+}
+
+// attach adds sub to its group and makes sure the current session carries
+// the group.
+func (c *Client) attach(ctx context.Context, op string, sub *Subscription) error {
 	g, s, err := c.addLocal(sub)
 	if err != nil {
-		return nil, opErr(op, key.topic, err)
+		return opErr(op, sub.key.topic, err)
 	}
-	go sub.run()
 	// Every session announced from now on restores g; only the session
 	// current when g was registered may lack it.
 	if s == nil || !s.alive() {
-		if s, err = c.waitSession(ctx, op, key.topic, c.set.sessionWait); err != nil {
+		if s, err = c.waitSession(ctx, op, sub.key.topic, c.set.sessionWait); err != nil {
 			c.removeLocal(sub)
-			return nil, err
+			return err
 		}
 	}
 	if err := s.ensureGroup(ctx, g); err != nil {
 		c.removeLocal(sub)
-		return nil, opErr(op, key.topic, err)
+		return opErr(op, sub.key.topic, err)
 	}
-	return sub, nil
+	return nil
 }
 
 // addLocal adds sub to the group of its key, creating the group, and
@@ -199,11 +232,6 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *session, error) {
 // removeLocal takes sub out of its group; it returns the group when the
 // group became empty (and was forgotten).
 func (c *Client) removeLocal(sub *Subscription) *subGroup {
-	sub.once.Do(func() {
-		sub.removed.Store(true)
-		sub.cancel()
-		sub.mb.close()
-	})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	g := c.groups[sub.key]
@@ -232,9 +260,7 @@ func (c *Client) Unsubscribe(ctx context.Context, sub *Subscription) error {
 	if sub == nil || sub.c != c {
 		return invalidArg(op, "", "not a subscription of this client")
 	}
-	if sub.removed.Load() {
-		return nil
-	}
+	sub.d.stop()
 	g := c.removeLocal(sub)
 	if g == nil {
 		return nil
