@@ -1,0 +1,128 @@
+package client
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// ErrUnknownTable reports a table the app's data backend does not serve:
+// it is not declared in the app's data template. The error also carries the
+// router's *WampError (wamp.error.no_such_procedure).
+var ErrUnknownTable = errors.New("table not declared in the app's data template")
+
+// undeclaredError names the table and keeps the WAMP refusal.
+type undeclaredError struct {
+	table string
+	proc  string
+	wamp  *WampError
+}
+
+func (e *undeclaredError) Error() string {
+	return fmt.Sprintf("table %q is not declared in the app's data template: the data backend runs but does not register %s (%s)", e.table, e.proc, e.wamp.URI)
+}
+
+func (e *undeclaredError) Unwrap() []error { return []error{ErrUnknownTable, e.wamp} }
+
+// Retry cadence of calls the data backend has not registered yet.
+const (
+	notServedInitial = 500 * time.Millisecond
+	notServedMax     = 5 * time.Second
+)
+
+// windowDeadline returns when the reconnect window of an operation started
+// now closes; zero when the window is disabled.
+func (c *Client) windowDeadline() time.Time {
+	if c.set.reconnectWindow <= 0 {
+		return time.Time{}
+	}
+	return time.Now().Add(c.set.reconnectWindow)
+}
+
+// waitFor returns how long an operation may wait for a session.
+func (c *Client) waitFor(deadline time.Time) time.Duration {
+	if deadline.IsZero() {
+		return c.set.sessionWait
+	}
+	return max(time.Until(deadline), time.Millisecond)
+}
+
+// tablePublish publishes within the reconnect window: it waits for a
+// session up to the window; nothing is retried.
+func (c *Client) tablePublish(ctx context.Context, op, topic string, args wamp.List, kwargs wamp.Dict) error {
+	return c.publish(ctx, op, topic, args, kwargs, c.waitFor(c.windowDeadline()))
+}
+
+// tableCall calls a data-backend procedure within the reconnect window: it
+// waits for a session up to the window and retries while the procedure is
+// not served yet (the backend is still starting after a restart), at 0.5 s
+// doubling to 5 s, as long as the next attempt starts inside the window.
+// Every other outcome, a lost connection included, is returned as it is.
+// A procedure still missing while the backend answers on its error-logs
+// table belongs to an undeclared table (ErrUnknownTable).
+func (c *Client) tableCall(ctx context.Context, op, table, uri string, args wamp.List, kwargs wamp.Dict, cs callSettings) (*Result, error) {
+	deadline := c.windowDeadline()
+	delay := notServedInitial
+	for attempt := 0; ; attempt++ {
+		res, err := c.call(ctx, op, uri, args, kwargs, cs, c.waitFor(deadline))
+		if err == nil || !notServedYet(err) {
+			return res, err
+		}
+		if attempt > 0 && table != wire.ErrorLogsTable && c.backendRunning(ctx, deadline) {
+			var we *WampError
+			errors.As(err, &we)
+			return nil, &undeclaredError{table: table, proc: uri, wamp: we}
+		}
+		if deadline.IsZero() || time.Now().Add(delay).After(deadline) {
+			return nil, err
+		}
+		t := time.NewTimer(delay)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return nil, ctx.Err()
+		case <-c.stopCh:
+			t.Stop()
+			return nil, ErrStopped
+		}
+		delay = min(2*delay, notServedMax)
+	}
+}
+
+// notServedYet reports a refusal meaning the procedure never ran: nobody
+// registered it, or a callee received it before it saw its own REGISTERED.
+func notServedYet(err error) bool {
+	var we *WampError
+	if !errors.As(err, &we) {
+		return false
+	}
+	switch we.URI {
+	case wire.ErrNoSuchProcedure:
+		return true
+	case wire.ErrInvalidArgument:
+		if len(we.Args) > 0 {
+			s, _ := we.Args[0].(string)
+			return strings.HasPrefix(s, wire.NoHandlerPrefix)
+		}
+	}
+	return false
+}
+
+// backendRunning asks the data backend for one row of its error-logs
+// table, which every backend serves.
+func (c *Client) backendRunning(ctx context.Context, deadline time.Time) bool {
+	probe := wamp.List{map[string]any{"limit": int64(1), "offset": int64(0)}}
+	_, err := c.call(ctx, "probe", wire.HistoryProc(wire.ErrorLogsTable), probe, nil, callSettings{}, c.waitFor(deadline))
+	if err == nil {
+		return true
+	}
+	var we *WampError
+	return errors.As(err, &we) && we.URI != wire.ErrNoSuchProcedure
+}
