@@ -51,7 +51,13 @@ func encodeValue(v any, path string) (any, error) {
 	return e.value(reflect.ValueOf(v), path)
 }
 
-const maxEncodeDepth = 1000
+const (
+	maxEncodeDepth = 1000
+	// cycleCheckDepth is the nesting below which containers are not tracked:
+	// a cyclic value always nests deeper, so cycles are still found while
+	// ordinary payloads pay nothing for the check.
+	cycleCheckDepth = 32
+)
 
 type encoder struct {
 	depth  int
@@ -79,7 +85,7 @@ func (e *encoder) enter(key any, path string) error {
 	if e.depth > maxEncodeDepth {
 		return fmt.Errorf("%s: value nested deeper than %d levels", path, maxEncodeDepth)
 	}
-	if key == nil {
+	if key == nil || e.depth < cycleCheckDepth {
 		return nil
 	}
 	if e.active == nil {
@@ -93,10 +99,10 @@ func (e *encoder) enter(key any, path string) error {
 }
 
 func (e *encoder) leave(key any) {
-	e.depth--
-	if key != nil {
+	if key != nil && e.depth >= cycleCheckDepth {
 		delete(e.active, key)
 	}
+	e.depth--
 }
 
 func (e *encoder) stringMap(m map[string]any, path string) (any, error) {

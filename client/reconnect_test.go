@@ -170,13 +170,15 @@ func (l *logCapture) messages() []string {
 	defer l.mu.Unlock()
 	return append([]string(nil), l.msgs...)
 }
-func (l *logCapture) has(sub string) bool {
+func (l *logCapture) has(sub string) bool { return l.count(sub) > 0 }
+func (l *logCapture) count(sub string) int {
+	n := 0
 	for _, m := range l.messages() {
 		if strings.Contains(m, sub) {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func TestKeepaliveDetectsDeadLink(t *testing.T) {
@@ -202,13 +204,26 @@ func TestRealmCadence(t *testing.T) {
 	realm := f.a.Realm()
 	f.p.WithholdRealm(realm)
 	st := newStates()
-	c := newClient(t, f.a.Env(), st.option(),
+	logs := &logCapture{}
+	c := newClient(t, f.a.Env(), st.option(), client.WithLogger(slog.New(logs)),
 		client.WithReconnectBackoff(10*time.Millisecond, 20*time.Millisecond),
-		client.WithRealmRetry(300*time.Millisecond, 700*time.Millisecond))
+		client.WithRealmRetry(300*time.Millisecond, time.Second))
+	attempts := func() int { return logs.count("connection attempt failed") }
 	startErr := make(chan error, 1)
 	go func() { startErr <- c.Start(context.Background()) }()
 
+	// Fast: an attempt every 10–20 ms for the first 300 ms.
 	st.await(t, client.StateReconnectingSlow, 10*time.Second)
+	if n := attempts(); n < 5 {
+		t.Errorf("only %d attempts before slowing down; the fast cadence retries every 10–20 ms", n)
+	}
+	// Slow: attempts are at least 0.9 s apart, so a 600 ms window holds at
+	// most one.
+	before := attempts()
+	time.Sleep(600 * time.Millisecond)
+	if n := attempts() - before; n > 1 {
+		t.Errorf("%d attempts within 600 ms while slow; want one per second", n)
+	}
 	// The router goes away and comes back: the next attempt fails to dial,
 	// which brings the fast cadence back.
 	f.p.Down()

@@ -22,17 +22,24 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	for {
 		s, err := c.connectOnce(ctx)
 		if err == nil {
-			fast.reset()
+			joined := time.Now()
 			realmMissingSince = time.Time{}
 			everConnected = true
 			select {
 			case <-s.l.closed:
 				c.withdraw(s)
 				c.log.Warn("ironflock: connection lost; reconnecting", "realm", s.realm, "reason", s.l.reason())
-				continue
 			case <-ctx.Done():
 				return // Stop says goodbye on the live session
 			}
+			// A session that lived a while is followed by an immediate
+			// attempt; one that ended at once (a router closing sessions
+			// right after the join) by the backoff, so nothing spins.
+			if time.Since(joined) >= c.set.reconnectMax {
+				fast.reset()
+				continue
+			}
+			err = s.l.reason()
 		}
 		if ctx.Err() != nil {
 			return
