@@ -21,6 +21,7 @@ type group struct {
 	name    string
 	project *Project
 	devices []*Device
+	apps    []*groupApp // installed on every member (model_groups.go)
 }
 
 // user is a management API user.

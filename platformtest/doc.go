@@ -43,8 +43,10 @@
 //
 // # What is not
 //
-//   - Services: the data backend, file service and cross-app discovery are
+//   - Services: the file service, cross-app discovery (sys.appaccess.*)
+//     and the secret procedures (secret.reveal.<t>, secret.verify.<t>) are
 //     not there yet; their procedures answer wamp.error.no_such_procedure.
+//     The data backend is below.
 //   - The router does not cache authentication and authorization verdicts
 //     (the real one caches them for 10 and 30 seconds): rotations and
 //     uninstalls take effect for the next join at once.
@@ -60,6 +62,88 @@
 //     services are not disclosed to network subscribers.
 //   - Time: Clock shifts platform time only; the router's own timeouts run
 //     on real time.
+//   - Management API: no device agent runs apps, so the current state of an
+//     app follows its target state at once (SetCurrentState plays the
+//     agent); groups, projects and users are not managed over the API.
+//
+// # Management REST API
+//
+// The same HTTP server serves the management API of PLATFORM.md §3 under
+// /v1/platform and /v1/ironflock (ManagementURL; package management is
+// its Go client): devices, apps on devices, apps, releases and groups,
+// sharing the platform's state. Users and their bearer tokens come from
+// AddUser or a seed; an app created over the API belongs to its user.
+// Installing an app over the API opens its realm to the device's per-app
+// credential (InstallationOf gives a test the installation and its Env);
+// uninstalling, removing a device from a group or deleting the device
+// refuses the next join (not_installed). A device is CONNECTED while one
+// of its sessions is joined. Release builds validate the templates with
+// package template and last the WithBuildDuration of platform time (0 by
+// default). The OpenAPI 3.1 document (OpenAPI, served at
+// /v1/platform/openapi.json) lists every route, body, status and error
+// code, and the choices the contract leaves open.
+//
+// # Data backend
+//
+// Every realm runs the app's data backend (fleetdb), driven by the data
+// template given to AddApp (an invalid template fails AddApp with the
+// validator's message; "" means no tables). For each declared table and the
+// system table error-logs it serves history.transformed.<t>,
+// history.transformed.series.<t>, append.<S>.<A>.<t> and
+// appendBulk.<S>.<A>.<t>, and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t>;
+// each transform serves history.transformed.<transform>. Accepted rows are
+// published on transformed.<t> and transformed.bulk.<t>. Rows live in the
+// Platform: they survive Restart, Down/Up and withheld realms. The
+// fleetdb_*.go files each list the URIs they serve and the choices made
+// where the documents are silent.
+//
+// Faithful (WIRE.md §2.2–2.8, §6.1–6.3, PLATFORM.md §1, the seed's
+// querying rules):
+//
+//   - Writes: column paths over {args, kwargs, details}, device_key as
+//     JavaScript's Number(kwargs.DEVICE_KEY ?? args[0].DEVICE_KEY) (-1 for
+//     NaN), authid the device serial, the storage typing of each column
+//     type with Postgres-like errors (42804, 22007, 22008), a missing tsp
+//     (append: runtime_error [{}]; publication: dropped, with an error-logs
+//     row of source "system"), all-or-nothing batches, entity-key merge
+//     inserts and entity_key_conflict, the secret placeholder and
+//     ciphertext rules, the storage refusal switch; answers
+//     {"success": true} and {"success": true, "count": n}.
+//   - Feeds: typed rows with device_key and authid, secrets masked, only
+//     the carried columns of a plain insert, the full row of a merge;
+//     private tables, transforms and error-logs excluded for app_reader.
+//   - Reads: the typia validators' error objects, the array and the
+//     seed's object form of timeRange, truthy bounds truncated to whole
+//     seconds, filter sanitation, SQL three-valued logic, LIKE/ILIKE with
+//     escapes, IN/NOT IN with the empty-set rule, the seven latest-marker
+//     rules, newest first by (tsp, insertion) with offset and limit then
+//     ascending, projection (unknown column: 42703) and columnPaths, typed
+//     values (epoch milliseconds, whole numbers as integers, NaN as null,
+//     "__secret__"), chunking by estimated size (default 8 MiB) or
+//     result_too_large, transforms (limit ≤ 3000), series with their
+//     buckets, seven aggregates, groupBy and refusals.
+//
+// Not faithful:
+//
+//   - Secrets are stored in plaintext (production encrypts them); reveal
+//     and verify are not served yet.
+//   - Transforms cannot run their SQL: their rows come from
+//     SetTransformRows or the seed (apps[].transform_rows), and setting
+//     them publishes the view once, as a schedule tick would.
+//   - Text compares byte-wise (collation "C"); retention (dropAfter),
+//     downsampling, column store and rate limits are not modelled.
+//   - The backend takes its tables from the app's data template when the
+//     realm is first used; a later release's template does not change
+//     them.
+//
+// Where the documents are silent the fake chooses, and says so in the file
+// concerned: limit 0 answers no rows (as Postgres does for LIMIT 0), a
+// comparison without a value is invalid_filter, series groups ascend
+// within a bucket, and so on.
+//
+// InsertRows, TableRows, RefuseWrites, SetChunkBudget and SetTransformRows
+// control it from a test; Recorded shows every payload it received, as
+// sent, before validation.
 //
 // # Faults and control
 //

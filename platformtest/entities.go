@@ -3,6 +3,8 @@
 
 package platformtest
 
+import "time"
+
 // Project is a project (swarm) holding devices.
 type Project struct {
 	p    *Platform
@@ -32,6 +34,11 @@ type Device struct {
 	serial  string
 	project *Project
 	credKey string // app_cred_key: the key of its per-app credentials
+
+	// Management API fields (model_devices.go), set at creation.
+	description  string
+	architecture string
+	created      time.Time
 }
 
 // Key returns the device key.
@@ -51,8 +58,13 @@ type App struct {
 	p            *Platform
 	key          int
 	name         string
-	dataTemplate string
-	aiTemplate   string
+	dataTemplate string // guarded by p.mu: follows the newest READY release
+	aiTemplate   string // guarded by p.mu, like dataTemplate
+
+	// Management API fields (model_apps.go), set at creation.
+	description string
+	owner       *user // nil: provisioned in Go or by a seed, owned by no user
+	created     time.Time
 }
 
 // Key returns the app key.
@@ -61,8 +73,14 @@ func (a *App) Key() int { return a.key }
 // Name returns the app name.
 func (a *App) Name() string { return a.name }
 
-// DataTemplate returns the data template YAML as given, possibly "".
-func (a *App) DataTemplate() string { return a.dataTemplate }
+// DataTemplate returns the data template YAML as given, possibly "". A
+// release built over the management API that becomes READY replaces it
+// with its own data template. (Code holding p.mu reads a.dataTemplate.)
+func (a *App) DataTemplate() string {
+	a.p.mu.Lock()
+	defer a.p.mu.Unlock()
+	return a.dataTemplate
+}
 
 // ProvisionOption adjusts one AddProject, AddDevice or AddApp call.
 type ProvisionOption func(*provisionSpec)

@@ -30,6 +30,12 @@ type Installation struct {
 	epoch     int       // current credential epoch, from 1
 	prevUntil time.Time // platform time until which epoch-1 is still valid
 	removed   bool
+
+	// management API state (model_appstates.go), guarded by p.mu
+	release *release // nil: installed in Go while the app had no READY release
+	target  AppState
+	current AppState
+	group   *group // the group it is inherited from; nil: installed directly
 }
 
 func realmName(swarm, app int, stage Stage) string { return wire.Realm(swarm, app, string(stage)) }

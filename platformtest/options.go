@@ -13,6 +13,7 @@ type settings struct {
 	logger    *slog.Logger
 	start     time.Time
 	keepalive time.Duration
+	build     time.Duration // how long a release build takes (WithBuildDuration)
 }
 
 func defaultSettings() settings {

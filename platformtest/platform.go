@@ -52,6 +52,8 @@ type Platform struct {
 	recorded []Message
 	authLog  []AuthAttempt
 	refusals []*refusal
+
+	fleet fleetState // the data backends, by realm (fleetdb_store.go)
 }
 
 // New starts a platform for a test. It fails tb when the platform cannot
@@ -89,6 +91,8 @@ func Start(opts ...Option) (*Platform, error) {
 		sessWake: make(chan struct{}),
 	}
 	p.mux.HandleFunc(wire.RouterPath, p.serveWAMP)
+	p.services = append(p.services, fleetdbService()) // the data backend (fleetdb_service.go)
+	p.mountREST()
 
 	ln, err := net.Listen("tcp", set.addr)
 	if err != nil {

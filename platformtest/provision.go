@@ -35,6 +35,7 @@ type state struct {
 	realms   map[string]*realmInfo
 	groups   map[int]*group
 	users    map[string]*user
+	releases map[int]*release // management API builds (model_releases.go)
 	// grants maps a consumer app key to the provider app names (lower
 	// case, or "*") it may read with role app_reader. The hook for
 	// cross-app access; nothing fills it yet.
@@ -51,6 +52,7 @@ func newState() state {
 		realms:   map[string]*realmInfo{},
 		groups:   map[int]*group{},
 		users:    map[string]*user{},
+		releases: map[int]*release{},
 		grants:   map[int]map[string]bool{},
 		next:     map[string]int{},
 	}
@@ -215,7 +217,7 @@ func (p *Platform) addDeviceLocked(name string, spec provisionSpec) (*Device, er
 	if err != nil {
 		return nil, err
 	}
-	d := &Device{p: p, key: key, name: name, serial: serial, project: pr, credKey: randomHex(32)}
+	d := &Device{p: p, key: key, name: name, serial: serial, project: pr, credKey: randomHex(32), created: p.clock.Now()}
 	p.st.devices[key] = d
 	return d, nil
 }
@@ -247,12 +249,16 @@ func (p *Platform) addAppLocked(name, dataTemplate, aiTemplate string, spec prov
 			return nil, fmt.Errorf("app %q exists", a.name)
 		}
 	}
+	if _, err := parseDataTemplate(dataTemplate); err != nil {
+		return nil, fmt.Errorf("app %q: %w", name, err)
+	}
 	key, err := p.allocKeyLocked("app", spec, func(k int) bool { return p.st.apps[k] != nil })
 	if err != nil {
 		return nil, err
 	}
-	a := &App{p: p, key: key, name: name, dataTemplate: dataTemplate, aiTemplate: aiTemplate}
+	a := &App{p: p, key: key, name: name, dataTemplate: dataTemplate, aiTemplate: aiTemplate, created: p.clock.Now()}
 	p.st.apps[key] = a
+	p.addInitialReleaseLocked(a)
 	return a, nil
 }
 
@@ -314,6 +320,7 @@ func (p *Platform) installLocked(d *Device, a *App, stage Stage) (*Installation,
 	}
 	realm := realmName(d.project.key, a.key, st)
 	in := &Installation{p: p, device: d, app: a, stage: st, realm: realm, epoch: 1}
+	p.initInstallStateLocked(in)
 	p.st.installs[k] = in
 	if p.st.realms[realm] == nil {
 		p.st.realms[realm] = &realmInfo{name: realm, swarm: d.project.key, app: a.key, stage: st}

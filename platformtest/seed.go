@@ -57,6 +57,11 @@ type SeedApp struct {
 	DataTemplateFile string `yaml:"data_template_file"`
 	AITemplate       string `yaml:"ai_template"`
 	AITemplateFile   string `yaml:"ai_template_file"`
+	// TransformRows supplies the rows of the app's transforms, which the
+	// fake cannot compute from their SQL: transform name → rows in the
+	// view's order, on every data backend of the app (see
+	// Platform.SetTransformRows).
+	TransformRows map[string][]map[string]any `yaml:"transform_rows"`
 }
 
 // SeedInstallation installs an app on a device of a project.
@@ -65,6 +70,10 @@ type SeedInstallation struct {
 	Device  string `yaml:"device"`
 	App     string `yaml:"app"`
 	Stage   string `yaml:"stage"` // DEV (default) or PROD, any case
+	// Rows seeds tables of the installation's data backend: table name →
+	// rows (column id → value), stored as if the device had appended them
+	// (see Platform.InsertRows).
+	Rows map[string][]map[string]any `yaml:"rows"`
 }
 
 // SeedUser is a management API user.
@@ -288,7 +297,7 @@ func (v *seedValidator) validate(s *Seed) {
 		v.checkKey(appKeys, a.AppKey, path)
 	}
 
-	installed := map[SeedInstallation]bool{}
+	installed := map[[4]string]bool{} // project, device, app (lower case), stage
 	for i, in := range s.Installations {
 		path := fmt.Sprintf("installations[%d]", i)
 		devices, ok := projects[in.Project]
@@ -313,7 +322,7 @@ func (v *seedValidator) validate(s *Seed) {
 			}
 			stage = st
 		}
-		k := SeedInstallation{Project: in.Project, Device: in.Device, App: strings.ToLower(in.App), Stage: string(stage)}
+		k := [4]string{in.Project, in.Device, strings.ToLower(in.App), string(stage)}
 		if installed[k] {
 			v.errorf(path, "app %q is installed twice on device %q in %s", in.App, in.Device, stage)
 		}

@@ -29,6 +29,9 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 	res, err := p.applyLocked(s)
 	p.mu.Unlock()
 	p.reconcileLocked()
+	if err == nil {
+		err = p.applySeedData(s, res) // fleetdb_seed.go
+	}
 	return res, err
 }
 

@@ -2,12 +2,22 @@
 // on a local address, for developing device apps without the cloud:
 //
 //	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-env-file env.json] [-v]
+//	flockd validate DIR
 //
 // Without -config it serves a demo: project "demo" with devices
-// "sensor-1" and "sensor-2" running app "quickstart" in DEV. With
+// "sensor-1" and "sensor-2" running app "quickstart" in DEV, and user
+// "alice" (token "alice-token", admin of demo) for the management REST
+// API under /v1/platform (and /v1/ironflock). With
 // -env-file it writes, once listening, the router URLs, every
 // installation's device environment (what a device agent injects) and the
 // users' bearer tokens as JSON. SIGINT or SIGTERM stop it.
+//
+// The demo app has a table sensordata (tsp, temperature, humidity, source)
+// holding a few readings of each device, so apps have data to read.
+//
+// flockd validate DIR checks the templates of an app folder (DIR or
+// DIR/.ironflock): it prints every finding and exits with status 1 when
+// one is an error.
 package main
 
 import (
@@ -35,8 +45,9 @@ func main() {
 type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // commands holds the subcommands; without one flockd serves a platform.
-// (validate DIR, checking an app's templates, goes here.)
-var commands = map[string]command{}
+var commands = map[string]command{
+	"validate": validateCommand, // validate.go
+}
 
 // run is flockd's main logic. ready, when set, is called with the platform
 // once it listens and the environment file is written.

@@ -114,7 +114,7 @@ func TestServeDemo(t *testing.T) {
 	if !strings.HasPrefix(f.WSURL, "ws://127.0.0.1:") || !strings.HasSuffix(f.WSURL, wire.RouterPath) || !strings.HasPrefix(f.HTTPURL, "http://127.0.0.1:") {
 		t.Errorf("URLs %s %s", f.WSURL, f.HTTPURL)
 	}
-	if len(f.Installations) != 2 || len(f.Tokens) != 0 || f.Tokens == nil {
+	if len(f.Installations) != 2 || !cmp.Equal(f.Tokens, map[string]string{"alice": demoToken}) {
 		t.Fatalf("env file: %+v", f)
 	}
 	for i, in := range f.Installations {

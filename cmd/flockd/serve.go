@@ -57,7 +57,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
-	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL())
+	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
@@ -94,7 +94,8 @@ func loadSeed(path string) (*platformtest.Seed, error) {
 	return s, nil
 }
 
-// demoTemplate is the data template of the demo app.
+// demoTemplate is the data template of the demo app; demo_data.go seeds
+// its rows.
 const demoTemplate = `data:
   tables:
     - tablename: sensordata
@@ -106,7 +107,17 @@ const demoTemplate = `data:
         - id: temperature
           name: Temperature
           dataType: numeric
+        - id: humidity
+          name: Humidity
+          dataType: numeric
+        - id: source
+          name: Source
+          dataType: string
 `
+
+// demoToken is the bearer token of the demo's user alice, admin of the
+// project demo, for the management REST API.
+const demoToken = "alice-token"
 
 // demoSeed is served without -config.
 func demoSeed() *platformtest.Seed {
@@ -117,8 +128,9 @@ func demoSeed() *platformtest.Seed {
 		}},
 		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
 		Installations: []platformtest.SeedInstallation{
-			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV"},
-			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV"},
+			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV", Rows: demoRows(0)},
+			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV", Rows: demoRows(1)},
 		},
+		Users: []platformtest.SeedUser{{Name: "alice", Token: demoToken, Projects: map[string]string{"demo": "admin"}}},
 	}
 }

@@ -1,0 +1,93 @@
+// This file holds the realtime feeds of the data backend (WIRE.md §2.6).
+// It publishes:
+//
+//	transformed.<t>       args [row] after each accepted single-row write
+//	transformed.bulk.<t>  args [[row, …]] after each accepted bulk write
+//	transformed.<view>    args [[row, …]] when a transform's rows are set
+//	                      (the whole view, at most 3000 rows, view order
+//	                      reversed: one "schedule tick")
+//
+// Rows are typed per column (tsp in epoch milliseconds) with device_key
+// and authid, secrets masked. Private tables, private transforms and
+// error-logs are published with exclude_authrole ["app_reader"], so
+// cross-app readers never see them. Rows inserted by Platform.InsertRows
+// are not published.
+
+package platformtest
+
+import (
+	"slices"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// maxViewFeedRows is the most rows a transform publishes per tick.
+const maxViewFeedRows = 3000
+
+// publishFeed publishes accepted rows from the realm's service session.
+// The caller holds the backend's lock, which keeps the feed in insert
+// order.
+func publishFeed(rr *realmRuntime, name string, private bool, rows []map[string]any, bulk bool) {
+	if rr == nil || rr.client == nil || len(rows) == 0 {
+		return
+	}
+	opts := feedOptions(private)
+	var err error
+	if bulk {
+		list := make(wamp.List, len(rows))
+		for i, r := range rows {
+			list[i] = r
+		}
+		err = rr.client.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
+	} else {
+		for _, r := range rows {
+			if err = rr.client.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
+				break
+			}
+		}
+	}
+	if err != nil {
+		rr.p.log.Debug("fleetdb: feed not published", "table", name, "err", err)
+	}
+}
+
+// publishView publishes a transform's view as one event: at most 3000
+// rows, in reverse view order.
+func publishView(rr *realmRuntime, v *view, rows []map[string]any) {
+	if rr == nil || rr.client == nil {
+		return
+	}
+	rows = slices.Clone(rows[:min(len(rows), maxViewFeedRows)])
+	slices.Reverse(rows)
+	list := make(wamp.List, len(rows))
+	for i, r := range rows {
+		list[i] = r
+	}
+	opts := feedOptions(v.private)
+	if err := rr.client.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
+		rr.p.log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
+	}
+}
+
+// feedOptions are the PUBLISH options of a feed: cross-app readers
+// (role app_reader) never get private tables, transforms or error-logs.
+func feedOptions(private bool) wamp.Dict {
+	opts := wamp.Dict{wire.OptExcludeMe: false}
+	if private {
+		opts[wire.OptExcludeAuthRole] = wamp.List{wire.RoleAppReader}
+	}
+	return opts
+}
+
+// runtimeOf returns the running service session of a realm; nil while the
+// realm is not in the router.
+func (p *Platform) runtimeOf(realm string) *realmRuntime {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.gen == nil {
+		return nil
+	}
+	return p.gen.realms[realm]
+}

@@ -1,0 +1,309 @@
+// This file holds the operators of the data backend's filters (WIRE.md
+// §2.4, §6.3), for history.transformed.<t>, history.transformed.<transform>
+// and history.transformed.series.<t>: how an operand and a filter value
+// are typed and compared, IN / NOT IN and LIKE / ILIKE.
+
+package platformtest
+
+import (
+	"encoding/json"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/flockgo/ironflock/template"
+)
+
+// valueKind is how a condition compares values.
+type valueKind int
+
+const (
+	kindNum valueKind = iota
+	kindTime
+	kindText
+	kindBool
+	kindJSON // a bare json column
+)
+
+// kind is how the operand compares with a filter value.
+func (o *operand) kind(sample any) valueKind {
+	if o.path != nil {
+		switch {
+		case isNumber(sample):
+			return kindNum
+		case sample == true || sample == false:
+			return kindBool
+		}
+		return kindText
+	}
+	switch o.col.typ {
+	case template.TypeNumeric, template.TypeBigint:
+		return kindNum
+	case template.TypeTimestamp:
+		return kindTime
+	case template.TypeBoolean:
+		return kindBool
+	case template.TypeJSON:
+		return kindJSON
+	}
+	return kindText
+}
+
+// getter returns the operand's value of a row in the form of kind; nil is
+// NULL.
+func (o *operand) getter(kind valueKind) func([]any) any {
+	i := o.idx
+	if o.path == nil {
+		switch o.col.typ {
+		case template.TypeNumeric, template.TypeBigint:
+			return func(vals []any) any {
+				if vals[i] == nil {
+					return nil
+				}
+				return numberOf(vals[i])
+			}
+		case template.TypeJSON:
+			return func(vals []any) any {
+				if vals[i] == nil {
+					return nil
+				}
+				return jsonText(vals[i])
+			}
+		}
+		return func(vals []any) any { return vals[i] }
+	}
+	keys := o.path
+	return func(vals []any) any {
+		v := walkJSON(vals[i], keys)
+		switch kind {
+		case kindNum:
+			if isNumber(v) {
+				return numberOf(v)
+			}
+			if s, ok := v.(string); ok {
+				if f := jsNumberText(s); !math.IsNaN(f) && strings.TrimSpace(s) != "" {
+					return f
+				}
+			}
+			return nil
+		case kindBool:
+			if b, ok := v.(bool); ok {
+				return b
+			}
+			return nil
+		}
+		switch x := v.(type) {
+		case nil:
+			return nil
+		case string:
+			return x
+		case map[string]any, []any:
+			return jsonText(x)
+		}
+		return jsString(v)
+	}
+}
+
+// walkJSON follows keys into a json value; nil when a key is missing.
+func walkJSON(v any, keys []string) any {
+	for _, k := range keys {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[k]
+		case []any:
+			n, err := strconv.Atoi(k)
+			if err != nil || n < 0 || n >= len(x) {
+				return nil
+			}
+			v = x[n]
+		default:
+			return nil
+		}
+	}
+	return v
+}
+
+// coerce converts a filter value to the form of kind; ok is false when it
+// cannot be (the condition is then dropped).
+func coerce(kind valueKind, v any) (any, bool) {
+	switch kind {
+	case kindNum:
+		f := jsNumber(v)
+		return f, !math.IsNaN(f)
+	case kindTime:
+		return filterTime(v)
+	case kindBool:
+		return boolInput(v)
+	case kindJSON:
+		if s, ok := v.(string); ok {
+			var parsed any
+			if json.Unmarshal([]byte(s), &parsed) == nil {
+				return jsonText(parsed), true
+			}
+		}
+		return jsonText(v), true
+	}
+	return jsString(v), true
+}
+
+// boolInput reads a boolean as Postgres does: true, false, t, f, yes, no,
+// on, off, 1, 0 in any case.
+func boolInput(v any) (any, bool) {
+	switch x := v.(type) {
+	case bool:
+		return x, true
+	case string:
+		switch strings.ToLower(strings.TrimSpace(x)) {
+		case "true", "t", "yes", "y", "on", "1":
+			return true, true
+		case "false", "f", "no", "n", "off", "0":
+			return false, true
+		}
+		return nil, false
+	}
+	if isNumber(v) {
+		switch numberOf(v) {
+		case 1:
+			return true, true
+		case 0:
+			return false, true
+		}
+	}
+	return nil, false
+}
+
+// compareKind compares two values of one kind.
+func compareKind(kind valueKind, a, b any) int {
+	switch kind {
+	case kindNum:
+		x, y := a.(float64), b.(float64)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	case kindTime:
+		x, y := a.(int64), b.(int64)
+		switch {
+		case x < y:
+			return -1
+		case x > y:
+			return 1
+		}
+		return 0
+	case kindBool:
+		x, y := a.(bool), b.(bool)
+		switch {
+		case x == y:
+			return 0
+		case !x:
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a.(string), b.(string))
+}
+
+// in compiles IN / NOT IN: a list, a comma-joined text, or one value. The
+// empty set matches nothing (IN) or everything (NOT IN), NULL included.
+func (o *operand) in(positive bool, val any) cond {
+	var items []any
+	switch x := val.(type) {
+	case []any:
+		items = x
+	case string:
+		for _, s := range strings.Split(x, ",") {
+			items = append(items, strings.TrimSpace(s))
+		}
+	default:
+		items = []any{val}
+	}
+	if len(items) == 0 {
+		return func([]any) tri { return boolTri(!positive) }
+	}
+	kind := o.kind(items[0])
+	set := make([]any, len(items))
+	for i, it := range items {
+		c, ok := coerce(kind, it)
+		if !ok {
+			return nil
+		}
+		set[i] = c
+	}
+	get := o.getter(kind)
+	return func(vals []any) tri {
+		v := get(vals)
+		if v == nil {
+			return triNull
+		}
+		for _, s := range set {
+			if compareKind(kind, v, s) == 0 {
+				return boolTri(positive)
+			}
+		}
+		return boolTri(!positive)
+	}
+}
+
+// like compiles LIKE, ILIKE and their negations: % any run, _ one
+// character, backslash escapes the next character. Only text, bigint and
+// boolean columns (and text paths into json) can match; on numeric,
+// timestamp and bare json columns the condition is false.
+func (o *operand) like(op, pattern string) cond {
+	var text func([]any) any
+	switch {
+	case o.path != nil:
+		text = o.getter(kindText)
+	case o.col.typ == template.TypeString:
+		text = o.getter(kindText)
+	case o.col.typ == template.TypeBigint || o.col.typ == template.TypeBoolean:
+		i := o.idx
+		text = func(vals []any) any {
+			if vals[i] == nil {
+				return nil
+			}
+			return jsString(vals[i])
+		}
+	default:
+		return func([]any) tri { return triFalse }
+	}
+	re := likeRegexp(pattern, strings.Contains(op, "ILIKE"))
+	negate := strings.HasPrefix(op, "NOT ")
+	return func(vals []any) tri {
+		v := text(vals)
+		if v == nil {
+			return triNull
+		}
+		return boolTri(re.MatchString(v.(string)) != negate)
+	}
+}
+
+func likeRegexp(pattern string, fold bool) *regexp.Regexp {
+	var sb strings.Builder
+	sb.WriteString("(?s)")
+	if fold {
+		sb.WriteString("(?i)")
+	}
+	sb.WriteString("^")
+	rs := []rune(pattern)
+	for i := 0; i < len(rs); i++ {
+		switch r := rs[i]; r {
+		case '%':
+			sb.WriteString(".*")
+		case '_':
+			sb.WriteString(".")
+		case '\\':
+			if i+1 < len(rs) {
+				i++
+				sb.WriteString(regexp.QuoteMeta(string(rs[i])))
+			}
+		default:
+			sb.WriteString(regexp.QuoteMeta(string(r)))
+		}
+	}
+	sb.WriteString("$")
+	return regexp.MustCompile(sb.String())
+}

@@ -1,0 +1,312 @@
+// This file holds the history reads of the data backend (WIRE.md §2.4,
+// §2.5, §6.3). It serves:
+//
+//	history.transformed.<t>          every declared table and error-logs
+//	history.transformed.<transform>  every declared transform
+//
+// A table read: validate (fleetdb_validate.go), time range (truthy bounds,
+// whole seconds, start ≤ tsp < end), filters (fleetdb_filter.go), the
+// latest marker (fleetdb_latest.go), newest first by (tsp, insertion
+// sequence), offset, limit, projection and columnPaths pruning, typed
+// values, then the answer in ascending order or in chunks
+// (fleetdb_chunk.go). A transform read: limit at most 3000
+// (invalid_limit), filters on the transform's declared columns only,
+// offset and limit over the view's rows in their order; time range,
+// columns and the latest marker are ignored.
+//
+// limit 0 passes the validator (uint32); the fake answers it with no rows,
+// as Postgres does for LIMIT 0.
+
+package platformtest
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/template"
+)
+
+// maxViewLimit is the largest limit of a transform read.
+const maxViewLimit = 3000
+
+// maxPrunedKeys is the most keys columnPaths may select on one level of a
+// json column; more return the whole column.
+const maxPrunedKeys = 50
+
+// denied reports a cross-app reader on a table it may not read.
+func denied(inv *wamp.Invocation, private bool) bool {
+	role, _ := inv.Details["caller_authrole"].(string)
+	return private && role == wire.RoleAppReader
+}
+
+func notAuthorized(name string) client.InvokeResult {
+	return client.InvokeResult{Err: wire.ErrNotAuthorized, Args: wamp.List{"table " + strconv.Quote(name) + " is private to the app"}}
+}
+
+func (b *backend) serveHistory(ctx context.Context, rr *realmRuntime, t *table, inv *wamp.Invocation) client.InvokeResult {
+	if denied(inv, t.private || t.system) {
+		return notAuthorized(t.name)
+	}
+	q, err := validateHistory(cloneList(inv.Arguments))
+	if err != nil {
+		return err.result()
+	}
+	rows, budget, err := b.history(t, q)
+	if err != nil {
+		return err.result()
+	}
+	return respond(ctx, rr, inv, t.name, budget, rows)
+}
+
+// history runs a validated table read and returns its rows newest first.
+func (b *backend) history(t *table, q *readQuery) ([]map[string]any, int, *fleetError) {
+	start, end, err := historyRange(q.timeRange)
+	if err != nil {
+		return nil, 0, err
+	}
+	fe := t.filterEnv()
+	c, err := fe.compile(q.filters, "filterAnd")
+	if err != nil {
+		return nil, 0, err
+	}
+	cols, err := t.projection(q, fe.latest)
+	if err != nil {
+		return nil, 0, err
+	}
+	prune := t.pathPlan(q)
+	b.mu.RLock()
+	var sel []*row
+	if fe.latest {
+		sel = b.latestRows(t, c, start, end, q.offset, q.limit)
+	} else {
+		sel = b.selectRows(t, c, start, end, q.offset, q.limit)
+	}
+	budget := t.chunkBytes
+	b.mu.RUnlock()
+	out := make([]map[string]any, len(sel))
+	for i, r := range sel {
+		m := t.outRow(r, cols)
+		for idx, node := range prune {
+			if v := m[t.cols[idx].id]; v != nil {
+				m[t.cols[idx].id] = node.prune(v)
+			}
+		}
+		out[i] = m
+	}
+	return out, budget, nil
+}
+
+// selectRows returns the newest matching rows of the time range after
+// offset, newest first. Without a condition it indexes straight into the
+// range. Caller holds b.mu.
+func (b *backend) selectRows(t *table, c cond, start, end timeBound, offset, limit int64) []*row {
+	lo, hi := t.span(start, end)
+	var out []*row
+	if c == nil {
+		from := int64(hi) - 1 - offset
+		for i := from; i >= int64(lo) && int64(len(out)) < limit; i-- {
+			out = append(out, t.rows[i])
+		}
+		b.examined.Add(int64(len(out)))
+		return out
+	}
+	skip, n := offset, int64(0)
+	for i := hi - 1; i >= lo && int64(len(out)) < limit; i-- {
+		n++
+		r := t.rows[i]
+		if c(r.vals) != triTrue {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, r)
+	}
+	b.examined.Add(n)
+	return out
+}
+
+// projection returns the columns a read returns: every column, or the
+// requested ones with tsp, device_key and authid (and the entity key with
+// the latest marker). An unknown column fails like Postgres (42703).
+func (t *table) projection(q *readQuery, latest bool) ([]int, *fleetError) {
+	if !q.hasColumns {
+		return t.allCols(), nil
+	}
+	seen := map[int]bool{t.tsp: true, t.devKey: true, t.authID: true}
+	if latest {
+		for _, i := range t.entity {
+			seen[i] = true
+		}
+	}
+	for _, name := range q.columns {
+		i, ok := t.byID[name]
+		if !ok {
+			return nil, pgError(pgUndefinedColumn)
+		}
+		seen[i] = true
+	}
+	cols := make([]int, 0, len(seen))
+	for i := range t.cols {
+		if seen[i] {
+			cols = append(cols, i)
+		}
+	}
+	return cols, nil
+}
+
+// pathNode is one level of the columnPaths of a json column.
+type pathNode struct {
+	leaf bool
+	kids map[string]*pathNode
+}
+
+// pathPlan returns, per json column listed in columns, the paths to keep.
+// A bare column name among the paths, or more than 50 keys on one level,
+// keeps the whole column.
+func (t *table) pathPlan(q *readQuery) map[int]*pathNode {
+	if len(q.paths) == 0 || !q.hasColumns {
+		return nil
+	}
+	listed := map[string]bool{}
+	for _, c := range q.columns {
+		listed[c] = true
+	}
+	plan := map[int]*pathNode{}
+	bare := map[int]bool{}
+	for _, p := range q.paths {
+		keys, err := template.PathKeys(p)
+		if err != nil || !listed[keys[0]] {
+			continue
+		}
+		i := t.byID[keys[0]]
+		if t.cols[i].typ != template.TypeJSON {
+			continue
+		}
+		if len(keys) == 1 {
+			bare[i] = true
+			continue
+		}
+		n := plan[i]
+		if n == nil {
+			n = &pathNode{}
+			plan[i] = n
+		}
+		n.add(keys[1:])
+	}
+	for i, n := range plan {
+		if bare[i] || n.tooWide() {
+			delete(plan, i)
+		}
+	}
+	return plan
+}
+
+func (n *pathNode) add(keys []string) {
+	for _, k := range keys {
+		if n.leaf {
+			return // a shorter path already keeps everything below
+		}
+		if n.kids == nil {
+			n.kids = map[string]*pathNode{}
+		}
+		kid := n.kids[k]
+		if kid == nil {
+			kid = &pathNode{}
+			n.kids[k] = kid
+		}
+		n = kid
+	}
+	n.leaf, n.kids = true, nil
+}
+
+func (n *pathNode) tooWide() bool {
+	if len(n.kids) > maxPrunedKeys {
+		return true
+	}
+	for _, k := range n.kids {
+		if k.tooWide() {
+			return true
+		}
+	}
+	return false
+}
+
+// prune keeps the selected paths of a json value; missing keys are null.
+func (n *pathNode) prune(v any) any {
+	if n.leaf {
+		return v
+	}
+	out := make(map[string]any, len(n.kids))
+	for k, kid := range n.kids {
+		child, found := lookup(v, []string{k})
+		if !found || child == nil {
+			out[k] = nil
+			continue
+		}
+		out[k] = kid.prune(child)
+	}
+	return out
+}
+
+func (b *backend) serveViewHistory(ctx context.Context, rr *realmRuntime, v *view, inv *wamp.Invocation) client.InvokeResult {
+	if denied(inv, v.private) {
+		return notAuthorized(v.name)
+	}
+	q, err := validateHistory(cloneList(inv.Arguments))
+	if err != nil {
+		return err.result()
+	}
+	if q.limit > maxViewLimit {
+		return dataRefusal(errInvalidLimit, "limit %d: a transform read returns at most %d rows", q.limit, maxViewLimit).result()
+	}
+	c, err := v.filterEnv().compile(q.filters, "filterAnd")
+	if err != nil {
+		return err.result()
+	}
+	b.mu.RLock()
+	var page []map[string]any
+	skip := q.offset
+	for _, r := range v.rows {
+		if int64(len(page)) >= q.limit {
+			break
+		}
+		if c != nil && c(v.vals(r)) != triTrue {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		page = append(page, v.outRow(r))
+	}
+	budget := v.chunkBytes
+	b.mu.RUnlock()
+	return respond(ctx, rr, inv, v.name, budget, page)
+}
+
+// vals returns a view row's values by declared column, for filters.
+func (v *view) vals(r map[string]any) []any {
+	vals := make([]any, len(v.cols))
+	for i, c := range v.cols {
+		vals[i] = r[c.id]
+	}
+	return vals
+}
+
+// outRow masks a view row's secret columns.
+func (v *view) outRow(r map[string]any) map[string]any {
+	m := make(map[string]any, len(r))
+	for k, x := range r {
+		if i, ok := v.byID[k]; ok && v.cols[i].secret && x != nil {
+			x = SecretPlaceholder
+		}
+		m[k] = jsonOut(x)
+	}
+	return m
+}

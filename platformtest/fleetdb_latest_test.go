@@ -1,0 +1,131 @@
+package platformtest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// machineRows fills credentials (entity key machine) with a history per
+// machine; the newest state of m2 is "deleted".
+func machineRows(t *testing.T, f *dbFixture) {
+	t.Helper()
+	rows := []map[string]any{
+		{"tsp": ms(0), "machine": "m1", "state": "idle"},
+		{"tsp": ms(1 * time.Minute), "machine": "m2", "state": "idle"},
+		{"tsp": ms(2 * time.Minute), "machine": "m3", "state": "idle"},
+		{"tsp": ms(3 * time.Minute), "machine": "m1", "state": "running"},
+		{"tsp": ms(4 * time.Minute), "machine": "m2", "state": "deleted"},
+		{"tsp": ms(5 * time.Minute), "machine": "m3", "state": "running"},
+		{"tsp": ms(10 * time.Second), "machine": "m4", "state": "idle"},
+	}
+	f.insert(t, "credentials", rows...)
+}
+
+// states returns "machine:state" of rows.
+func states(rows []map[string]any) []string {
+	out := []string{}
+	for _, r := range rows {
+		out = append(out, r["machine"].(string)+":"+r["state"].(string))
+	}
+	return out
+}
+
+var latest = map[string]any{"latest": true}
+
+// TestLatestMarker walks the seed's seven rules of the latest marker.
+func TestLatestMarker(t *testing.T) {
+	f := newDB(t)
+	machineRows(t, f)
+	read := func(query map[string]any) []string {
+		t.Helper()
+		if _, ok := query["limit"]; !ok {
+			query["limit"] = 100
+		}
+		return states(f.history(t, "credentials", query))
+	}
+	check := func(rule string, want, got []string) {
+		t.Helper()
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", rule, diff)
+		}
+	}
+	// Rules 1 and 2: the newest row per entity (machine), ascending.
+	check("rule 1-2", []string{"m4:idle", "m1:running", "m2:deleted", "m3:running"},
+		read(q("filterAnd", list(latest))))
+	// Offset and limit apply to the latest rows, newest first.
+	check("offset/limit", []string{"m1:running", "m2:deleted"},
+		read(q("filterAnd", list(latest), "offset", 1, "limit", 2)))
+	// Rule 4: conditions on entity-key columns narrow the entities.
+	check("rule 4", []string{"m1:running", "m3:running"},
+		read(q("filterAnd", list(latest, pred("machine", "IN", list("m1", "m3"))))))
+	// Rule 5: other conditions apply to the latest rows: a deleted filter
+	// hides m2 instead of showing its older idle row.
+	check("rule 5", []string{"m4:idle", "m1:running", "m3:running"},
+		read(q("filterAnd", list(latest, pred("state", "!=", "deleted")))))
+	check("rule 5, idle", []string{"m4:idle"},
+		read(q("filterAnd", list(latest, pred("state", "=", "idle")))))
+	// Rule 5: the time range applies to the latest rows too.
+	check("rule 5, time range", []string{"m4:idle", "m1:running"},
+		read(q("filterAnd", list(latest), "timeRange", list(nil, ms(4*time.Minute)))))
+	// Rule 6: the legacy condition latest_flag = true is the marker.
+	for _, v := range []any{true, "true", 1, "1"} {
+		check("rule 6", []string{"m4:idle", "m1:running", "m2:deleted", "m3:running"},
+			read(q("filterAnd", list(pred("latest_flag", "=", v)))))
+	}
+	// latest_flag = false is not the marker; the condition is dropped.
+	if n := len(read(q("filterAnd", list(pred("latest_flag", "=", false))))); n != 7 {
+		t.Errorf("latest_flag = false: %d rows, want all 7", n)
+	}
+	// A marker inside a group counts too.
+	check("marker in a group", []string{"m4:idle", "m1:running", "m2:deleted", "m3:running"},
+		read(q("filterAnd", list(map[string]any{"combinator": "AND", "filters": list(latest)}))))
+	// The projection adds the entity key with the marker.
+	rows := f.history(t, "credentials", q("limit", 10, "filterAnd", list(latest), "columns", list("state")))
+	for _, r := range rows {
+		if _, ok := r["machine"]; !ok || r["tsp"] == nil || r["device_key"] == nil || r["authid"] == nil {
+			t.Errorf("projected latest row %v lacks the entity key or the implicit columns", r)
+		}
+		if _, ok := r["api_key"]; ok {
+			t.Errorf("projected latest row %v has an unrequested column", r)
+		}
+	}
+	// Rule 7: series refuse the marker and the legacy condition.
+	for _, node := range []any{latest, pred("latest_flag", "=", true),
+		map[string]any{"combinator": "OR", "filters": list(latest)}} {
+		call(t, f.c, "history.transformed.series.credentials", q("metrics", list(q("ref", "tsp", "method", "COUNT")),
+			"limit", 10, "timeRange", list(ms(0), ms(time.Hour)), "filterAnd", list(node)), nil, false).
+			refused(t, "rule 7", wire.ErrInvalidFilter)
+	}
+}
+
+// TestLatestWithoutEntityKey is rule 3: the single newest row matching the
+// conditions and the time range; offset is ignored.
+func TestLatestWithoutEntityKey(t *testing.T) {
+	f := newDB(t)
+	f.insert(t, "readings",
+		map[string]any{"tsp": ms(0), "temp": 1},
+		map[string]any{"tsp": ms(time.Minute), "temp": 2},
+		map[string]any{"tsp": ms(2 * time.Minute), "temp": 3},
+		map[string]any{"tsp": ms(2 * time.Minute), "temp": 4}, // same tsp, inserted later: newer
+	)
+	temps := func(query map[string]any) []any {
+		t.Helper()
+		return col(f.history(t, "readings", query), "temp")
+	}
+	if diff := cmp.Diff([]any{int64(4)}, temps(q("limit", 10, "offset", 3, "filterAnd", list(latest)))); diff != "" {
+		t.Errorf("newest (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{int64(2)}, temps(q("limit", 10, "filterAnd", list(latest, pred("temp", "<", 3))))); diff != "" {
+		t.Errorf("newest matching (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{int64(1)}, temps(q("limit", 10, "filterAnd", list(latest), "timeRange", list(nil, ms(time.Minute))))); diff != "" {
+		t.Errorf("newest in range (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{}, temps(q("limit", 0, "filterAnd", list(latest)))); diff != "" {
+		t.Errorf("limit 0 (-want +got):\n%s", diff)
+	}
+}

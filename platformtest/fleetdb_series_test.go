@@ -1,0 +1,191 @@
+package platformtest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+func metric(ref, method string) map[string]any { return q("ref", ref, "method", method) }
+
+func (f *dbFixture) series(t *testing.T, table string, query map[string]any) []map[string]any {
+	t.Helper()
+	return call(t, f.c, "history.transformed.series."+table, query, nil, false).ok(t, "series of "+table).rows(t)
+}
+
+// TestSeriesBuckets: buckets start at the range start, their width
+// follows bucketMs and limit, empty buckets are absent, rows are
+// ascending, the range is exact to the millisecond.
+func TestSeriesBuckets(t *testing.T) {
+	f := newDB(t)
+	for _, d := range []time.Duration{-time.Second, 0, 30 * time.Second, 7 * time.Minute, 59*time.Minute + 59*time.Second, time.Hour} {
+		f.insert(t, "readings", map[string]any{"tsp": t0.Add(d), "temp": 1})
+	}
+	count := metric("tsp", "COUNT")
+	cases := []struct {
+		name  string
+		query map[string]any
+		want  []map[string]any
+	}{
+		{"bucketMs widened to the limit", q("metrics", list(count), "limit", 10, "timeRange", list(ms(0), ms(time.Hour)), "bucketMs", 60000),
+			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(2)}, {"tsp": ms(6 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": ms(54 * time.Minute), "COUNT:tsp": int64(1)}}},
+		{"bucketMs kept", q("metrics", list(count), "limit", 100, "timeRange", list(ms(0), ms(time.Hour)), "bucketMs", 60000),
+			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(2)}, {"tsp": ms(7 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": ms(59 * time.Minute), "COUNT:tsp": int64(1)}}},
+		{"range divided by limit", q("metrics", list(count), "limit", 2, "timeRange", list("2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z")),
+			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(3)}, {"tsp": ms(30 * time.Minute), "COUNT:tsp": int64(1)}}},
+		{"origin at the start, exact ms", q("metrics", list(count), "limit", 1, "timeRange", list(ms(30*time.Second), ms(30*time.Second+time.Millisecond))),
+			[]map[string]any{{"tsp": ms(30 * time.Second), "COUNT:tsp": int64(1)}}},
+		{"object range", q("metrics", list(count), "limit", 1, "timeRange", q("start", ms(-time.Second), "end", ms(0))),
+			[]map[string]any{{"tsp": ms(-time.Second), "COUNT:tsp": int64(1)}}},
+		{"nothing in range", q("metrics", list(count), "limit", 1, "timeRange", list(ms(2*time.Hour), ms(3*time.Hour))), []map[string]any{}},
+	}
+	for _, tc := range cases {
+		if diff := cmp.Diff(tc.want, f.series(t, "readings", tc.query)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
+// TestSeriesAggregates: each method, NULL handling, typing, groupBy with
+// NULL groups last, filters, duplicate metrics computed once, json paths
+// cast to numeric.
+func TestSeriesAggregates(t *testing.T) {
+	f := newDB(t)
+	f.insert(t, "sensordata",
+		map[string]any{"tsp": ms(0), "temperature": 10, "n": 4, "source": "b", "seen": ms(time.Hour), "payload": map[string]any{"v": 1}},
+		map[string]any{"tsp": ms(time.Second), "temperature": 15, "n": 5, "source": "a", "payload": map[string]any{"v": "2.5"}},
+		map[string]any{"tsp": ms(2 * time.Second), "source": nil, "n": 1, "seen": ms(0)},
+		map[string]any{"tsp": ms(3 * time.Second), "temperature": 20.5, "source": "c", "payload": map[string]any{"v": 4}},
+	)
+	all := list(ms(0), ms(time.Minute))
+	got := f.series(t, "sensordata", q("limit", 1, "timeRange", all, "metrics", list(
+		metric("temperature", "AVG"), metric("temperature", "SUM"), metric("temperature", "COUNT"),
+		metric("temperature", "MIN"), metric("temperature", "MAX"), metric("temperature", "FIRST"),
+		metric("temperature", "LAST"), metric("temperature", "AVG"), metric("tsp", "COUNT"),
+		metric("n", "SUM"), metric("n", "AVG"), metric("source", "MIN"), metric("source", "MAX"),
+		metric("source", "FIRST"), metric("seen", "MAX"), metric("seen", "FIRST"), metric("payload", "LAST"),
+		metric("payload.v", "SUM"), metric("payload.v", "MAX"), metric("payload.v", "COUNT"), metric("device_key", "MAX"),
+	)))
+	want := []map[string]any{{
+		"tsp": ms(0), "AVG:temperature": 15.166666666666666, "SUM:temperature": 45.5, "COUNT:temperature": int64(3),
+		"MIN:temperature": int64(10), "MAX:temperature": 20.5, "FIRST:temperature": int64(10), "LAST:temperature": 20.5,
+		"COUNT:tsp": int64(4), "SUM:n": int64(10), "AVG:n": 3.3333333333333335, "MIN:source": "a", "MAX:source": "c",
+		"FIRST:source": "b", "MAX:seen": ms(time.Hour), "FIRST:seen": ms(time.Hour), "LAST:payload": map[string]any{"v": int64(4)},
+		"SUM:payload.v": 7.5, "MAX:payload.v": int64(4), "COUNT:payload.v": int64(3), "MAX:device_key": int64(42),
+	}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("aggregates (-want +got):\n%s", diff)
+	}
+	// FIRST and LAST take the value of the first and last row, null too.
+	got = f.series(t, "sensordata", q("limit", 1, "timeRange", list(ms(time.Second), ms(3*time.Second)),
+		"metrics", list(metric("source", "LAST"), metric("temperature", "LAST"), metric("temperature", "AVG"))))
+	if diff := cmp.Diff([]map[string]any{{"tsp": ms(time.Second), "LAST:source": nil, "LAST:temperature": nil, "AVG:temperature": int64(15)}}, got); diff != "" {
+		t.Errorf("LAST of a null (-want +got):\n%s", diff)
+	}
+	// Groups ascend within each bucket, NULL last; filters apply.
+	got = f.series(t, "sensordata", q("limit", 2, "timeRange", list(ms(0), ms(4*time.Second)), "groupBy", list("source"),
+		"metrics", list(metric("tsp", "COUNT")), "filterAnd", list(pred("n", "IS NOT NULL"))))
+	want = []map[string]any{
+		{"tsp": ms(0), "source": "a", "COUNT:tsp": int64(1)},
+		{"tsp": ms(0), "source": "b", "COUNT:tsp": int64(1)},
+		{"tsp": ms(2 * time.Second), "source": nil, "COUNT:tsp": int64(1)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("groups (-want +got):\n%s", diff)
+	}
+	got = f.series(t, "sensordata", q("limit", 1, "timeRange", all, "groupBy", list("payload.v", "device_key"), "metrics", list(metric("n", "MAX"))))
+	// jsonb order: strings before numbers; NULL (no value) last.
+	if diff := cmp.Diff([]any{"2.5", int64(1), int64(4), nil}, col(got, "payload.v")); diff != "" || got[0]["device_key"] != int64(42) {
+		t.Errorf("groups by a json path: %v (-want +got):\n%s", got, diff)
+	}
+	// A json value that is not a number fails the cast.
+	f.insert(t, "sensordata", map[string]any{"tsp": ms(4 * time.Second), "payload": map[string]any{"v": "high"}})
+	r := call(t, f.c, "history.transformed.series.sensordata", q("limit", 1, "timeRange", all, "metrics", list(metric("payload.v", "AVG"))), nil, false)
+	r.refused(t, "cast", wire.ErrRuntimeError)
+	if diff := cmp.Diff([]any{map[string]any{"name": "error", "severity": "ERROR", "code": "22P02"}}, r.errArgs); diff != "" {
+		t.Errorf("cast error (-want +got):\n%s", diff)
+	}
+	// error-logs has series too.
+	call(t, f.c, "append.2.26.error-logs", map[string]any{"tsp": ms(0), "msg": "x"}, f.meta(), false).ok(t, "report")
+	if got := f.series(t, "error-logs", q("limit", 1, "timeRange", all, "metrics", list(metric("tsp", "COUNT")))); len(got) != 1 {
+		t.Errorf("error-logs series %v", got)
+	}
+}
+
+// TestSeriesRefusals: time range, metric, groupBy and filter refusals.
+func TestSeriesRefusals(t *testing.T) {
+	f := newDB(t)
+	long := strings.Repeat("x", 60)
+	base := func(kv ...any) map[string]any {
+		m := q("limit", 10, "timeRange", list(ms(0), ms(time.Hour)), "metrics", list(metric("temperature", "AVG")))
+		for i := 0; i+1 < len(kv); i += 2 {
+			m[kv[i].(string)] = kv[i+1]
+		}
+		return m
+	}
+	cases := []struct {
+		name  string
+		table string
+		query map[string]any
+		uri   string
+	}{
+		{"no start", "sensordata", base("timeRange", list(nil, ms(0))), wire.ErrInvalidTimeRange},
+		{"no start, object", "sensordata", base("timeRange", q("end", ms(0))), wire.ErrInvalidTimeRange},
+		{"end before start", "sensordata", base("timeRange", list(ms(time.Hour), ms(0))), wire.ErrInvalidTimeRange},
+		{"end equals start", "sensordata", base("timeRange", list(ms(0), ms(0))), wire.ErrInvalidTimeRange},
+		{"start in the future, open end", "sensordata", base("timeRange", list(ms(48*time.Hour), nil)), wire.ErrInvalidTimeRange},
+		{"not a date", "sensordata", base("timeRange", list("soon", nil)), wire.ErrInvalidTimeRange},
+		{"unknown column", "sensordata", base("metrics", list(metric("nosuch", "AVG"))), wire.ErrInvalidMetric},
+		{"path into non-json", "sensordata", base("metrics", list(metric("source.x", "COUNT"))), wire.ErrInvalidMetric},
+		{"secret column", "credentials", base("metrics", list(metric("api_key", "COUNT"))), wire.ErrInvalidMetric},
+		{"AVG of text", "sensordata", base("metrics", list(metric("source", "AVG"))), wire.ErrInvalidMetric},
+		{"SUM of timestamp", "sensordata", base("metrics", list(metric("seen", "SUM"))), wire.ErrInvalidMetric},
+		{"AVG of json", "sensordata", base("metrics", list(metric("payload", "AVG"))), wire.ErrInvalidMetric},
+		{"MIN of boolean", "sensordata", base("metrics", list(metric("ok", "MIN"))), wire.ErrInvalidMetric},
+		{"MAX of json", "sensordata", base("metrics", list(metric("payload", "MAX"))), wire.ErrInvalidMetric},
+		{"tsp with MAX", "sensordata", base("metrics", list(metric("tsp", "MAX"))), wire.ErrInvalidMetric},
+		{"tsp with a path", "sensordata", base("metrics", list(metric("tsp.x", "COUNT"))), wire.ErrInvalidMetric},
+		{"name over 63 bytes", "sensordata", base("metrics", list(metric("payload."+long, "COUNT"))), wire.ErrInvalidMetric},
+		{"unknown group", "sensordata", base("groupBy", list("nosuch")), wire.ErrInvalidGroupBy},
+		{"secret group", "credentials", base("metrics", list(metric("tsp", "COUNT")), "groupBy", list("api_key")), wire.ErrInvalidGroupBy},
+		{"tsp group", "sensordata", base("groupBy", list("tsp")), wire.ErrInvalidGroupBy},
+		{"group is a metric", "sensordata", base("groupBy", list("temperature")), wire.ErrInvalidGroupBy},
+		{"group over 63 bytes", "sensordata", base("groupBy", list("payload.x"+long)), wire.ErrInvalidGroupBy},
+		{"group path into non-json", "sensordata", base("groupBy", list("source.x")), wire.ErrInvalidGroupBy},
+		{"secret filter", "credentials", base("metrics", list(metric("tsp", "COUNT")), "filterAnd", list(pred("api_key", "=", "x"))), wire.ErrSecretColumn},
+		{"mixed filter", "sensordata", base("filterAnd", list(q("latest", true, "column", "n", "operator", "=", "value", 1))), wire.ErrInvalidFilter},
+	}
+	for _, tc := range cases {
+		call(t, f.c, "history.transformed.series."+tc.table, tc.query, nil, false).refused(t, tc.name, tc.uri)
+	}
+}
+
+// TestSeriesTooManyGroups: more than 50 000 answer rows is refused with
+// the cap in kwargs.
+func TestSeriesTooManyGroups(t *testing.T) {
+	f := newDB(t)
+	rows := make([]map[string]any, 50001)
+	for i := range rows {
+		rows[i] = map[string]any{"tsp": ms(0), "n": i}
+	}
+	f.insert(t, "sensordata", rows...)
+	query := q("limit", 1, "timeRange", list(ms(0), ms(time.Second)), "metrics", list(metric("tsp", "COUNT")), "groupBy", list("n"))
+	r := call(t, f.c, "history.transformed.series.sensordata", query, nil, true).refused(t, "too many groups", wire.ErrSeriesTooManyGroups)
+	if diff := cmp.Diff(map[string]any{"tablename": "sensordata", "cap": int64(50000)}, r.errKw); diff != "" {
+		t.Errorf("kwargs (-want +got):\n%s", diff)
+	}
+	// 50 000 answer rows are allowed (checked inside: the answer is large).
+	query["filterAnd"] = list(pred("n", "<", 50000))
+	sq, err := validateSeries(list(query))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := f.p.backendFor(f.realm)
+	if out, _, err := b.series(b.table("sensordata"), sq, ms(time.Hour)); err != nil || len(out) != 50000 {
+		t.Errorf("%d rows, %v; want 50000", len(out), err)
+	}
+}

@@ -1,0 +1,366 @@
+package platformtest
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+var ack = wamp.Dict{"acknowledge": true}
+
+// TestWriteTyping: each column type's storage typing (WIRE.md §6.2), read
+// back typed (§2.5), and the Postgres errors of values that cannot be
+// stored.
+func TestWriteTyping(t *testing.T) {
+	f := newDB(t)
+	cases := []struct {
+		column string
+		in     any
+		want   any // as read back
+	}{
+		{"temperature", 21.5, 21.5},
+		{"temperature", int64(3), int64(3)},
+		{"temperature", "12.5abc", 12.5},
+		{"temperature", " 7e1", int64(70)},
+		{"temperature", "abc", nil},
+		{"temperature", true, nil},
+		{"temperature", math.NaN(), nil},
+		{"temperature", math.Inf(1), nil},
+		{"n", int64(-3), int64(-3)},
+		{"n", "42", int64(42)},
+		{"n", 3.0, int64(3)},
+		{"n", 3.5, nil},
+		{"n", "4x", nil},
+		{"ok", true, true},
+		{"ok", "true", true},
+		{"ok", int64(1), true},
+		{"ok", false, false},
+		{"ok", "false", false},
+		{"ok", int64(0), false},
+		{"ok", "yes", nil},
+		{"ok", int64(2), nil},
+		{"source", int64(5), "5"},
+		{"source", 1.5, "1.5"},
+		{"source", 1e21, "1e+21"},
+		{"source", true, "true"},
+		{"seen", 1767225600123.7, int64(1767225600123)},
+		{"seen", "2026-01-01T01:00:00+01:00", ms(0)},
+		{"seen", "2026-01-01", ms(0)},
+		{"seen", "2026-01-01 00:00:01.5", ms(1500 * time.Millisecond)},
+		{"payload", map[string]any{"a": []any{1.5, map[string]any{"b": int64(2)}}, "c": nil},
+			map[string]any{"a": []any{1.5, map[string]any{"b": int64(2)}}, "c": nil}},
+		{"payload", "text", "text"},
+		{"payload", int64(7), int64(7)},
+	}
+	for i, tc := range cases {
+		tsp := t0.Add(time.Duration(i) * time.Second).Format(time.RFC3339)
+		f.appendRow(t, "sensordata", map[string]any{"tsp": tsp, tc.column: tc.in}).ok(t, tc.column)
+	}
+	rows := f.history(t, "sensordata", q("limit", 100, "offset", 0))
+	if len(rows) != len(cases) {
+		t.Fatalf("%d rows, want %d", len(rows), len(cases))
+	}
+	for i, tc := range cases {
+		if diff := cmp.Diff(tc.want, rows[i][tc.column]); diff != "" {
+			t.Errorf("%s = %#v read back (-want +got):\n%s", tc.column, tc.in, diff)
+		}
+	}
+
+	pg := func(code string) []any {
+		return []any{map[string]any{"name": "error", "severity": "ERROR", "code": code}}
+	}
+	refusals := []struct {
+		row  map[string]any
+		want []any
+	}{
+		{map[string]any{"tsp": 1, "source": map[string]any{"x": 1}}, pg("42804")},
+		{map[string]any{"tsp": 1, "temperature": []any{1, 2}}, pg("42804")},
+		{map[string]any{"tsp": 1, "seen": "garbage"}, pg("22007")},
+		{map[string]any{"tsp": "2026-02-30"}, pg("22007")},
+		{map[string]any{"tsp": "2026-01-01T24:00:01Z"}, pg("22007")},
+		{map[string]any{"tsp": 1, "seen": math.Inf(-1)}, pg("22008")},
+		{map[string]any{"tsp": true}, pg("22007")},
+		{map[string]any{"temperature": 1}, []any{map[string]any{}}},
+		{map[string]any{"tsp": nil, "temperature": 1}, []any{map[string]any{}}},
+	}
+	for _, tc := range refusals {
+		got := f.appendRow(t, "sensordata", tc.row).refused(t, "refused row", wire.ErrRuntimeError)
+		if diff := cmp.Diff(tc.want, got.errArgs); diff != "" {
+			t.Errorf("%v (-want +got):\n%s", tc.row, diff)
+		}
+	}
+	if n := len(f.p.TableRows(f.realm, "sensordata")); n != len(cases) {
+		t.Errorf("%d rows stored after the refusals, want %d", n, len(cases))
+	}
+}
+
+// TestWriteIdentityAndPaths: device_key is Number(kwargs.DEVICE_KEY ??
+// args[0].DEVICE_KEY) with NaN stored as -1, authid the publisher's serial,
+// and columns with a path read it over {args, kwargs, details}.
+func TestWriteIdentityAndPaths(t *testing.T) {
+	f := newDB(t)
+	cases := []struct {
+		kwargs map[string]any
+		row    map[string]any
+		want   int64
+	}{
+		{map[string]any{"DEVICE_KEY": "42"}, nil, 42},
+		{map[string]any{"DEVICE_KEY": int64(12)}, map[string]any{"DEVICE_KEY": 7}, 12},
+		{nil, map[string]any{"DEVICE_KEY": "7"}, 7},
+		{map[string]any{"DEVICE_KEY": nil}, map[string]any{"DEVICE_KEY": 8}, 8},
+		{map[string]any{"DEVICE_KEY": nil}, nil, -1},
+		{map[string]any{"DEVICE_KEY": "abc"}, nil, -1},
+		{map[string]any{"DEVICE_KEY": ""}, nil, 0},
+		{map[string]any{"DEVICE_KEY": nil}, map[string]any{"DEVICE_KEY": nil}, 0},
+		{map[string]any{"DEVICE_KEY": " 0x10 "}, nil, 16},
+	}
+	for i, tc := range cases {
+		row := map[string]any{"tsp": ms(time.Duration(i) * time.Second)}
+		for k, v := range tc.row {
+			row[k] = v
+		}
+		call(t, f.c, "append.2.26.readings", row, tc.kwargs, false).ok(t, "append")
+	}
+	rows := f.p.TableRows(f.realm, "readings")
+	for i, tc := range cases {
+		if rows[i]["device_key"] != tc.want || rows[i]["authid"] != f.serial {
+			t.Errorf("case %d: device_key %v authid %v, want %d and the serial", i, rows[i]["device_key"], rows[i]["authid"], tc.want)
+		}
+	}
+
+	feed := subscribe(t, f.c2, "transformed.paths")
+	if err := f.c.Publish("2.26.paths", ack, wamp.List{map[string]any{"tsp": ms(0), "sensor": map[string]any{"value": 3.5}}, 9}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	want := []any{map[string]any{"tsp": ms(0), "name": "press", "second": int64(9), "deep": 3.5, "device_key": int64(42), "authid": f.serial}}
+	if diff := cmp.Diff(want, nextEvent(t, feed, "paths")); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	// A kwargs-only write stores nothing for default paths: no tsp.
+	r := call(t, f.c, "append.2.26.readings", nil, map[string]any{"tsp": ms(0), "temp": 1}, false)
+	r.refused(t, "kwargs-only append", wire.ErrRuntimeError)
+}
+
+// TestMissingTsp: an append without tsp fails with runtime_error [{}]; a
+// publication without tsp is dropped and leaves an error-logs row with
+// source system, readable and delivered on transformed.error-logs; a bulk
+// publication with one such row drops the whole batch.
+func TestMissingTsp(t *testing.T) {
+	f := newDB(t)
+	errFeed := subscribe(t, f.c2, "transformed.error-logs")
+	feed := subscribe(t, f.c2, "transformed.bulk.sensordata")
+	if err := f.c.Publish("2.26.sensordata", ack, wamp.List{map[string]any{"temperature": 3}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	ev := nextEvent(t, errFeed, "system error row")
+	row := ev[0].(map[string]any)
+	if row["source"] != "system" || row["level"] != "error" || row["device_key"] != int64(42) || row["authid"] != f.serial || row["tsp"] == nil {
+		t.Errorf("system row on the feed: %v", row)
+	}
+	logs := f.history(t, "error-logs", q("limit", 10, "offset", 0, "filterAnd", list(pred("source", "=", "system"))))
+	if len(logs) != 1 || logs[0]["msg"] != row["msg"] || logs[0]["id"] != int64(1) {
+		t.Fatalf("error-logs %v", logs)
+	}
+	if err := f.c.Publish("bulk.2.26.sensordata", ack, wamp.List{[]any{
+		map[string]any{"tsp": ms(0), "temperature": 1}, map[string]any{"temperature": 2},
+	}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	nextEvent(t, errFeed, "second system error row")
+	if err := f.c.Publish("bulk.2.26.sensordata", ack, wamp.List{[]any{map[string]any{"tsp": ms(time.Second), "temperature": 5}}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	nextEvent(t, feed, "the good batch")
+	if diff := cmp.Diff([]any{int64(5)}, col(f.p.TableRows(f.realm, "sensordata"), "temperature")); diff != "" {
+		t.Errorf("stored (-want +got):\n%s", diff)
+	}
+}
+
+// TestBulkAtomic: a batch with one invalid row stores nothing; a batch
+// that is not a non-empty list fails with runtime_error [{}].
+func TestBulkAtomic(t *testing.T) {
+	f := newDB(t)
+	bulk := func(arg any) callResult {
+		return call(t, f.c, "appendBulk.2.26.sensordata", arg, f.meta(), false)
+	}
+	r := bulk([]any{map[string]any{"tsp": ms(0), "temperature": 1}, map[string]any{"tsp": ms(1), "source": map[string]any{}}})
+	r.refused(t, "invalid row", wire.ErrRuntimeError)
+	for _, arg := range []any{[]any{}, map[string]any{"tsp": ms(0)}, "rows", nil} {
+		r := bulk(arg).refused(t, "not a batch", wire.ErrRuntimeError)
+		if diff := cmp.Diff([]any{map[string]any{}}, r.errArgs); diff != "" {
+			t.Errorf("batch %v (-want +got):\n%s", arg, diff)
+		}
+	}
+	if rows := f.p.TableRows(f.realm, "sensordata"); len(rows) != 0 {
+		t.Errorf("stored %v", rows)
+	}
+}
+
+// TestEntityMergeAndConflict: on an entity table a row takes the columns
+// it lacks from the entity's latest row (also inside a batch), the feed
+// then carries the full row, and the same entity key and tsp twice is
+// entity_key_conflict, inside a batch too.
+func TestEntityMergeAndConflict(t *testing.T) {
+	f := newDB(t)
+	feed := subscribe(t, f.c2, "transformed.credentials")
+	write := func(row map[string]any) callResult { return f.appendRow(t, "credentials", row) }
+	write(map[string]any{"tsp": ms(0), "machine": "m1", "state": "idle", "api_key": "k1"}).ok(t, "first")
+	first := nextEvent(t, feed, "first")
+	wantFirst := []any{map[string]any{"tsp": ms(0), "machine": "m1", "state": "idle", "api_key": SecretPlaceholder,
+		"device_key": int64(42), "authid": f.serial}}
+	if diff := cmp.Diff(wantFirst, first); diff != "" {
+		t.Errorf("plain insert event (-want +got):\n%s", diff)
+	}
+	write(map[string]any{"tsp": ms(time.Minute), "machine": "m1", "state": "running"}).ok(t, "merge")
+	merged := nextEvent(t, feed, "merge")
+	wantMerged := []any{map[string]any{"tsp": ms(time.Minute), "machine": "m1", "state": "running", "api_key": SecretPlaceholder,
+		"device_key": int64(42), "authid": f.serial}}
+	if diff := cmp.Diff(wantMerged, merged); diff != "" {
+		t.Errorf("merge event, the full row (-want +got):\n%s", diff)
+	}
+	write(map[string]any{"tsp": ms(2 * time.Minute), "machine": "m1", "state": "x", "api_key": SecretPlaceholder}).ok(t, "placeholder")
+	write(map[string]any{"tsp": ms(3 * time.Minute), "machine": "m1", "api_key": "••••••••"}).ok(t, "UI mask")
+	write(map[string]any{"tsp": ms(30 * time.Second), "machine": "m1", "state": "older"}).ok(t, "older row merges from the latest")
+	write(map[string]any{"tsp": ms(4 * time.Minute), "machine": "m1", "api_key": nil}).ok(t, "null clears")
+
+	r := write(map[string]any{"tsp": ms(time.Minute), "machine": "m1", "state": "again"}).refused(t, "conflict", wire.ErrEntityKeyConflict)
+	if len(r.errArgs) != 1 {
+		t.Errorf("conflict args %v", r.errArgs)
+	}
+	batch := []any{map[string]any{"tsp": ms(0), "machine": "m2", "state": "a"}, map[string]any{"tsp": ms(0), "machine": "m2", "state": "b"}}
+	call(t, f.c, "appendBulk.2.26.credentials", batch, f.meta(), false).refused(t, "conflict in a batch", wire.ErrEntityKeyConflict)
+	batch = []any{
+		map[string]any{"tsp": ms(0), "machine": "m3", "state": "a", "api_key": "k3"},
+		map[string]any{"tsp": ms(time.Second), "machine": "m3", "state": "b"},
+	}
+	call(t, f.c, "appendBulk.2.26.credentials", batch, f.meta(), false).ok(t, "merge in a batch")
+	// Rows without the entity key are neither merged nor in conflict.
+	write(map[string]any{"tsp": ms(0), "state": "no machine"}).ok(t, "no key")
+	write(map[string]any{"tsp": ms(0), "state": "no machine"}).ok(t, "no key again")
+
+	var got [][]any
+	for _, r := range f.p.TableRows(f.realm, "credentials") {
+		got = append(got, []any{r["tsp"], r["machine"], r["state"], r["api_key"]})
+	}
+	want := [][]any{
+		{ms(0), "m1", "idle", "k1"},
+		{ms(0), "m3", "a", "k3"},
+		{ms(0), nil, "no machine", nil},
+		{ms(0), nil, "no machine", nil},
+		{ms(time.Second), "m3", "b", "k3"},
+		{ms(30 * time.Second), "m1", "older", "k1"},
+		{ms(time.Minute), "m1", "running", "k1"},
+		{ms(2 * time.Minute), "m1", "x", "k1"},
+		{ms(3 * time.Minute), "m1", "x", "k1"},
+		{ms(4 * time.Minute), "m1", "x", nil},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stored rows (-want +got):\n%s", diff)
+	}
+}
+
+// TestSecretWrites: already-encrypted values and placeholders that cannot
+// be resolved are refused; reads and feeds mask values, null stays null;
+// filtering on a secret column is refused, inside groups too.
+func TestSecretWrites(t *testing.T) {
+	f := newDB(t)
+	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "machine": "m1", "api_key": "ifsec:1:abcd"}).
+		refused(t, "ciphertext", wire.ErrSecretCiphertext)
+	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "api_key": SecretPlaceholder}).
+		refused(t, "placeholder without entity key value", wire.ErrSecretSentinel)
+	f.appendRow(t, "tokens", map[string]any{"tsp": ms(0), "token": SecretPlaceholder}).
+		refused(t, "placeholder on a table without entity key", wire.ErrSecretSentinel)
+	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "machine": "new", "api_key": SecretPlaceholder}).ok(t, "placeholder, no previous row")
+	f.appendRow(t, "tokens", map[string]any{"tsp": ms(1), "token": "plain"}).ok(t, "token")
+	f.appendRow(t, "tokens", map[string]any{"tsp": ms(2), "token": nil}).ok(t, "null token")
+	rows := f.history(t, "tokens", q("limit", 10, "offset", 0))
+	if diff := cmp.Diff([]any{SecretPlaceholder, nil}, col(rows, "token")); diff != "" {
+		t.Errorf("masked reads (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]any{"plain", nil}, col(f.p.TableRows(f.realm, "tokens"), "token")); diff != "" {
+		t.Errorf("stored plaintext (-want +got):\n%s", diff)
+	}
+	if got := f.p.TableRows(f.realm, "credentials")[0]["api_key"]; got != nil {
+		t.Errorf("placeholder without previous row stored %v", got)
+	}
+	for _, filter := range []any{
+		pred("token", "=", "plain"),
+		pred("token", "IS NULL"),
+		map[string]any{"combinator": "OR", "filters": list(pred("tsp", ">", 0), pred("token", "LIKE", "p%"))},
+	} {
+		call(t, f.c, "history.transformed.tokens", q("limit", 10, "filterAnd", list(filter)), nil, false).
+			refused(t, "filter on a secret column", wire.ErrSecretColumn)
+	}
+}
+
+// TestStorageRefusal: refused writes answer storage_full or
+// storage_overusage, publications are dropped, InsertRows still works.
+func TestStorageRefusal(t *testing.T) {
+	f := newDB(t)
+	feed := subscribe(t, f.c2, "transformed.sensordata")
+	for _, tc := range []struct {
+		r   WriteRefusal
+		uri string
+	}{{StorageFull, wire.ErrStorageFull}, {StorageOverusage, wire.ErrStorageOverusage}} {
+		f.p.RefuseWrites(f.realm, tc.r)
+		f.appendRow(t, "sensordata", map[string]any{"tsp": ms(0)}).refused(t, tc.r.String(), tc.uri)
+		call(t, f.c, "appendBulk.2.26.sensordata", []any{map[string]any{"tsp": ms(0)}}, f.meta(), false).refused(t, tc.r.String(), tc.uri)
+		call(t, f.c, "append.2.26.error-logs", map[string]any{"tsp": ms(0), "msg": "x"}, f.meta(), false).refused(t, tc.r.String(), tc.uri)
+		if err := f.c.Publish("2.26.sensordata", ack, wamp.List{map[string]any{"tsp": ms(0), "temperature": 1}}, f.meta()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.insert(t, "sensordata", map[string]any{"tsp": ms(time.Second), "temperature": 2})
+	f.waitHandled(t, 2) // the refused publications
+	f.p.RefuseWrites(f.realm, AcceptWrites)
+	if err := f.c.Publish("2.26.sensordata", ack, wamp.List{map[string]any{"tsp": ms(time.Minute), "temperature": 3}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	if ev := nextEvent(t, feed, "accepted again"); ev[0].(map[string]any)["temperature"] != int64(3) {
+		t.Errorf("first feed event %v: a refused publication was stored", ev)
+	}
+	if diff := cmp.Diff([]any{int64(2), int64(3)}, col(f.p.TableRows(f.realm, "sensordata"), "temperature")); diff != "" {
+		t.Errorf("stored (-want +got):\n%s", diff)
+	}
+	if WriteRefusal(7).String() != "WriteRefusal(7)" || AcceptWrites.String() != "AcceptWrites" {
+		t.Error("WriteRefusal.String")
+	}
+}
+
+// TestFeedOptions: private tables, transforms and error-logs are not
+// delivered to cross-app readers.
+func TestFeedOptions(t *testing.T) {
+	if diff := cmp.Diff(wamp.Dict{"exclude_me": false, "exclude_authrole": wamp.List{"app_reader"}}, feedOptions(true)); diff != "" {
+		t.Errorf("private (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(wamp.Dict{"exclude_me": false}, feedOptions(false)); diff != "" {
+		t.Errorf("shared (-want +got):\n%s", diff)
+	}
+	reader := &wamp.Invocation{Details: wamp.Dict{"caller_authrole": "app_reader"}}
+	app := &wamp.Invocation{Details: wamp.Dict{"caller_authrole": "app"}}
+	if !denied(reader, true) || denied(reader, false) || denied(app, true) {
+		t.Error("denied: app_reader may read shared tables only")
+	}
+}
+
+// TestDataSurvivesRestart: rows live in the platform; after Restart the
+// backend serves them again.
+func TestDataSurvivesRestart(t *testing.T) {
+	f := newDB(t)
+	f.appendRow(t, "sensordata", map[string]any{"tsp": ms(0), "temperature": 1}).ok(t, "append")
+	if err := f.p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, f.p, f.in2, client.MSGPACK)
+	rows := call(t, c, "history.transformed.sensordata", q("limit", 10), nil, false).ok(t, "after restart").rows(t)
+	if diff := cmp.Diff([]any{int64(1)}, col(rows, "temperature")); diff != "" {
+		t.Errorf("after restart (-want +got):\n%s", diff)
+	}
+}

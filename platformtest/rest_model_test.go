@@ -1,0 +1,336 @@
+package platformtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/google/go-cmp/cmp"
+)
+
+// restAdmin provisions project "p" (1) with an admin user and returns the
+// platform.
+func restAdmin(t *testing.T, opts ...Option) (*Platform, *Project) {
+	t.Helper()
+	p := New(t, opts...)
+	pr := p.AddProject("p", Key(1))
+	p.AddUser("alice", aliceToken, map[*Project]string{pr: RoleAdmin})
+	return p, pr
+}
+
+func TestRESTBuildOnThePlatformClock(t *testing.T) {
+	p, _ := restAdmin(t, WithBuildDuration(time.Hour))
+	var app appView
+	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"builder"}`, 201, &app)
+	rel := fmt.Sprintf("/apps/%d/releases", app.AppKey)
+	const tmpl = "data:\n  tables:\n    - tablename: t\n      columns:\n        - {id: tsp, name: T, dataType: timestamp}\n"
+	var r releaseView
+	a := restOK(t, p, "POST", rel+"?wait=false", aliceToken, fmt.Sprintf(`{"version":"1.0.0","data_template":%q}`, tmpl), 202, &r)
+	if r.Status != releaseBuilding || r.FinishedAt != nil || a.header.Get("Retry-After") != "" {
+		t.Fatalf("created %+v %v", r, a.header)
+	}
+	get := func() releaseView {
+		var r2 releaseView
+		restOK(t, p, "GET", fmt.Sprintf("%s/%d?swarm_key=1", rel, r.ReleaseKey), aliceToken, "", 200, &r2)
+		return r2
+	}
+	p.Clock().Advance(59 * time.Minute)
+	if got := get(); got.Status != releaseBuilding {
+		t.Fatalf("after 59m: %+v", got)
+	}
+	var listed []appView
+	restOK(t, p, "GET", "/apps", aliceToken, "", 200, &listed)
+	if len(listed) != 0 {
+		t.Errorf("unreleased app listed: %+v", listed)
+	}
+	p.Clock().Advance(time.Minute)
+	got := get()
+	if got.Status != releaseReady || got.FinishedAt == nil || !got.FinishedAt.Equal(got.CreatedAt.Add(time.Hour)) {
+		t.Fatalf("after 1h: %+v", got)
+	}
+	restOK(t, p, "GET", "/apps", aliceToken, "", 200, &listed)
+	if len(listed) != 1 || !listed[0].Released {
+		t.Errorf("released app not listed: %+v", listed)
+	}
+	if a := p.AppByKey(app.AppKey); a == nil || a.DataTemplate() != tmpl {
+		t.Errorf("the app's data template does not follow its READY release")
+	}
+
+	// A build in progress, cancelled: 200 with CANCELED, then 409.
+	restOK(t, p, "POST", rel+"?wait=false", aliceToken, `{"version":"1.1.0"}`, 202, &r)
+	var canceled releaseView
+	restOK(t, p, "POST", rel+"/cancel", aliceToken, "", 200, &canceled)
+	if canceled.Status != releaseCanceled || canceled.ReleaseKey != r.ReleaseKey || canceled.FinishedAt == nil {
+		t.Errorf("canceled %+v", canceled)
+	}
+	checkErrorAnswer(t, restDo(t, p, "POST", rel+"/cancel", aliceToken, ""), 409, codeNoBuildInProgress)
+	p.Clock().Advance(2 * time.Hour)
+	if got := get(); got.Status != releaseCanceled {
+		t.Errorf("a cancelled build ended: %+v", got)
+	}
+
+	// An invalid agent template fails the build with the validator's
+	// message; the app keeps the template of its READY release.
+	restOK(t, p, "POST", rel+"?wait=false", aliceToken, `{"version":"2.0.0","data_template":"data: {}","ai_template":"bot:\n  main: true\n"}`, 202, &r)
+	p.Clock().Advance(time.Hour)
+	var all []releaseView
+	restOK(t, p, "GET", rel+"?swarm_key=1", aliceToken, "", 200, &all)
+	last := all[len(all)-1]
+	if last.Version != "2.0.0" || last.Status != releaseFailed || !strings.Contains(last.Error, "template:") {
+		t.Errorf("failed build %+v", last)
+	}
+	if p.AppByKey(app.AppKey).DataTemplate() != tmpl {
+		t.Error("a FAILED release changed the app's data template")
+	}
+}
+
+func TestRESTWaitAndTimeout(t *testing.T) {
+	p, _ := restAdmin(t, WithBuildDuration(time.Hour))
+	var app appView
+	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"waiter"}`, 201, &app)
+	c := newConformance(t, p)
+	rel := fmt.Sprintf("/apps/%d/releases", app.AppKey)
+
+	// The timeout passes first: 202, BUILDING, Retry-After = the build left.
+	a := c.whileWaiting(2500*time.Millisecond, true, "1.0.0", "POST", rel+"?timeout=2.5", aliceToken, `{"version":"1.0.0"}`)
+	var r releaseView
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 202 || r.Status != releaseBuilding {
+		t.Fatalf("timeout: %d %s", a.status, a.body)
+	}
+	if ra := a.header.Get("Retry-After"); ra != "3598" && ra != "3597" { // 1h - 2.5s, rounded up
+		t.Errorf("Retry-After %q", ra)
+	}
+	// The build ends first: 201 with the READY release.
+	restOK(t, p, "POST", rel+"/cancel", aliceToken, "", 200, nil)
+	a = c.whileWaiting(30*time.Minute, true, "1.0.1", "POST", rel+"?timeout=1800", aliceToken, `{"version":"1.0.1"}`)
+	if a.status != 202 { // 30 minutes of timeout, 60 of build
+		t.Errorf("timeout 1800: %d %s", a.status, a.body)
+	}
+	restOK(t, p, "POST", rel+"/cancel", aliceToken, "", 200, nil)
+	a = c.whileWaiting(10*time.Minute, false, "1.0.2", "POST", rel, aliceToken, `{"version":"1.0.2"}`)
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != releaseReady || a.header.Get("Retry-After") != "" {
+		t.Fatalf("wait: %d %s", a.status, a.body)
+	}
+	// A cancel while a request waits ends the wait with 201 CANCELED.
+	done := make(chan restAnswer, 1)
+	go func() { done <- restSend(p, "POST", rel, aliceToken, `{"version":"1.0.3"}`) }()
+	for {
+		if restDo(t, p, "POST", rel+"/cancel", aliceToken, "").status == 200 {
+			break
+		}
+		time.Sleep(time.Millisecond) // the build has not started yet
+	}
+	a = <-done
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != releaseCanceled {
+		t.Errorf("cancelled wait: %d %s", a.status, a.body)
+	}
+}
+
+func TestRESTDefaultBuildIsImmediate(t *testing.T) {
+	p, _ := restAdmin(t)
+	var app appView
+	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"quick"}`, 201, &app)
+	var r releaseView
+	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases", app.AppKey), aliceToken, `{"version":"1.0.0"}`, 201, &r)
+	if r.Status != releaseReady {
+		t.Errorf("default build: %+v", r)
+	}
+	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases?wait=false", app.AppKey), aliceToken, `{"version":"1.0.1"}`, 202, &r)
+	if r.Status != releaseBuilding {
+		t.Errorf("wait=false: %+v", r)
+	}
+	restOK(t, p, "GET", fmt.Sprintf("/apps/%d/releases/%d?swarm_key=1", app.AppKey, r.ReleaseKey), aliceToken, "", 200, &r)
+	if r.Status != releaseReady {
+		t.Errorf("next look: %+v", r)
+	}
+}
+
+func TestRESTDeviceStatus(t *testing.T) {
+	p, pr := restAdmin(t)
+	d := pr.AddDevice("d", Key(1))
+	other := pr.AddDevice("o", Key(2))
+	app := p.AddApp("a", "")
+	in := p.Install(d, app, Dev)
+	status := func(key int) string {
+		var v deviceView
+		restOK(t, p, "GET", fmt.Sprintf("/devices/%d", key), aliceToken, "", 200, &v)
+		return v.Status
+	}
+	if s := status(1); s != deviceDisconnected {
+		t.Errorf("before joining: %s", s)
+	}
+	c := connect(t, p, in, serialize.MSGPACK)
+	if s := status(1); s != deviceConnected {
+		t.Errorf("joined: %s", s)
+	}
+	_ = c
+	oi := p.Install(other, app, Dev)
+	oi.SetCurrentState(AppDownloading)
+	if s := status(2); s != deviceConfiguring {
+		t.Errorf("downloading: %s", s)
+	}
+	restOK(t, p, "PUT", fmt.Sprintf("/devices/2/apps/%d", app.Key()), aliceToken, `{"target_state":"STOPPED"}`, 200, nil)
+	if s := status(2); s != deviceDisconnected || oi.CurrentState() != AppStopped || oi.TargetState() != AppStopped {
+		t.Errorf("stopped: %s %s %s", s, oi.CurrentState(), oi.TargetState())
+	}
+}
+
+// joinRefused joins with a per-app credential and expects ABORT
+// authentication_failed.
+func joinRefused(t *testing.T, p *Platform, realm, authid, secret string) {
+	t.Helper()
+	w := dialWire(t, p, false)
+	msg := w.join(realm, authid, secret)
+	ab, ok := msg.(*wamp.Abort)
+	if !ok || ab.Reason != wamp.ErrAuthenticationFailed {
+		t.Fatalf("join of %s: %v, want ABORT authentication_failed", authid, msg)
+	}
+}
+
+func TestRESTInstallOpensTheRouterAndUninstallClosesIt(t *testing.T) {
+	p, _ := restAdmin(t)
+	var devs []deviceView
+	restOK(t, p, "POST", "/swarms/1/devices", aliceToken, `{"name":"edge"}`, 201, &devs)
+	var app appView
+	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"edgeapp"}`, 201, &app)
+	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases", app.AppKey), aliceToken, `{"version":"1.0.0"}`, 201, nil)
+	var da deviceAppView
+	restOK(t, p, "POST", fmt.Sprintf("/devices/%d/apps", devs[0].DeviceKey), aliceToken, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.AppKey), 201, &da)
+	in := p.InstallationOf(devs[0].DeviceKey, app.AppKey, Dev)
+	if in == nil || in.Device().Serial() != devs[0].SerialNumber || da.ReleaseKey == nil || in.ReleaseKey() != *da.ReleaseKey {
+		t.Fatalf("installation %v, answer %+v", in, da)
+	}
+	connect(t, p, in, serialize.JSON) // the realm exists and the credential works
+	id, secret := in.Credentials()
+	restOK(t, p, "DELETE", fmt.Sprintf("/devices/%d/apps/%d", devs[0].DeviceKey, app.AppKey), aliceToken, "", 204, nil)
+	joinRefused(t, p, in.Realm(), id, secret)
+	log := p.AuthLog()
+	if last := log[len(log)-1]; last.Admitted || last.Reason != denyNotInstalled {
+		t.Errorf("auth log %+v", last)
+	}
+	if p.InstallationOf(devs[0].DeviceKey, app.AppKey, Dev) != nil || in.CurrentState() != AppRemoved {
+		t.Error("installation still there")
+	}
+}
+
+func TestRESTGroupPropagation(t *testing.T) {
+	p, pr := restAdmin(t)
+	d1, d2 := pr.AddDevice("d1", Key(1)), pr.AddDevice("d2", Key(2))
+	g1 := pr.AddGroup("g1", d1)
+	g2 := pr.AddGroup("g2")
+	app := p.AddApp("shared", "")
+	direct := p.AddApp("direct", "")
+	p.Install(d2, direct, Prod)
+	path := func(g *Group, rest string) string { return fmt.Sprintf("/swarms/1/groups/%d%s", g.Key(), rest) }
+	installs := func() []string { return snapshotREST(p).Installs }
+
+	restOK(t, p, "POST", path(g1, "/apps"), aliceToken, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()), 201, nil)
+	restOK(t, p, "POST", path(g1, "/apps"), aliceToken, fmt.Sprintf(`{"app_key":%d}`, direct.Key()), 201, nil)
+	in := p.InstallationOf(1, app.Key(), Dev)
+	if in == nil || !in.Inherited() {
+		t.Fatalf("d1 did not inherit: %v", installs())
+	}
+	// d2 joins: it inherits app, keeps its direct installation of direct.
+	var g groupView
+	restOK(t, p, "PUT", path(g1, "/devices/2"), aliceToken, "", 200, &g)
+	restOK(t, p, "PUT", path(g1, "/devices/2"), aliceToken, "", 200, &g) // idempotent
+	if !cmp.Equal(g.DeviceKeys, []int{1, 2}) || len(g.Apps) != 2 {
+		t.Errorf("group %+v", g)
+	}
+	if in2 := p.InstallationOf(2, direct.Key(), Prod); in2 == nil || in2.Inherited() {
+		t.Errorf("direct installation taken over: %v", installs())
+	}
+	// The group's update reaches inherited installations only.
+	restOK(t, p, "PUT", path(g1, fmt.Sprintf("/apps/%d", direct.Key())), aliceToken, `{"target_state":"STOPPED"}`, 200, nil)
+	if p.InstallationOf(2, direct.Key(), Prod).TargetState() != AppRunning || p.InstallationOf(1, direct.Key(), Prod).TargetState() != AppStopped {
+		t.Errorf("update: %v", installs())
+	}
+	// g2 carries app too: when d1 leaves g1, g2 takes the installation
+	// over in place (same stage), with g2's state.
+	restOK(t, p, "POST", path(g2, "/apps"), aliceToken, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()), 201, nil)
+	restOK(t, p, "PUT", path(g2, "/devices/1"), aliceToken, "", 200, nil)
+	restOK(t, p, "PUT", path(g2, fmt.Sprintf("/apps/%d", app.Key())), aliceToken, `{"target_state":"PRESENT"}`, 200, nil)
+	if in.TargetState() != AppRunning {
+		t.Errorf("g2 changed g1's installation: %s", in.TargetState())
+	}
+	restOK(t, p, "DELETE", path(g1, "/devices/1"), aliceToken, "", 204, nil)
+	if now := p.InstallationOf(1, app.Key(), Dev); now != in || !in.Inherited() || in.TargetState() != AppPresent {
+		t.Errorf("take-over: %v", installs())
+	}
+	if p.InstallationOf(1, direct.Key(), Prod) != nil {
+		t.Errorf("d1 kept direct after leaving g1: %v", installs())
+	}
+	// Removing the app from g1 removes it from d2, not d2's direct one.
+	restOK(t, p, "DELETE", path(g1, fmt.Sprintf("/apps/%d", app.Key())), aliceToken, "", 204, nil)
+	restOK(t, p, "DELETE", path(g1, fmt.Sprintf("/apps/%d", direct.Key())), aliceToken, "", 204, nil)
+	if p.InstallationOf(2, app.Key(), Dev) != nil || p.InstallationOf(2, direct.Key(), Prod) == nil {
+		t.Errorf("after removal: %v", installs())
+	}
+	// Deleting a device drops its memberships.
+	restOK(t, p, "DELETE", "/swarms/1/devices?ids=1", aliceToken, "", 204, nil)
+	restOK(t, p, "GET", path(g2, ""), aliceToken, "", 200, &g)
+	if len(g.DeviceKeys) != 0 || p.InstallationOf(1, app.Key(), Dev) != nil {
+		t.Errorf("after delete: %+v %v", g, installs())
+	}
+}
+
+func TestRESTAliasAndDocument(t *testing.T) {
+	p, _ := restAdmin(t)
+	var devs []deviceView
+	restOK(t, p, "POST", "/v1/ironflock/swarms/1/devices", aliceToken, `{"name":"via-alias"}`, 201, &devs)
+	var got deviceView
+	restOK(t, p, "GET", fmt.Sprintf("/devices/%d", devs[0].DeviceKey), aliceToken, "", 200, &got)
+	if got.Name != "via-alias" {
+		t.Errorf("got %+v", got)
+	}
+	for _, path := range []string{"/v1/platform/openapi.json", "/v1/ironflock/openapi.json"} {
+		a := restDo(t, p, "GET", path, "", "")
+		if a.status != 200 || a.header.Get("Content-Type") != "application/json" || string(a.body) != string(openAPIDocument) {
+			t.Errorf("%s: %d %v", path, a.status, a.header)
+		}
+	}
+	// A HEAD on a GET route answers like the GET, without a body.
+	if a := restDo(t, p, "HEAD", "/devices", aliceToken, ""); a.status != http.StatusOK || len(a.body) != 0 {
+		t.Errorf("HEAD: %d %q", a.status, a.body)
+	}
+	// The scheme is case-insensitive.
+	req, _ := http.NewRequest("GET", p.ManagementURL()+"/devices", nil)
+	req.Header.Set("Authorization", "bearer "+aliceToken)
+	rsp, err := http.DefaultClient.Do(req)
+	if err != nil || rsp.StatusCode != 200 {
+		t.Errorf("lower-case bearer: %v %v", rsp, err)
+	}
+	if rsp != nil {
+		_ = rsp.Body.Close()
+	}
+}
+
+func TestRESTSeedUsers(t *testing.T) {
+	p := New(t)
+	seed, err := ParseSeed([]byte(`projects:
+  - name: demo
+    devices: [{name: a}, {name: b}]
+    groups: [{name: line, devices: [a]}]
+users:
+  - {name: ann, token: ann-token, projects: {demo: viewer}}
+`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Apply(seed); err != nil {
+		t.Fatal(err)
+	}
+	var devs []deviceView
+	restOK(t, p, "GET", "/devices", "ann-token", "", 200, &devs)
+	var groups []groupView
+	restOK(t, p, "GET", fmt.Sprintf("/swarms/%d/groups", devs[0].SwarmKey), "ann-token", "", 200, &groups)
+	if len(devs) != 2 || len(groups) != 1 || !cmp.Equal(groups[0].DeviceKeys, []int{devs[0].DeviceKey}) {
+		t.Errorf("devices %+v groups %+v", devs, groups)
+	}
+	checkErrorAnswer(t, restDo(t, p, "POST", fmt.Sprintf("/swarms/%d/devices", devs[0].SwarmKey), "ann-token", `{"name":"c"}`), 403, codeForbidden)
+}

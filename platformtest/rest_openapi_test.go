@@ -1,0 +1,343 @@
+package platformtest
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/legacy"
+)
+
+// conformance sends requests and validates every request with a success
+// answer, and every answer, against the OpenAPI document.
+type conformance struct {
+	t      *testing.T
+	p      *Platform
+	doc    *openapi3.T
+	router routers.Router
+	hits   map[string]map[int]bool // "METHOD /path/{x}" → statuses seen
+	served *http.ServeMux          // the server's routes, without the prefix
+}
+
+func newConformance(t *testing.T, p *Platform) *conformance {
+	t.Helper()
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(OpenAPI())
+	if err != nil {
+		t.Fatalf("load the document: %v", err)
+	}
+	if !doc.IsOpenAPI31OrLater() {
+		t.Fatalf("document version %s, want 3.1", doc.OpenAPI)
+	}
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("the document is not valid: %v", err)
+	}
+	router, err := legacy.NewRouter(doc)
+	if err != nil {
+		t.Fatalf("router: %v", err)
+	}
+	served := http.NewServeMux()
+	for _, pattern := range servedRoutes() {
+		served.HandleFunc(pattern, func(http.ResponseWriter, *http.Request) {})
+	}
+	return &conformance{t: t, p: p, doc: doc, router: router, hits: map[string]map[int]bool{}, served: served}
+}
+
+// servedRoutes returns the route patterns of the server.
+func servedRoutes() []string {
+	var served []string
+	collect := func(pattern string, _ restFunc) { served = append(served, pattern) }
+	p := &Platform{}
+	p.routeDevices(collect)
+	p.routeDeviceApps(collect)
+	p.routeApps(collect)
+	p.routeReleases(collect)
+	p.routeGroups(collect)
+	return append(served, "GET "+openAPIPath)
+}
+
+// do sends a request and validates it and its answer.
+func (c *conformance) do(method, path, token, body string) restAnswer {
+	c.t.Helper()
+	a := restDo(c.t, c.p, method, path, token, body)
+	c.validate(method, path, token, body, a)
+	return a
+}
+
+// validate validates a request and its answer a.
+func (c *conformance) validate(method, path, token, body string, a restAnswer) {
+	c.t.Helper()
+	if !strings.HasPrefix(path, "/v1/") {
+		path = restPrefix + path
+	}
+	req, err := http.NewRequest(method, path, strings.NewReader(body))
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if a.status >= 500 {
+		c.t.Errorf("%s %s: server error %d: %s", method, path, a.status, a.body)
+	}
+	if _, pattern := c.served.Handler(stripPrefix(req, prefixOf(path))); pattern == "" {
+		// No route: an unknown path (404) or a wrong method (405), or no
+		// token (401, which comes first), whose body must still be an
+		// Error.
+		if a.status != http.StatusNotFound && a.status != http.StatusMethodNotAllowed && a.status != http.StatusUnauthorized {
+			c.t.Errorf("%s %s: no route, answer %d", method, path, a.status)
+		}
+		c.checkSchema("Error", a.body, method+" "+path)
+		return
+	}
+	route, params, err := c.router.FindRoute(req)
+	if err != nil {
+		c.t.Errorf("%s %s: a served route the document lacks: %v", method, path, err)
+		return
+	}
+	in := &openapi3filter.RequestValidationInput{
+		Request: req, PathParams: params, Route: route,
+		Options: &openapi3filter.Options{AuthenticationFunc: openapi3filter.NoopAuthenticationFunc, IncludeResponseStatus: true, MultiError: true},
+	}
+	if a.status < 300 {
+		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
+			c.t.Errorf("%s %s: the request the server accepted breaks the document: %v\n%s", method, path, err, body)
+		}
+	}
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: a.status, Header: a.header, Options: in.Options}
+	out.SetBodyBytes(a.body)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		c.t.Errorf("%s %s: answer %d breaks the document: %v\n%s", method, path, a.status, err, a.body)
+	}
+	key := route.Method + " " + route.Path
+	if c.hits[key] == nil {
+		c.hits[key] = map[int]bool{}
+	}
+	c.hits[key][a.status] = true
+}
+
+// ok sends a request, requires status want and decodes into out.
+func (c *conformance) ok(method, path, token, body string, want int, out any) restAnswer {
+	c.t.Helper()
+	a := c.do(method, path, token, body)
+	if a.status != want {
+		c.t.Fatalf("%s %s: status %d, want %d: %s", method, path, a.status, want, a.body)
+	}
+	if out != nil {
+		if err := json.Unmarshal(a.body, out); err != nil {
+			c.t.Fatalf("%s %s: %v", method, path, err)
+		}
+	}
+	return a
+}
+
+func prefixOf(path string) string {
+	if strings.HasPrefix(path, restAliasPrefix) {
+		return restAliasPrefix
+	}
+	return restPrefix
+}
+
+func (c *conformance) checkSchema(name string, body []byte, what string) {
+	c.t.Helper()
+	var v any
+	if err := json.Unmarshal(body, &v); err != nil {
+		c.t.Errorf("%s: body %q: %v", what, body, err)
+		return
+	}
+	if err := c.doc.Components.Schemas[name].Value.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
+		c.t.Errorf("%s: body breaks schema %s: %v\n%s", what, name, err, body)
+	}
+}
+
+// whileWaiting sends a request that starts a build (of version) and
+// waits for it. Once the request waits, it moves the platform clock by
+// step, once when once is set (a timeout that must pass before the build
+// ends), else until the request answers.
+func (c *conformance) whileWaiting(step time.Duration, once bool, version, method, path, token, body string) restAnswer {
+	c.t.Helper()
+	done := make(chan restAnswer, 1)
+	go func() { done <- restSend(c.p, method, path, token, body) }()
+	waiting := false
+	for {
+		select {
+		case a := <-done:
+			if a.status == 0 {
+				c.t.Fatalf("%s %s: %s", method, path, a.body)
+			}
+			c.validate(method, path, token, body, a)
+			return a
+		case <-time.After(time.Millisecond):
+			switch {
+			case !waiting:
+				waiting = c.p.buildWaited(version)
+				if waiting {
+					c.p.Clock().Advance(step)
+				}
+			case !once:
+				c.p.Clock().Advance(step)
+			}
+		}
+	}
+}
+
+// buildWaited reports whether a request waits for the build of version.
+func (p *Platform) buildWaited(version string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, r := range p.st.releases {
+		if r.version == version && r.waiters > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRESTConformsToOpenAPI(t *testing.T) {
+	p := New(t, WithBuildDuration(time.Hour))
+	alpha := p.AddProject("alpha", Key(1))
+	d1 := alpha.AddDevice("d1", Key(1))
+	alpha.AddGroup("g1")
+	beta := p.AddProject("beta", Key(2))
+	p.AddUser("alice", aliceToken, map[*Project]string{alpha: RoleAdmin, beta: RoleViewer})
+	p.AddUser("bob", bobToken, nil)
+	seeded := p.AddApp("seeded", "")
+	p.Install(d1, seeded, Dev)
+	p.Install(d1, seeded, Prod)
+	c := newConformance(t, p)
+	const A = aliceToken
+	f := fmt.Sprintf
+
+	// Devices.
+	c.ok("GET", "/openapi.json", "", "", 200, nil)
+	c.ok("GET", "/v1/ironflock/openapi.json", "", "", 200, nil)
+	c.ok("GET", "/devices", A, "", 200, nil)
+	var created []deviceView
+	c.ok("POST", "/swarms/1/devices", A, `{"name":"one","description":"the first","architecture":"arm64"}`, 201, &created)
+	c.ok("POST", "/swarms/1/devices", A, `[{"name":"two"},{"name":"three","description":null}]`, 201, &created)
+	c.ok("GET", f("/devices/%d", created[0].DeviceKey), A, "", 200, nil)
+	c.ok("GET", "/v1/ironflock/devices", A, "", 200, nil)
+
+	// Apps and releases.
+	var app appView
+	c.ok("POST", "/apps", A, `{"name":"conform","description":"an app"}`, 201, &app)
+	c.ok("GET", f("/apps/%d", app.AppKey), A, "", 200, nil)
+	rel := f("/apps/%d/releases", app.AppKey)
+	var r releaseView
+	c.ok("POST", rel+"?wait=false", A, `{"version":"0.1.0"}`, 202, &r)
+	c.ok("POST", rel+"/cancel", A, "", 200, nil)
+	a := c.whileWaiting(time.Second, true, "0.2.0", "POST", rel+"?timeout=1", A, `{"version":"0.2.0"}`)
+	if a.status != http.StatusAccepted || a.header.Get("Retry-After") == "" {
+		t.Errorf("timeout: %d %v %s", a.status, a.header, a.body)
+	}
+	c.ok("POST", rel+"/cancel", A, "", 200, nil)
+	c.whileWaiting(10*time.Minute, false, "1.0.0", "POST", rel, A, `{"version":"1.0.0","data_template":"data:\n  tables: []\n"}`)
+	c.whileWaiting(10*time.Minute, false, "1.0.1", "POST", rel+"?wait=true", A, `{"version":"1.0.1","data_template":"data: [1]"}`)
+	c.ok("GET", "/apps", A, "", 200, nil)
+	var rels []releaseView
+	c.ok("GET", rel+"?swarm_key=1", A, "", 200, &rels)
+	if len(rels) != 4 || rels[2].Status != releaseReady || rels[3].Status != releaseFailed || rels[3].Error == "" {
+		t.Errorf("releases %+v", rels)
+	}
+	c.ok("GET", f("%s/%d?swarm_key=1", rel, rels[2].ReleaseKey), A, "", 200, nil)
+	c.ok("DELETE", f("%s/%d", rel, rels[0].ReleaseKey), A, "", 204, nil)
+
+	// Apps on devices.
+	dev := created[0].DeviceKey
+	c.ok("POST", f("/devices/%d/apps", dev), A, f(`{"app_key":%d}`, app.AppKey), 201, nil)
+	c.ok("GET", f("/devices/%d/apps", dev), A, "", 200, nil)
+	c.ok("PUT", f("/devices/%d/apps/%d", dev, app.AppKey), A, `{"target_state":"STOPPED"}`, 200, nil)
+	c.ok("PUT", f("/devices/1/apps/%d?stage=PROD", seeded.Key()), A, `{"target_state":"PRESENT","release_key":null}`, 200, nil)
+	c.ok("DELETE", f("/devices/%d/apps/%d", dev, app.AppKey), A, "", 204, nil)
+	c.ok("DELETE", f("/devices/1/apps/%d?stage=DEV", seeded.Key()), A, "", 204, nil)
+
+	// Groups.
+	c.ok("GET", "/swarms/1/groups", A, "", 200, nil)
+	c.ok("GET", "/swarms/1/groups/1", A, "", 200, nil)
+	c.ok("PUT", f("/swarms/1/groups/1/devices/%d", dev), A, "", 200, nil)
+	c.ok("POST", "/swarms/1/groups/1/apps", A, f(`{"app_key":%d,"stage":"DEV"}`, app.AppKey), 201, nil)
+	c.ok("PUT", f("/swarms/1/groups/1/apps/%d", app.AppKey), A, `{"target_state":"STOPPED"}`, 200, nil)
+	c.ok("DELETE", f("/swarms/1/groups/1/apps/%d", app.AppKey), A, "", 204, nil)
+	c.ok("DELETE", f("/swarms/1/groups/1/devices/%d", dev), A, "", 204, nil)
+
+	// Deletions.
+	c.ok("DELETE", f("/apps/%d", app.AppKey), A, "", 204, nil)
+	c.ok("DELETE", f("/swarms/1/devices/%d", dev), A, "", 204, nil)
+	c.ok("DELETE", f("/swarms/1/devices?ids=%d,%d", created[0].DeviceKey+1, created[1].DeviceKey), A, "", 204, nil)
+
+	// Error answers of documented operations, and of no operation.
+	for _, e := range []struct{ method, path, token, body string }{
+		{"GET", "/devices", "", ""},
+		{"GET", "/devices/999", A, ""},
+		{"POST", "/swarms/2/devices", A, `{"name":"x"}`},
+		{"POST", "/swarms/1/devices", A, `{`},
+		{"POST", "/swarms/1/devices", A, `{"name":"d1"}`},
+		{"POST", "/swarms/1/devices", A, `{"name":""}`},
+		{"POST", "/apps", A, `{"name":"big","description":"` + strings.Repeat("x", maxBodyBytes) + `"}`},
+		{"DELETE", "/swarms/1/devices?ids=1,,x", A, ""},
+		{"GET", "/apps/1/releases", A, ""},
+		{"POST", "/apps/1/releases?timeout=0", A, `{"version":"1.0.0"}`},
+		{"POST", "/apps/1/releases/cancel", A, ""},
+		{"DELETE", "/apps/1", A, ""},
+		{"DELETE", "/apps/1", bobToken, ""},
+		{"PUT", "/devices/1/apps/1", A, `{"target_state":"BAD"}`},
+		{"PUT", "/devices/1/apps/1", bobToken, `{"target_state":"STOPPED"}`},
+		{"POST", "/swarms/1/groups/1/apps", A, `{"app_key":1,"stage":"dev"}`},
+		{"GET", "/devices/", A, ""},
+		{"PATCH", "/devices/1", A, ""},
+		{"DELETE", "/v1/ironflock/apps", A, ""},
+	} {
+		if a := c.do(e.method, e.path, e.token, e.body); a.status < 400 {
+			t.Errorf("%s %s: %d, want an error", e.method, e.path, a.status)
+		}
+	}
+
+	// Every operation of the document was answered with success.
+	for path, item := range c.doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			ok := false
+			for status := range c.hits[method+" "+path] {
+				ok = ok || status < 300
+			}
+			if !ok {
+				t.Errorf("%s %s (%s): never answered with success", method, path, op.OperationID)
+			}
+		}
+	}
+}
+
+// TestOpenAPIMatchesRoutes checks that the document and the server list
+// the same routes.
+func TestOpenAPIMatchesRoutes(t *testing.T) {
+	doc, err := openapi3.NewLoader().LoadFromData(OpenAPI())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var inDoc []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			inDoc = append(inDoc, method+" "+path)
+		}
+	}
+	served := servedRoutes()
+	slices.Sort(inDoc)
+	slices.Sort(served)
+	if !slices.Equal(inDoc, served) {
+		t.Errorf("routes differ:\ndocument: %q\nserver:   %q", inDoc, served)
+	}
+	if !bytes.Equal(OpenAPI(), openAPIDocument) || &OpenAPI()[0] == &openAPIDocument[0] {
+		t.Error("OpenAPI must return a copy")
+	}
+}
