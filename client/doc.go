@@ -40,6 +40,19 @@
 // final. Run wraps Start, a main function and Stop, and stops on SIGINT or
 // SIGTERM.
 //
+// # Fleet tables
+//
+// The tables of the app's data template are written with PublishToTable
+// (fire and forget), AppendToTable (confirmed), PublishRowsToTable and
+// AppendRowsToTable (atomic batches) and ReportError (the error-logs
+// table); they are read with GetHistory (Query, with the filter builders
+// Where, IsNull, IsNotNull, Latest, And, Or and the ranges Between, Since,
+// Until) and GetSeriesHistory, and streamed with SubscribeToTable. Writes
+// carry the device metadata. Table operations wait for a session up to the
+// reconnect window (60 s, WithReconnectWindow) and retry a call the data
+// backend has not registered yet; a table the template does not declare
+// fails with ErrUnknownTable.
+//
 // # Values
 //
 // Arguments are converted to the wire form of the platform: structs by their

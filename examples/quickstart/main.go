@@ -1,6 +1,8 @@
 // Command quickstart runs two edge apps against the embedded fake platform:
 // one device subscribes to a topic and serves a device function, the other
-// publishes to the topic and calls the function.
+// publishes to the topic and calls the function; then the sensor writes
+// rows to a fleet table, the display reacts to them in realtime and reads
+// their history and a down-sampled series.
 //
 //	go run ./examples/quickstart
 package main
@@ -32,7 +34,7 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	defer p.Close()
-	app := p.AddApp("quickstart", "")
+	app := p.AddApp("quickstart", dataTemplate)
 	sensorInst := p.Install(p.AddDevice("sensor-1"), app, platformtest.Dev)
 	displayInst := p.Install(p.AddDevice("display-1"), app, platformtest.Dev)
 	fmt.Fprintf(out, "platform  listening on %s\n", p.URL())
@@ -105,7 +107,96 @@ func run(ctx context.Context, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "display-1 called calibrate on device %d: %s (offset %.2f)\n", sensor.Identity().DeviceKey, answer.Status, answer.Offset)
+
+	if err := tables(ctx, out, sensor, display); err != nil {
+		return err
+	}
 	fmt.Fprintln(out, "done")
+	return nil
+}
+
+// dataTemplate is the app's .ironflock/data-template.yml: one fleet table.
+const dataTemplate = `
+data:
+  tables:
+    - tablename: sensordata
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: temperature, name: Temperature, dataType: numeric}
+`
+
+// sample is a row of the sensordata table.
+type sample struct {
+	Tsp         time.Time `json:"tsp"`
+	Temperature float64   `json:"temperature"`
+}
+
+// tables writes an hour of readings and reads them back three ways.
+func tables(ctx context.Context, out io.Writer, sensor, display *client.Client) error {
+	// display-1 reacts to every new row.
+	seen := make(chan sample, 16)
+	sub, err := display.SubscribeToTable(ctx, "sensordata", func(ctx context.Context, ev *client.TableEvent) {
+		var s sample
+		if ev.Decode(&s) == nil {
+			seen <- s
+		}
+	})
+	if err != nil {
+		return err
+	}
+	defer sub.Unsubscribe(context.Background())
+
+	// sensor-1 writes six readings, ten minutes apart, in one atomic insert.
+	start := time.Date(2026, 11, 21, 9, 0, 0, 0, time.UTC)
+	var rows []sample
+	for i := range 6 {
+		rows = append(rows, sample{Tsp: start.Add(time.Duration(i) * 10 * time.Minute), Temperature: 20 + float64(i)})
+	}
+	res, err := sensor.AppendRowsToTable(ctx, "sensordata", rows)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "sensor-1  stored %d rows in table sensordata\n", res.Count)
+	for range rows {
+		select {
+		case <-seen:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	fmt.Fprintf(out, "display-1 saw %d new rows in realtime\n", len(rows))
+
+	// The three newest readings above 21 °C.
+	history, err := display.GetHistory(ctx, "sensordata", &client.Query{
+		Limit:     3,
+		FilterAnd: []client.Filter{client.Where("temperature", ">", 21)},
+	})
+	if err != nil {
+		return err
+	}
+	readings, err := client.DecodeRows[sample](history)
+	if err != nil {
+		return err
+	}
+	for _, r := range readings {
+		fmt.Fprintf(out, "history   %s %.1f °C\n", r.Tsp.Format("15:04"), r.Temperature)
+	}
+
+	// Half-hour averages.
+	series, err := display.GetSeriesHistory(ctx, "sensordata", client.SeriesQuery{
+		Metrics:   []client.Metric{{Ref: "temperature", Method: client.AVG}},
+		Limit:     10,
+		TimeRange: client.TimeRange{Start: start, End: start.Add(time.Hour)},
+		Bucket:    30 * time.Minute,
+	})
+	if err != nil {
+		return err
+	}
+	for _, b := range series {
+		at, _ := client.Decode[time.Time](b["tsp"])
+		avg, _ := client.Decode[float64](b["AVG:temperature"])
+		fmt.Fprintf(out, "series    %s average %.1f °C\n", at.Format("15:04"), avg)
+	}
 	return nil
 }
 

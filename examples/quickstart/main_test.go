@@ -22,6 +22,10 @@ func TestQuickstart(t *testing.T) {
 		"display-1 subscribed to com.example.readings",
 		"display-1 received 21.5 °C measured at 2026-11-21T09:30:00Z",
 		"display-1 called calibrate on device 1: calibrated (offset 0.25)",
+		"sensor-1  stored 6 rows in table sensordata",
+		"display-1 saw 6 new rows in realtime",
+		"history   09:30 23.0 °C\nhistory   09:40 24.0 °C\nhistory   09:50 25.0 °C",
+		"series    09:00 average 21.0 °C\nseries    09:30 average 24.0 °C",
 		"done",
 	} {
 		if !strings.Contains(out.String(), want) {
