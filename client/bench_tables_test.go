@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"testing"
 	"time"
@@ -126,7 +125,7 @@ func BenchmarkGetHistory(b *testing.B) {
 					b.Fatal(err)
 				}
 				if len(got) != 100 {
-					b.Fatal(fmt.Sprintf("got %d rows", len(got)))
+					b.Fatalf("got %d rows", len(got))
 				}
 			}
 		})
