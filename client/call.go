@@ -81,19 +81,29 @@ func (c *Client) Call(ctx context.Context, uri string, args ...any) (*Result, er
 	if err := checkTopic(op, uri, false); err != nil {
 		return nil, err
 	}
-	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
+	wargs, kwargs, cs, err := callArgs(op, uri, args)
 	if err != nil {
 		return nil, err
 	}
+	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
+	return res, opErr(op, uri, err)
+}
+
+// callArgs splits and encodes the arguments of a call and applies its
+// CallOptions.
+func callArgs(op, uri string, args []any) (wamp.List, wamp.Dict, callSettings, error) {
 	var cs callSettings
+	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
+	if err != nil {
+		return nil, nil, cs, err
+	}
 	for _, o := range opts {
 		o.applyCall(&cs)
 	}
 	if cs.timeout < 0 {
-		return nil, invalidArg(op, uri, "negative timeout %v", cs.timeout)
+		return nil, nil, cs, invalidArg(op, uri, "negative timeout %v", cs.timeout)
 	}
-	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
-	return res, opErr(op, uri, err)
+	return wargs, kwargs, cs, nil
 }
 
 // call makes one CALL of an encoded payload.

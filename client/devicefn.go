@@ -57,13 +57,9 @@ func (c *Client) CallDeviceFunction(ctx context.Context, deviceKey int, name str
 	if err != nil {
 		return nil, err
 	}
-	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
+	wargs, kwargs, cs, err := callArgs(op, uri, args)
 	if err != nil {
 		return nil, err
-	}
-	var cs callSettings
-	for _, o := range opts {
-		o.applyCall(&cs)
 	}
 	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
 	return res, opErr(op, uri, err)

@@ -214,46 +214,24 @@ func (l *link) keepalive(idle, pongTimeout time.Duration) {
 // jsonPayload applies the WAMP JSON conventions to an outgoing payload:
 // binary as NUL+base64, non-finite floats as null.
 func jsonPayload(msg wamp.Message) {
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
-	case *wamp.Call:
-		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
-	case *wamp.Yield:
-		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
-	case *wamp.Error:
-		m.Arguments, m.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+	if args, kwargs, ok := wirevalue.Payload(msg); ok {
+		*args, *kwargs = wirevalue.ForJSONList(*args), wirevalue.ForJSONDict(*kwargs)
 	}
-}
-
-func jsonList(l wamp.List) wamp.List {
-	if l == nil {
-		return nil
-	}
-	return wirevalue.ForJSON([]any(l)).([]any)
-}
-
-func jsonDict(d wamp.Dict) wamp.Dict {
-	if d == nil {
-		return nil
-	}
-	return wirevalue.ForJSON(map[string]any(d)).(map[string]any)
 }
 
 // normalizePayload converts decoded payloads to the SDK's value types.
 func normalizePayload(msg wamp.Message, fromJSON bool) {
+	if args, kwargs, ok := wirevalue.Payload(msg); ok {
+		*args, *kwargs = wirevalue.List(*args, fromJSON), wirevalue.Dict(*kwargs, fromJSON)
+	}
 	switch m := msg.(type) {
 	case *wamp.Event:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Result:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Invocation:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Error:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, fromJSON), wirevalue.Dict(m.ArgumentsKw, fromJSON)
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Abort:
 		m.Details = wirevalue.Dict(m.Details, false)

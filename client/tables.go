@@ -63,15 +63,11 @@ func (c *Client) AppendToTable(ctx context.Context, table string, args ...any) (
 	if err := c.id.requireApp(op); err != nil {
 		return nil, err
 	}
-	wargs, kwargs, opts, err := splitArgs(op, t, args, true)
+	wargs, kwargs, cs, err := callArgs(op, t, args)
 	if err != nil {
 		return nil, err
 	}
 	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
-	var cs callSettings
-	for _, o := range opts {
-		o.applyCall(&cs)
-	}
 	uri := wire.AppendProc(c.id.SwarmKey, c.id.AppKey, t)
 	res, err := c.tableCall(ctx, op, t, uri, wargs, kwargs, cs)
 	return res, opErr(op, uri, explainMissingTsp(err))

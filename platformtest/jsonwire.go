@@ -13,15 +13,8 @@ import (
 // normalizeJSONInbound applies the WAMP JSON binary convention and the
 // value normalisation to the payload of a decoded JSON message.
 func normalizeJSONInbound(msg wamp.Message) {
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, true), wirevalue.Dict(m.ArgumentsKw, true)
-	case *wamp.Call:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, true), wirevalue.Dict(m.ArgumentsKw, true)
-	case *wamp.Yield:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, true), wirevalue.Dict(m.ArgumentsKw, true)
-	case *wamp.Error:
-		m.Arguments, m.ArgumentsKw = wirevalue.List(m.Arguments, true), wirevalue.Dict(m.ArgumentsKw, true)
+	if args, kwargs, ok := wirevalue.Payload(msg); ok {
+		*args, *kwargs = wirevalue.List(*args, true), wirevalue.Dict(*kwargs, true)
 	}
 }
 
@@ -32,34 +25,20 @@ func jsonOutbound(msg wamp.Message) wamp.Message {
 	switch m := msg.(type) {
 	case *wamp.Event:
 		c := *m
-		c.Arguments, c.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+		c.Arguments, c.ArgumentsKw = wirevalue.ForJSONList(m.Arguments), wirevalue.ForJSONDict(m.ArgumentsKw)
 		return &c
 	case *wamp.Result:
 		c := *m
-		c.Arguments, c.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+		c.Arguments, c.ArgumentsKw = wirevalue.ForJSONList(m.Arguments), wirevalue.ForJSONDict(m.ArgumentsKw)
 		return &c
 	case *wamp.Invocation:
 		c := *m
-		c.Arguments, c.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+		c.Arguments, c.ArgumentsKw = wirevalue.ForJSONList(m.Arguments), wirevalue.ForJSONDict(m.ArgumentsKw)
 		return &c
 	case *wamp.Error:
 		c := *m
-		c.Arguments, c.ArgumentsKw = jsonList(m.Arguments), jsonDict(m.ArgumentsKw)
+		c.Arguments, c.ArgumentsKw = wirevalue.ForJSONList(m.Arguments), wirevalue.ForJSONDict(m.ArgumentsKw)
 		return &c
 	}
 	return msg
-}
-
-func jsonList(l wamp.List) wamp.List {
-	if l == nil {
-		return nil
-	}
-	return wirevalue.ForJSON([]any(l)).([]any)
-}
-
-func jsonDict(d wamp.Dict) wamp.Dict {
-	if d == nil {
-		return nil
-	}
-	return wirevalue.ForJSON(map[string]any(d)).(map[string]any)
 }

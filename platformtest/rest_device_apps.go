@@ -52,36 +52,11 @@ func (p *Platform) restInstallApp(c *restCall) (int, any, *apiError) {
 		if err := p.requireAdmin(c.u, d.project); err != nil {
 			return 0, nil, err
 		}
-		if err := checkJSON(body); err != nil {
-			return 0, nil, err
-		}
-		o, err := parseObject(body, "the body", "app_key", "stage", "release_key")
+		req, err := p.parseInstallLocked(c.u, body)
 		if err != nil {
 			return 0, nil, err
 		}
-		appKey, _, err := o.key("app_key", true)
-		if err != nil {
-			return 0, nil, err
-		}
-		stage, ok, err := enum(o, "stage", false, stages)
-		if err != nil {
-			return 0, nil, err
-		}
-		if !ok {
-			stage = Prod
-		}
-		relKey, hasRel, err := o.key("release_key", false)
-		if err != nil {
-			return 0, nil, err
-		}
-		a, err := p.visibleAppLocked(c.u, appKey)
-		if err != nil {
-			return 0, nil, err
-		}
-		rel, err := p.releaseToInstallLocked(c.u, a, relKey, hasRel)
-		if err != nil {
-			return 0, nil, err
-		}
+		a, rel, stage := req.app, req.release, req.stage
 		if ins := p.installsOfLocked(d, a.key); len(ins) > 0 {
 			return 0, nil, conflict(codeAlreadyInstalled, "app %d is already installed on device %d (%s)", a.key, d.key, ins[0].stage)
 		}
@@ -92,6 +67,51 @@ func (p *Platform) restInstallApp(c *restCall) (int, any, *apiError) {
 		in.setTargetLocked(AppRunning, rel)
 		return http.StatusCreated, deviceAppViewLocked(in), nil
 	})
+}
+
+// installRequest is the body of an app install on a device or a group,
+// {"app_key", "stage"?: DEV|PROD (default PROD), "release_key"?}, with the
+// app and release it names.
+type installRequest struct {
+	app     *App
+	release *release
+	stage   Stage
+}
+
+// parseInstallLocked reads an install body and resolves its app and
+// release (the newest READY one unless the body names one).
+func (p *Platform) parseInstallLocked(u *user, body []byte) (installRequest, *apiError) {
+	if err := checkJSON(body); err != nil {
+		return installRequest{}, err
+	}
+	o, err := parseObject(body, "the body", "app_key", "stage", "release_key")
+	if err != nil {
+		return installRequest{}, err
+	}
+	appKey, _, err := o.key("app_key", true)
+	if err != nil {
+		return installRequest{}, err
+	}
+	stage, ok, err := enum(o, "stage", false, stages)
+	if err != nil {
+		return installRequest{}, err
+	}
+	if !ok {
+		stage = Prod
+	}
+	relKey, hasRel, err := o.key("release_key", false)
+	if err != nil {
+		return installRequest{}, err
+	}
+	a, err := p.visibleAppLocked(u, appKey)
+	if err != nil {
+		return installRequest{}, err
+	}
+	rel, err := p.releaseToInstallLocked(u, a, relKey, hasRel)
+	if err != nil {
+		return installRequest{}, err
+	}
+	return installRequest{app: a, release: rel, stage: stage}, nil
 }
 
 // releaseToInstallLocked returns the release to install: the one named

@@ -141,36 +141,11 @@ func (p *Platform) restInstallGroupApp(c *restCall) (int, any, *apiError) {
 		if err := p.requireAdmin(c.u, pr); err != nil {
 			return 0, nil, err
 		}
-		if err := checkJSON(body); err != nil {
-			return 0, nil, err
-		}
-		o, err := parseObject(body, "the body", "app_key", "release_key", "stage")
+		req, err := p.parseInstallLocked(c.u, body)
 		if err != nil {
 			return 0, nil, err
 		}
-		appKey, _, err := o.key("app_key", true)
-		if err != nil {
-			return 0, nil, err
-		}
-		relKey, hasRel, err := o.key("release_key", false)
-		if err != nil {
-			return 0, nil, err
-		}
-		stage, ok, err := enum(o, "stage", false, stages)
-		if err != nil {
-			return 0, nil, err
-		}
-		if !ok {
-			stage = Prod
-		}
-		a, err := p.visibleAppLocked(c.u, appKey)
-		if err != nil {
-			return 0, nil, err
-		}
-		rel, err := p.releaseToInstallLocked(c.u, a, relKey, hasRel)
-		if err != nil {
-			return 0, nil, err
-		}
+		a, rel, stage := req.app, req.release, req.stage
 		if g.appEntry(a.key) != nil {
 			return 0, nil, conflict(codeAlreadyInstalled, "app %d is already installed on group %d", a.key, g.key)
 		}

@@ -177,3 +177,42 @@ func forJSON(v any) (any, bool) {
 		return v, false
 	}
 }
+
+// ForJSONList applies ForJSON to positional arguments; nil stays nil.
+func ForJSONList(l wamp.List) wamp.List {
+	if l == nil {
+		return nil
+	}
+	return ForJSON([]any(l)).([]any)
+}
+
+// ForJSONDict applies ForJSON to keyword arguments; nil stays nil.
+func ForJSONDict(d wamp.Dict) wamp.Dict {
+	if d == nil {
+		return nil
+	}
+	return ForJSON(map[string]any(d)).(map[string]any)
+}
+
+// Payload returns the positional and keyword arguments of a message that
+// carries a payload (PUBLISH, EVENT, CALL, INVOCATION, YIELD, RESULT,
+// ERROR), so that they can be converted in place.
+func Payload(msg wamp.Message) (*wamp.List, *wamp.Dict, bool) {
+	switch m := msg.(type) {
+	case *wamp.Publish:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Event:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Call:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Invocation:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Yield:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Result:
+		return &m.Arguments, &m.ArgumentsKw, true
+	case *wamp.Error:
+		return &m.Arguments, &m.ArgumentsKw, true
+	}
+	return nil, nil, false
+}
