@@ -310,3 +310,52 @@ func ExampleErrUnknownTable() {
 	fmt.Println(errors.Is(err, client.ErrUnknownTable))
 	// Output: true
 }
+
+func ExampleAnd() {
+	c, _, stop := tableExample()
+	defer stop()
+	seedReadings(c, 18, 22, 26, 30)
+	// And groups conditions, typically inside an Or.
+	rows, _ := c.GetHistory(context.Background(), "sensordata", &client.Query{
+		FilterAnd: []client.Filter{client.Or(
+			client.And(client.Where("room", "=", "lab"), client.Where("temperature", ">", 20)),
+			client.Where("temperature", "<", 20),
+		)},
+	})
+	printReadings(rows)
+	// Output:
+	// 08:00 lab 18.0
+	// 08:02 lab 26.0
+}
+
+func ExampleSince() {
+	c, _, stop := tableExample()
+	defer stop()
+	seedReadings(c, 20, 21, 22)
+	rows, _ := c.GetHistory(context.Background(), "sensordata", &client.Query{TimeRange: client.Since(exampleStart.Add(2 * time.Minute))})
+	printReadings(rows)
+	// Output: 08:02 lab 22.0
+}
+
+func ExampleUntil() {
+	c, _, stop := tableExample()
+	defer stop()
+	seedReadings(c, 20, 21, 22)
+	rows, _ := c.GetHistory(context.Background(), "sensordata", &client.Query{TimeRange: client.Until(exampleStart.Add(time.Minute))})
+	printReadings(rows)
+	// Output: 08:00 lab 20.0
+}
+
+func ExampleWhere() {
+	c, _, stop := tableExample()
+	defer stop()
+	seedReadings(c, 20, 21, 22, 23)
+	// Operators are normalised ("in" is sent as "IN"); IN takes a list.
+	rows, _ := c.GetHistory(context.Background(), "sensordata", &client.Query{
+		FilterAnd: []client.Filter{client.Where("temperature", "in", []float64{21, 23})},
+	})
+	printReadings(rows)
+	// Output:
+	// 08:01 hall 21.0
+	// 08:03 hall 23.0
+}
