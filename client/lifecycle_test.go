@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"syscall"
 	"testing"
 	"time"
 
@@ -213,5 +215,35 @@ func TestAuthorizationRefusals(t *testing.T) {
 	}
 	if _, err := c.Call(ctx, "wamp.session.get", 0); client.WampURI(err) == "wamp.error.not_authorized" {
 		t.Errorf("wamp.session.get must stay callable (heartbeat of the JavaScript SDK): %v", err)
+	}
+}
+
+func TestRunStopsOnSIGTERM(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFleet(t)
+	c := newClient(t, f.a.Env())
+	running := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		done <- c.Run(context.Background(), func(ctx context.Context) error {
+			close(running)
+			<-ctx.Done() // ends with the signal
+			return ctx.Err()
+		})
+	}()
+	<-running // Run's signal handler is installed before main runs
+	if err := syscall.Kill(os.Getpid(), syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run after SIGTERM = %v, want nil", err)
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("Run did not return after SIGTERM")
+	}
+	if c.State() != client.StateStopped {
+		t.Errorf("state = %s", c.State())
 	}
 }
