@@ -54,12 +54,15 @@ func (inv *Invocation) SendProgress(ctx context.Context, args ...any) error {
 type InvocationHandler func(ctx context.Context, inv *Invocation) (any, error)
 
 // RegisterOption configures a registration.
-type RegisterOption func(wamp.Dict)
+type RegisterOption func(*registerSettings)
+
+// registerSettings holds the REGISTER options.
+type registerSettings struct{ options map[string]any }
 
 // ForceReregister sets whether a registration takes over the procedure from
 // another session holding it (default true, as the platform expects).
 func ForceReregister(on bool) RegisterOption {
-	return func(d wamp.Dict) { d[wire.OptForceReregister] = on }
+	return func(s *registerSettings) { s.options[wire.OptForceReregister] = on }
 }
 
 // Registration is a registered procedure; it is restored after every
@@ -86,10 +89,11 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	if handler == nil {
 		return nil, invalidArg(op, procedure, "handler is nil")
 	}
-	options := wamp.Dict{wire.OptForceReregister: true}
+	rs := registerSettings{options: map[string]any{wire.OptForceReregister: true}}
 	for _, o := range opts {
-		o(options)
+		o(&rs)
 	}
+	options := wamp.Dict(rs.options)
 	if _, err := c.waitSession(ctx, op, procedure, c.set.sessionWait); err != nil {
 		return nil, err
 	}

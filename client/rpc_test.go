@@ -226,3 +226,21 @@ func TestRegisterTwiceRefused(t *testing.T) {
 		t.Fatalf("second Register: err = %v", err)
 	}
 }
+
+func TestForceReregisterOption(t *testing.T) {
+	f := newFleet(t)
+	c := connect(t, f.a)
+	h := func(context.Context, *client.Invocation) (any, error) { return nil, nil }
+	if _, err := c.Register(ctxT(t), "plain", h, client.ForceReregister(false)); err != nil {
+		t.Fatal(err)
+	}
+	var opts map[string]any
+	for _, m := range f.p.Recorded() {
+		if m.Kind == "register" {
+			opts = m.Options
+		}
+	}
+	if diff := cmp.Diff(map[string]any{"force_reregister": false}, opts); diff != "" {
+		t.Errorf("REGISTER options (-want +got):\n%s", diff)
+	}
+}
