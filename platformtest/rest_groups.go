@@ -91,15 +91,8 @@ func (p *Platform) restGetGroup(c *restCall) (int, any, *apiError) {
 
 func (p *Platform) restAddMember(c *restCall) (int, any, *apiError) {
 	return p.restWrite(func() (int, any, *apiError) {
-		pr, g, err := p.pathGroupLocked(c)
+		g, d, err := p.pathMemberLocked(c, false)
 		if err != nil {
-			return 0, nil, err
-		}
-		d, err := p.pathDeviceLocked(c, pr)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := p.requireAdmin(c.u, pr); err != nil {
 			return 0, nil, err
 		}
 		p.addMemberLocked(g, d)
@@ -107,20 +100,31 @@ func (p *Platform) restAddMember(c *restCall) (int, any, *apiError) {
 	})
 }
 
+// pathMemberLocked resolves the group and the device of a membership route
+// (404s first, then the admin check); with member set the device must
+// belong to the group.
+func (p *Platform) pathMemberLocked(c *restCall, member bool) (*group, *Device, *apiError) {
+	pr, g, err := p.pathGroupLocked(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := p.pathDeviceLocked(c, pr)
+	if err != nil {
+		return nil, nil, err
+	}
+	if member && !slices.Contains(g.devices, d) {
+		return nil, nil, notFound("device %d is not a member of group %d", d.key, g.key)
+	}
+	if err := p.requireAdmin(c.u, pr); err != nil {
+		return nil, nil, err
+	}
+	return g, d, nil
+}
+
 func (p *Platform) restRemoveMember(c *restCall) (int, any, *apiError) {
 	return p.restWrite(func() (int, any, *apiError) {
-		pr, g, err := p.pathGroupLocked(c)
+		g, d, err := p.pathMemberLocked(c, true)
 		if err != nil {
-			return 0, nil, err
-		}
-		d, err := p.pathDeviceLocked(c, pr)
-		if err != nil {
-			return 0, nil, err
-		}
-		if !slices.Contains(g.devices, d) {
-			return 0, nil, notFound("device %d is not a member of group %d", d.key, g.key)
-		}
-		if err := p.requireAdmin(c.u, pr); err != nil {
 			return 0, nil, err
 		}
 		p.removeMemberLocked(g, d)
