@@ -33,5 +33,3 @@ func (c *cadence) reset() { c.b.Reset() }
 func shortened(d time.Duration) time.Duration {
 	return d - time.Duration(rand.Float64()*0.1*float64(d))
 }
-
-func timerFor(d time.Duration) *time.Timer { return time.NewTimer(d) }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -56,7 +57,7 @@ const (
 func (e envSource) readFile(name string) (string, fileState) {
 	b, err := os.ReadFile(filepath.Join(e.dir, name+".txt"))
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrInvalid) || isNotDir(err) {
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return "", fileAbsent
 		}
 		unreadableWarning.Do(func() {
@@ -66,11 +67,6 @@ func (e envSource) readFile(name string) (string, fileState) {
 		return "", fileUnreadable
 	}
 	return strings.TrimSpace(string(b)), fileValue
-}
-
-func isNotDir(err error) bool {
-	var pe *fs.PathError
-	return errors.As(err, &pe) && strings.Contains(pe.Err.Error(), "not a directory")
 }
 
 // mirrored returns a value from the mirror file when it holds one (an empty

@@ -1,7 +1,6 @@
 package client
 
 import (
-	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -142,8 +141,4 @@ func (id identity) metadata() map[string]any {
 		m[wire.KwDeviceName] = id.DeviceName
 	}
 	return m
-}
-
-func (id identity) String() string {
-	return fmt.Sprintf("device %s (key %d) app %d stage %s", id.SerialNumber, id.DeviceKey, id.AppKey, id.Stage)
 }

@@ -222,3 +222,27 @@ func TestConfigJSON(t *testing.T) {
 		t.Errorf("bad swarmKey: err = %v", err)
 	}
 }
+
+func TestMirrorUnreadableOrMissing(t *testing.T) {
+	env := baseEnv()
+	env["APP_AUTH_ID"], env["APP_AUTH_SECRET"] = "app-26-dev-e1@env", "env-secret"
+	// A mirror entry that cannot be read (here a directory) falls back to
+	// the environment variable.
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "APP_AUTH_ID.txt"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	c := newTestClient(t, env, WithEnvDir(dir))
+	if got := c.resolveCredential(); got.authID != "app-26-dev-e1@env" {
+		t.Errorf("unreadable file: %+v", got)
+	}
+	// A mirror path whose parent is a file counts as absent.
+	file := filepath.Join(t.TempDir(), "plain")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c = newTestClient(t, env, WithEnvDir(file))
+	if got := c.resolveCredential(); got.authID != "app-26-dev-e1@env" {
+		t.Errorf("non-directory mirror: %+v", got)
+	}
+}

@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"sync"
+	"time"
 )
 
 // restoreItem is a subscription group or a registration to (re)establish
@@ -116,7 +117,7 @@ func (c *Client) tracked(it restoreItem) bool {
 func (s *session) retryRestore(items []restoreItem) {
 	cad := newCadence(s.c.set.restoreInitial, s.c.set.restoreMax, 2, 0.15)
 	for len(items) > 0 {
-		t := timerFor(cad.next())
+		t := time.NewTimer(cad.next())
 		select {
 		case <-t.C:
 		case <-s.ctx.Done():
