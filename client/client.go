@@ -39,7 +39,6 @@ type Client struct {
 	lastErr   error
 	groups    map[subKey]*subGroup
 	regs      map[string]*Registration
-	gen       uint64 // bumped when groups or regs gain an entry
 	hooks     []*stopHook
 	states    *mailbox[State]
 	statesEnd chan struct{}

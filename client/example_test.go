@@ -20,6 +20,19 @@ func exampleFleet() (*platformtest.Platform, *platformtest.Installation, *platfo
 	return p, p.Install(p.AddDevice("a"), app, platformtest.Dev), p.Install(p.AddDevice("b"), app, platformtest.Dev)
 }
 
+// examplePair starts a fake platform with two connected clients; stop
+// ends all three.
+func examplePair() (a, b *client.Client, stop func()) {
+	p, ia, ib := exampleFleet()
+	a, b = exampleClient(ia), exampleClient(ib)
+	return a, b, func() {
+		ctx := context.Background()
+		a.Stop(ctx)
+		b.Stop(ctx)
+		p.Close()
+	}
+}
+
 func exampleClient(inst *platformtest.Installation) *client.Client {
 	c, err := client.New(client.WithEnv(inst.Env()))
 	if err != nil {
@@ -53,12 +66,9 @@ func ExampleNew() {
 }
 
 func ExampleClient_Publish() {
-	p, a, b := exampleFleet()
-	defer p.Close()
+	pub, sub, stop := examplePair()
+	defer stop()
 	ctx := context.Background()
-	pub, sub := exampleClient(a), exampleClient(b)
-	defer pub.Stop(ctx)
-	defer sub.Stop(ctx)
 
 	got := make(chan *client.Event, 1)
 	if _, err := sub.Subscribe(ctx, "com.example.greetings", func(_ context.Context, ev *client.Event) { got <- ev }); err != nil {
@@ -75,12 +85,9 @@ func ExampleClient_Publish() {
 }
 
 func ExampleClient_RegisterDeviceFunction() {
-	p, a, b := exampleFleet()
-	defer p.Close()
+	callee, caller, stop := examplePair()
+	defer stop()
 	ctx := context.Background()
-	callee, caller := exampleClient(a), exampleClient(b)
-	defer callee.Stop(ctx)
-	defer caller.Stop(ctx)
 
 	if _, err := callee.RegisterDeviceFunction(ctx, "double", func(ctx context.Context, inv *client.Invocation) (any, error) {
 		var n int
@@ -102,12 +109,9 @@ func ExampleClient_RegisterDeviceFunction() {
 }
 
 func ExampleClient_Call_progress() {
-	p, a, b := exampleFleet()
-	defer p.Close()
+	callee, caller, stop := examplePair()
+	defer stop()
 	ctx := context.Background()
-	callee, caller := exampleClient(a), exampleClient(b)
-	defer callee.Stop(ctx)
-	defer caller.Stop(ctx)
 
 	reg, _ := callee.RegisterDeviceFunction(ctx, "countdown", func(ctx context.Context, inv *client.Invocation) (any, error) {
 		for i := 3; i > 0; i-- {
@@ -145,12 +149,9 @@ func ExampleDecode() {
 }
 
 func ExampleWampError() {
-	p, a, b := exampleFleet()
-	defer p.Close()
+	callee, caller, stop := examplePair()
+	defer stop()
 	ctx := context.Background()
-	callee, caller := exampleClient(a), exampleClient(b)
-	defer callee.Stop(ctx)
-	defer caller.Stop(ctx)
 
 	_, _ = callee.RegisterDeviceFunction(ctx, "open-valve", func(ctx context.Context, inv *client.Invocation) (any, error) {
 		return nil, &client.WampError{URI: "com.example.error.valve_stuck", Args: []any{"valve 3 does not move"}}

@@ -108,7 +108,6 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 		return nil, invalidArg(op, procedure, "already registered by this client")
 	}
 	c.regs[procedure] = reg
-	c.gen++
 	s := c.cur.Load()
 	c.mu.Unlock()
 

@@ -222,7 +222,6 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *session, error) {
 	if g == nil {
 		g = &subGroup{key: sub.key}
 		c.groups[sub.key] = g
-		c.gen++
 	}
 	next := append(append([]*Subscription(nil), g.list()...), sub)
 	g.locals.Store(&next)

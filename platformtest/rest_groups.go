@@ -165,15 +165,8 @@ func (p *Platform) restUpdateGroupApp(c *restCall) (int, any, *apiError) {
 		return 0, nil, err
 	}
 	return p.restWrite(func() (int, any, *apiError) {
-		pr, g, err := p.pathGroupLocked(c)
+		g, ga, err := p.pathGroupAppAdminLocked(c)
 		if err != nil {
-			return 0, nil, err
-		}
-		ga, err := pathGroupAppLocked(c, g)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := p.requireAdmin(c.u, pr); err != nil {
 			return 0, nil, err
 		}
 		if err := checkJSON(body); err != nil {
@@ -208,17 +201,27 @@ func (p *Platform) restUpdateGroupApp(c *restCall) (int, any, *apiError) {
 	})
 }
 
+// pathGroupAppAdminLocked resolves the group and its app of a group-app route
+// (404s first, then the admin check).
+func (p *Platform) pathGroupAppAdminLocked(c *restCall) (*group, *groupApp, *apiError) {
+	pr, g, err := p.pathGroupLocked(c)
+	if err != nil {
+		return nil, nil, err
+	}
+	ga, err := pathGroupAppLocked(c, g)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := p.requireAdmin(c.u, pr); err != nil {
+		return nil, nil, err
+	}
+	return g, ga, nil
+}
+
 func (p *Platform) restRemoveGroupApp(c *restCall) (int, any, *apiError) {
 	return p.restWrite(func() (int, any, *apiError) {
-		pr, g, err := p.pathGroupLocked(c)
+		g, ga, err := p.pathGroupAppAdminLocked(c)
 		if err != nil {
-			return 0, nil, err
-		}
-		ga, err := pathGroupAppLocked(c, g)
-		if err != nil {
-			return 0, nil, err
-		}
-		if err := p.requireAdmin(c.u, pr); err != nil {
 			return 0, nil, err
 		}
 		p.removeGroupAppLocked(g, ga)
