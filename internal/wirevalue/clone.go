@@ -1,0 +1,58 @@
+package wirevalue
+
+import (
+	"slices"
+
+	"github.com/gammazero/nexus/v3/wamp"
+)
+
+// Clone returns a deep copy of v in normal form (see Normalize): every map,
+// list and byte slice is new, so the copy shares nothing mutable with v.
+// nexus's named containers become plain ones; other values are returned as
+// they are.
+func Clone(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = Clone(e)
+		}
+		return m
+	case wamp.Dict:
+		return Clone(map[string]any(x))
+	case map[any]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[keyString(k)] = Clone(e)
+		}
+		return m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = Clone(e)
+		}
+		return l
+	case wamp.List:
+		return Clone([]any(x))
+	case []byte:
+		return slices.Clone(x)
+	default:
+		return Normalize(v, false)
+	}
+}
+
+// CloneList deep-copies a positional argument list; nil stays nil.
+func CloneList(l []any) []any {
+	if l == nil {
+		return nil
+	}
+	return Clone(l).([]any)
+}
+
+// CloneDict deep-copies a keyword argument dictionary; nil stays nil.
+func CloneDict(d map[string]any) map[string]any {
+	if d == nil {
+		return nil
+	}
+	return Clone(d).(map[string]any)
+}
