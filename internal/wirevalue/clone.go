@@ -9,10 +9,13 @@ import (
 // Clone returns a deep copy of v in normal form (see Normalize): every map,
 // list and byte slice is new, so the copy shares nothing mutable with v.
 // nexus's named containers become plain ones; other values are returned as
-// they are.
+// they are. A nil map or list stays nil, as Normalize keeps it.
 func Clone(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
+		if x == nil {
+			return x
+		}
 		m := make(map[string]any, len(x))
 		for k, e := range x {
 			m[k] = Clone(e)
@@ -21,12 +24,18 @@ func Clone(v any) any {
 	case wamp.Dict:
 		return Clone(map[string]any(x))
 	case map[any]any:
+		if x == nil {
+			return map[string]any(nil)
+		}
 		m := make(map[string]any, len(x))
 		for k, e := range x {
 			m[keyString(k)] = Clone(e)
 		}
 		return m
 	case []any:
+		if x == nil {
+			return x
+		}
 		l := make([]any, len(x))
 		for i, e := range x {
 			l[i] = Clone(e)
