@@ -16,6 +16,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp/crsign"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // Denial reasons of the authentication log (WIRE.md §1.4, plus the two a
@@ -73,7 +74,7 @@ type verdict struct {
 // craAuthenticator is the WAMP-CRA authenticator of one realm.
 type craAuthenticator struct {
 	p     *Platform
-	realm realmInfo
+	realm realm.Info
 }
 
 // AuthMethod returns "wampcra".
@@ -156,13 +157,13 @@ func challengeString(sid wamp.ID, authid, role string, now time.Time) string {
 }
 
 // judge decides what realm ri makes of authid.
-func (p *Platform) judge(ri realmInfo, authid string) verdict {
+func (p *Platform) judge(ri realm.Info, authid string) verdict {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if authid == "" {
 		return verdict{reason: denyMissingArgs}
 	}
-	if p.st.realms[ri.name] == nil {
+	if p.st.realms[ri.Name] == nil {
 		return verdict{reason: denyBadRealm}
 	}
 	if app, stage, epoch, serial, ok := wire.ParseAppAuthID(authid); ok {
@@ -174,7 +175,7 @@ func (p *Platform) judge(ri realmInfo, authid string) verdict {
 // judgeAppLocked judges a per-app credential: role app on the app's own
 // realm; role app_reader on the realm of a provider the app holds a grant
 // for (the cross-app hook).
-func (p *Platform) judgeAppLocked(ri realmInfo, app int, stage Stage, epoch int, serial string) verdict {
+func (p *Platform) judgeAppLocked(ri realm.Info, app int, stage Stage, epoch int, serial string) verdict {
 	d := p.deviceBySerialLocked(serial)
 	if d == nil {
 		return verdict{reason: denyUnknownDevice}
@@ -199,11 +200,11 @@ func (p *Platform) judgeAppLocked(ri realmInfo, app int, stage Stage, epoch int,
 		return v
 	}
 	_, v.secret = in.credentialLocked(epoch)
-	if ri.name == in.realm {
+	if ri.Name == in.realm {
 		return v
 	}
-	switch provider := p.st.apps[ri.app]; {
-	case ri.swarm != d.project.key, ri.app == app:
+	switch provider := p.st.apps[ri.App]; {
+	case ri.Swarm != d.project.key, ri.App == app:
 		// another project, or the app's own realm of the other stage
 		v.reason = denyBadRealm
 	case provider == nil:
@@ -218,14 +219,14 @@ func (p *Platform) judgeAppLocked(ri realmInfo, app int, stage Stage, epoch int,
 
 // judgeLegacyLocked judges the legacy credential (serial, serial): role
 // app on the realm of an app installed on that device in that stage.
-func (p *Platform) judgeLegacyLocked(ri realmInfo, serial string) verdict {
+func (p *Platform) judgeLegacyLocked(ri realm.Info, serial string) verdict {
 	d := p.deviceBySerialLocked(serial)
 	if d == nil {
 		return verdict{reason: denyUnknownDevice}
 	}
-	v := verdict{device: d, stage: ri.stage, role: wire.RoleApp, secret: serial}
-	in := p.st.installs[instKey{d.key, ri.app, ri.stage}]
-	if ri.swarm != d.project.key || in == nil {
+	v := verdict{device: d, stage: Stage(ri.Stage), role: wire.RoleApp, secret: serial}
+	in := p.st.installs[instKey{d.key, ri.App, Stage(ri.Stage)}]
+	if ri.Swarm != d.project.key || in == nil {
 		v.reason = denyLegacyForeign
 		return v
 	}
@@ -240,7 +241,7 @@ func (p *Platform) grantedLocked(consumer int, provider string) bool {
 }
 
 // admit records an admitted session.
-func (p *Platform) admit(sid wamp.ID, ri realmInfo, authid string, v verdict, wp *wsPeer) {
+func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v verdict, wp *wsPeer) {
 	s := &session{
 		id:         uint64(sid),
 		realm:      ri,
@@ -262,10 +263,10 @@ func (p *Platform) admit(sid wamp.ID, ri realmInfo, authid string, v verdict, wp
 }
 
 // logAuth appends to the authentication log.
-func (p *Platform) logAuth(ri realmInfo, authid string, v verdict, sid uint64) {
+func (p *Platform) logAuth(ri realm.Info, authid string, v verdict, sid uint64) {
 	at := AuthAttempt{
 		Time:     p.clock.Now(),
-		Realm:    ri.name,
+		Realm:    ri.Name,
 		AuthID:   authid,
 		Admitted: v.reason == "",
 		Reason:   v.reason,
@@ -276,9 +277,9 @@ func (p *Platform) logAuth(ri realmInfo, authid string, v verdict, sid uint64) {
 	}
 	if at.Admitted {
 		at.Role = v.role
-		p.log.Debug("session admitted", "realm", ri.name, "authid", authid, "role", v.role, "session", sid)
+		p.log.Debug("session admitted", "realm", ri.Name, "authid", authid, "role", v.role, "session", sid)
 	} else {
-		p.log.Info("authentication refused", "realm", ri.name, "authid", authid, "reason", v.reason)
+		p.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.reason)
 	}
 	p.mu.Lock()
 	p.authLog = append(p.authLog, at)

@@ -28,12 +28,13 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // authorizer is the nexus Authorizer of one realm.
 type authorizer struct {
 	p     *Platform
-	realm realmInfo
+	realm realm.Info
 }
 
 // Authorize decides whether a network session may send msg. Local
@@ -73,8 +74,8 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 
 // appMay applies the rules of role app on realm ri for a session of
 // device deviceKey.
-func appMay(ri realmInfo, deviceKey int, msg wamp.Message) bool {
-	swarm := strconv.Itoa(ri.swarm)
+func appMay(ri realm.Info, deviceKey int, msg wamp.Message) bool {
+	swarm := strconv.Itoa(ri.Swarm)
 	switch m := msg.(type) {
 	case *wamp.Publish:
 		uri := string(m.Topic)
@@ -144,13 +145,13 @@ func subscribeAllowed(topic, match string) bool {
 // first four segments must be the realm's swarm, the session's device key,
 // the realm's app and stage (any case), and a name must follow (a pattern
 // may leave the name open).
-func registerAllowed(ri realmInfo, deviceKey int, uri, match string) bool {
+func registerAllowed(ri realm.Info, deviceKey int, uri, match string) bool {
 	segs := strings.Split(uri, ".")
 	if len(segs) < 5 ||
-		segs[0] != strconv.Itoa(ri.swarm) ||
+		segs[0] != strconv.Itoa(ri.Swarm) ||
 		segs[1] != strconv.Itoa(deviceKey) ||
-		segs[2] != strconv.Itoa(ri.app) ||
-		!strings.EqualFold(segs[3], string(ri.stage)) {
+		segs[2] != strconv.Itoa(ri.App) ||
+		!strings.EqualFold(segs[3], string(ri.Stage)) {
 		return false
 	}
 	switch match {

@@ -23,6 +23,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 )
@@ -61,7 +62,7 @@ func rowSize(r map[string]any, perCol map[string]int) int {
 }
 
 // respond answers a read whose rows are given newest first.
-func respond(ctx context.Context, rr *realmRuntime, inv *wamp.Invocation, name string, budget int, rows []map[string]any) client.InvokeResult {
+func respond(ctx context.Context, h *realm.Host, inv *wamp.Invocation, name string, budget int, rows []map[string]any) client.InvokeResult {
 	perCol := map[string]int{}
 	sizes := make([]int, len(rows))
 	total, largest := 0, 0
@@ -100,7 +101,7 @@ func respond(ctx context.Context, rr *realmRuntime, inv *wamp.Invocation, name s
 	}
 	chunks = append(chunks, cur)
 	for i, ch := range chunks {
-		if err := rr.client.SendProgress(ctx, wamp.List{int64(i), ch}, nil); err != nil {
+		if err := h.Session.SendProgress(ctx, wamp.List{int64(i), ch}, nil); err != nil {
 			return client.InvokeResult{Err: wamp.ErrCanceled, Args: wamp.List{err.Error()}}
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // maxViewFeedRows is the most rows a transform publishes per tick.
@@ -29,8 +30,8 @@ const maxViewFeedRows = 3000
 // publishFeed publishes accepted rows from the realm's service session.
 // The caller holds the backend's lock, which keeps the feed in insert
 // order.
-func publishFeed(rr *realmRuntime, name string, private bool, rows []map[string]any, bulk bool) {
-	if rr == nil || rr.client == nil || len(rows) == 0 {
+func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any, bulk bool) {
+	if h == nil || h.Session == nil || len(rows) == 0 {
 		return
 	}
 	opts := feedOptions(private)
@@ -40,23 +41,23 @@ func publishFeed(rr *realmRuntime, name string, private bool, rows []map[string]
 		for i, r := range rows {
 			list[i] = r
 		}
-		err = rr.client.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
+		err = h.Session.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
 	} else {
 		for _, r := range rows {
-			if err = rr.client.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
+			if err = h.Session.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
 				break
 			}
 		}
 	}
 	if err != nil {
-		rr.p.log.Debug("fleetdb: feed not published", "table", name, "err", err)
+		h.Log.Debug("fleetdb: feed not published", "table", name, "err", err)
 	}
 }
 
 // publishView publishes a transform's view as one event: at most 3000
 // rows, in reverse view order.
-func publishView(rr *realmRuntime, v *view, rows []map[string]any) {
-	if rr == nil || rr.client == nil {
+func publishView(h *realm.Host, v *view, rows []map[string]any) {
+	if h == nil || h.Session == nil {
 		return
 	}
 	rows = slices.Clone(rows[:min(len(rows), maxViewFeedRows)])
@@ -66,8 +67,8 @@ func publishView(rr *realmRuntime, v *view, rows []map[string]any) {
 		list[i] = r
 	}
 	opts := feedOptions(v.private)
-	if err := rr.client.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
-		rr.p.log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
+	if err := h.Session.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
+		h.Log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
 	}
 }
 
@@ -83,11 +84,11 @@ func feedOptions(private bool) wamp.Dict {
 
 // runtimeOf returns the running service session of a realm; nil while the
 // realm is not in the router.
-func (p *Platform) runtimeOf(realm string) *realmRuntime {
+func (p *Platform) runtimeOf(name string) *realm.Host {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.gen == nil {
+	if p.gen == nil || p.gen.realms[name] == nil {
 		return nil
 	}
-	return p.gen.realms[realm]
+	return p.gen.realms[name].host
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -47,7 +48,7 @@ func notAuthorized(name string) client.InvokeResult {
 	return client.InvokeResult{Err: wire.ErrNotAuthorized, Args: wamp.List{"table " + strconv.Quote(name) + " is private to the app"}}
 }
 
-func (b *backend) serveHistory(ctx context.Context, rr *realmRuntime, t *table, inv *wamp.Invocation) client.InvokeResult {
+func (b *backend) serveHistory(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
 	if denied(inv, t.private || t.system) {
 		return notAuthorized(t.name)
 	}
@@ -59,7 +60,7 @@ func (b *backend) serveHistory(ctx context.Context, rr *realmRuntime, t *table, 
 	if err != nil {
 		return err.result()
 	}
-	return respond(ctx, rr, inv, t.name, budget, rows)
+	return respond(ctx, h, inv, t.name, budget, rows)
 }
 
 // history runs a validated table read and returns its rows newest first.
@@ -254,7 +255,7 @@ func (n *pathNode) prune(v any) any {
 	return out
 }
 
-func (b *backend) serveViewHistory(ctx context.Context, rr *realmRuntime, v *view, inv *wamp.Invocation) client.InvokeResult {
+func (b *backend) serveViewHistory(ctx context.Context, h *realm.Host, v *view, inv *wamp.Invocation) client.InvokeResult {
 	if denied(inv, v.private) {
 		return notAuthorized(v.name)
 	}
@@ -287,7 +288,7 @@ func (b *backend) serveViewHistory(ctx context.Context, rr *realmRuntime, v *vie
 	}
 	budget := v.chunkBytes
 	b.mu.RUnlock()
-	return respond(ctx, rr, inv, v.name, budget, page)
+	return respond(ctx, h, inv, v.name, budget, page)
 }
 
 // vals returns a view row's values by declared column, for filters.

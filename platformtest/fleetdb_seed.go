@@ -56,7 +56,7 @@ func (p *Platform) realmsOfApp(name string) []string {
 	defer p.mu.Unlock()
 	var out []string
 	for realm, ri := range p.st.realms {
-		if a := p.st.apps[ri.app]; a != nil && strings.EqualFold(a.name, name) {
+		if a := p.st.apps[ri.App]; a != nil && strings.EqualFold(a.name, name) {
 			out = append(out, realm)
 		}
 	}

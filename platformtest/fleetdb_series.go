@@ -43,6 +43,7 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -168,7 +169,7 @@ func (t *table) seriesGroupBy(cols []string, metrics []*seriesMetric) ([]*series
 	return out, nil
 }
 
-func (b *backend) serveSeries(ctx context.Context, rr *realmRuntime, t *table, inv *wamp.Invocation) client.InvokeResult {
+func (b *backend) serveSeries(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
 	if denied(inv, t.private || t.system) {
 		return notAuthorized(t.name)
 	}
@@ -176,11 +177,11 @@ func (b *backend) serveSeries(ctx context.Context, rr *realmRuntime, t *table, i
 	if err != nil {
 		return err.result()
 	}
-	rows, budget, err := b.series(t, q, rr.p.clock.Now().UnixMilli())
+	rows, budget, err := b.series(t, q, h.Clock.Now().UnixMilli())
 	if err != nil {
 		return err.result()
 	}
-	return respond(ctx, rr, inv, t.name, budget, rows)
+	return respond(ctx, h, inv, t.name, budget, rows)
 }
 
 // series runs a validated series read; rows come back newest first.

@@ -33,16 +33,18 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // fleetdbService is the data backend as an in-process service.
-func fleetdbService() service {
-	return service{name: "fleetdb", attach: attachFleetdb}
-}
+type fleetdbService struct{ p *Platform }
 
-// attachFleetdb registers the data backend of one realm.
-func attachFleetdb(rr *realmRuntime) error {
-	b, err := rr.p.backendFor(rr.info.name)
+// Name returns "fleetdb".
+func (fleetdbService) Name() string { return "fleetdb" }
+
+// Attach registers the data backend of one realm.
+func (s fleetdbService) Attach(h *realm.Host) error {
+	b, err := s.p.backendFor(h.Realm.Name)
 	if err != nil {
 		return err
 	}
@@ -50,21 +52,21 @@ func attachFleetdb(rr *realmRuntime) error {
 	for _, name := range b.tableNames() {
 		t := b.table(name)
 		errs = append(errs,
-			rr.register(wire.HistoryProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
-				return b.serveHistory(ctx, rr, t, inv)
+			h.Register(wire.HistoryProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+				return b.serveHistory(ctx, h, t, inv)
 			}, nil),
-			rr.register(wire.SeriesProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
-				return b.serveSeries(ctx, rr, t, inv)
+			h.Register(wire.SeriesProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+				return b.serveSeries(ctx, h, t, inv)
 			}, nil),
-			b.serveWrites(rr, t),
+			b.serveWrites(h, t),
 		)
 		// secret.reveal.<t> and secret.verify.<t> (tables with a secret
 		// column) go here.
 	}
 	for _, name := range b.viewNames() {
 		v := b.views[name]
-		errs = append(errs, rr.register(wire.HistoryProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
-			return b.serveViewHistory(ctx, rr, v, inv)
+		errs = append(errs, h.Register(wire.HistoryProc(name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+			return b.serveViewHistory(ctx, h, v, inv)
 		}, nil))
 	}
 	// sys.appaccess.resolve and sys.appaccess.list go here.

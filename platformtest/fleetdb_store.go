@@ -25,6 +25,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -39,7 +40,7 @@ type fleetState struct {
 
 // backend is the data backend of one realm.
 type backend struct {
-	realm    realmInfo
+	realm    realm.Info
 	mu       sync.RWMutex // guards everything below; rows are immutable once stored
 	tables   map[string]*table
 	views    map[string]*view
@@ -144,7 +145,7 @@ func (p *Platform) backendFor(realm string) (*backend, error) {
 	ri := p.st.realms[realm]
 	var src string
 	if ri != nil {
-		if a := p.st.apps[ri.app]; a != nil {
+		if a := p.st.apps[ri.App]; a != nil {
 			src = a.dataTemplate
 		}
 	}
@@ -182,7 +183,7 @@ func parseDataTemplate(src string) (*template.DataTemplate, error) {
 	return tpl, nil
 }
 
-func newBackend(ri realmInfo, tpl *template.DataTemplate) *backend {
+func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {
 	b := &backend{realm: ri, tables: map[string]*table{}, views: map[string]*view{}}
 	var defs []template.Table
 	if tpl != nil {

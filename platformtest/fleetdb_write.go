@@ -38,6 +38,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // writeMsg is an inbound write: a publication or a call.
@@ -55,9 +56,9 @@ type pending struct {
 	keep    []bool // secret placeholder: keep the stored value
 }
 
-func (b *backend) serveAppend(rr *realmRuntime, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
+func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
 	msg := writeMsg{args: cloneList(inv.Arguments), kwargs: cloneDict(inv.ArgumentsKw), details: cloneDict(inv.Details)}
-	n, err := b.write(rr, t, msg, bulk)
+	n, err := b.write(h, t, msg, bulk)
 	if err != nil {
 		return err.result()
 	}
@@ -68,19 +69,19 @@ func (b *backend) serveAppend(rr *realmRuntime, t *table, inv *wamp.Invocation, 
 	return client.InvokeResult{Args: wamp.List{res}}
 }
 
-func (b *backend) servePublish(rr *realmRuntime, t *table, ev *wamp.Event, bulk bool, topic string) {
+func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	defer b.handled.add()
 	msg := writeMsg{args: cloneList(ev.Arguments), kwargs: cloneDict(ev.ArgumentsKw), details: cloneDict(ev.Details), topic: topic}
-	if _, err := b.write(rr, t, msg, bulk); err != nil {
+	if _, err := b.write(h, t, msg, bulk); err != nil {
 		if err.missingTsp {
-			b.logDropped(rr, t, msg)
+			b.logDropped(h, t, msg)
 		}
-		rr.p.log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
+		h.Log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
 	}
 }
 
 // write stores the rows of one message and publishes them on the feed.
-func (b *backend) write(rr *realmRuntime, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
+func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
 	b.mu.RLock()
 	refused := b.refusal
 	b.mu.RUnlock()
@@ -124,7 +125,7 @@ func (b *backend) write(rr *realmRuntime, t *table, msg writeMsg, bulk bool) (in
 	for i, r := range rows {
 		feed[i] = t.feedRow(r, ps[i].present, full[i])
 	}
-	publishFeed(rr, t.name, t.private || t.system, feed, bulk)
+	publishFeed(h, t.name, t.private || t.system, feed, bulk)
 	return len(rows), nil
 }
 
@@ -314,12 +315,12 @@ func (t *table) feedRow(r *row, present []bool, full bool) map[string]any {
 
 // logDropped records a published row without tsp in error-logs, with
 // source "system", and publishes it on transformed.error-logs.
-func (b *backend) logDropped(rr *realmRuntime, t *table, msg writeMsg) {
+func (b *backend) logDropped(h *realm.Host, t *table, msg writeMsg) {
 	el := b.table(wire.ErrorLogsTable)
 	text := fmt.Sprintf("row dropped: table %q has no tsp value in the publication on %s", t.name, msg.topic)
 	vals := make([]any, len(el.cols))
 	present := make([]bool, len(el.cols))
-	for id, v := range map[string]any{"tsp": rr.p.clock.Now().UnixMilli(), "msg": text, "user_message": text, "source": "system", "level": "error"} {
+	for id, v := range map[string]any{"tsp": h.Clock.Now().UnixMilli(), "msg": text, "user_message": text, "source": "system", "level": "error"} {
 		vals[el.byID[id]], present[el.byID[id]] = v, true
 	}
 	vals[el.devKey] = deviceKeyOf(msg)
@@ -330,27 +331,27 @@ func (b *backend) logDropped(rr *realmRuntime, t *table, msg writeMsg) {
 	if err != nil {
 		return
 	}
-	publishFeed(rr, el.name, true, []map[string]any{el.feedRow(rows[0], present, false)}, false)
+	publishFeed(h, el.name, true, []map[string]any{el.feedRow(rows[0], present, false)}, false)
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.
-func (b *backend) serveWrites(rr *realmRuntime, t *table) error {
-	s, a := rr.info.swarm, rr.info.app
-	err := rr.register(wire.AppendProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(rr, t, inv, false)
+func (b *backend) serveWrites(h *realm.Host, t *table) error {
+	s, a := h.Realm.Swarm, h.Realm.App
+	err := h.Register(wire.AppendProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(h, t, inv, false)
 	}, nil)
 	if err != nil {
 		return err
 	}
-	err = rr.register(wire.AppendBulkProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(rr, t, inv, true)
+	err = h.Register(wire.AppendBulkProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(h, t, inv, true)
 	}, nil)
 	if err != nil {
 		return err
 	}
 	topic, bulkTopic := wire.TableTopic(s, a, t.name), wire.BulkTableTopic(s, a, t.name)
-	if err := rr.subscribe(topic, func(ev *wamp.Event) { b.servePublish(rr, t, ev, false, topic) }, nil); err != nil {
+	if err := h.Subscribe(topic, func(ev *wamp.Event) { b.servePublish(h, t, ev, false, topic) }, nil); err != nil {
 		return err
 	}
-	return rr.subscribe(bulkTopic, func(ev *wamp.Event) { b.servePublish(rr, t, ev, true, bulkTopic) }, nil)
+	return h.Subscribe(bulkTopic, func(ev *wamp.Event) { b.servePublish(h, t, ev, true, bulkTopic) }, nil)
 }

@@ -14,12 +14,13 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // session is an admitted network session.
 type session struct {
 	id         uint64
-	realm      realmInfo
+	realm      realm.Info
 	authID     string // as rewritten: the device serial
 	authIDSent string
 	role       string
@@ -76,7 +77,7 @@ func (p *Platform) Sessions() []SessionInfo {
 			continue
 		}
 		info := SessionInfo{
-			ID: s.id, Realm: s.realm.name, AuthID: s.authID, AuthIDSent: s.authIDSent,
+			ID: s.id, Realm: s.realm.Name, AuthID: s.authID, AuthIDSent: s.authIDSent,
 			AuthRole: s.role, Serial: s.device.serial, DeviceKey: s.device.key,
 			Stage: s.stage, Joined: s.joined,
 		}
@@ -102,7 +103,7 @@ func (p *Platform) WaitSessions(ctx context.Context, realm string, n int) error 
 		p.mu.Lock()
 		count := 0
 		for _, s := range p.sessions {
-			if s.active && (realm == "" || s.realm.name == realm) {
+			if s.active && (realm == "" || s.realm.Name == realm) {
 				count++
 			}
 		}
@@ -179,7 +180,7 @@ func (p *Platform) record(s *session, msg wamp.Message) {
 	m.Args = cloneList(m.Args)
 	m.Kwargs = cloneDict(m.Kwargs)
 	m.Options = cloneDict(m.Options)
-	m.Realm, m.Session, m.AuthID, m.Time = s.realm.name, s.id, s.authID, p.clock.Now()
+	m.Realm, m.Session, m.AuthID, m.Time = s.realm.Name, s.id, s.authID, p.clock.Now()
 	p.mu.Lock()
 	p.recorded = append(p.recorded, m)
 	p.mu.Unlock()

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // Platform is an in-memory IronFlock platform: a WAMP router with the
@@ -46,7 +47,7 @@ type Platform struct {
 	peers    map[*wsPeer]struct{}
 	st       state
 	withheld map[string]bool
-	services []service
+	services []realm.Service
 	sessions map[uint64]*session
 	sessWake chan struct{} // closed and replaced whenever sessions change
 	recorded []Message
@@ -91,7 +92,7 @@ func Start(opts ...Option) (*Platform, error) {
 		sessWake: make(chan struct{}),
 	}
 	p.mux.HandleFunc(wire.RouterPath, p.serveWAMP)
-	p.services = append(p.services, fleetdbService()) // the data backend (fleetdb_service.go)
+	p.services = append(p.services, fleetdbService{p}) // the data backend (fleetdb_service.go)
 	p.mountREST()
 
 	ln, err := net.Listen("tcp", set.addr)

@@ -12,6 +12,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // Stage is the stage an app is installed in.
@@ -32,7 +34,7 @@ type state struct {
 	devices  map[int]*Device
 	apps     map[int]*App
 	installs map[instKey]*Installation
-	realms   map[string]*realmInfo
+	realms   map[string]*realm.Info
 	groups   map[int]*group
 	users    map[string]*user
 	releases map[int]*release // management API builds (model_releases.go)
@@ -49,7 +51,7 @@ func newState() state {
 		devices:  map[int]*Device{},
 		apps:     map[int]*App{},
 		installs: map[instKey]*Installation{},
-		realms:   map[string]*realmInfo{},
+		realms:   map[string]*realm.Info{},
 		groups:   map[int]*group{},
 		users:    map[string]*user{},
 		releases: map[int]*release{},
@@ -61,14 +63,6 @@ func newState() state {
 type instKey struct {
 	device, app int
 	stage       Stage
-}
-
-// realmInfo identifies the realm of an app's data backend in one stage.
-type realmInfo struct {
-	name  string
-	swarm int
-	app   int
-	stage Stage
 }
 
 // AddProject adds a project (swarm). Options: Key.
@@ -318,14 +312,14 @@ func (p *Platform) installLocked(d *Device, a *App, stage Stage) (*Installation,
 	if p.st.installs[k] != nil {
 		return nil, fmt.Errorf("app %q is already installed on device %q in %s", a.name, d.name, st)
 	}
-	realm := realmName(d.project.key, a.key, st)
-	in := &Installation{p: p, device: d, app: a, stage: st, realm: realm, epoch: 1}
+	ri := realm.NewInfo(d.project.key, a.key, string(st))
+	in := &Installation{p: p, device: d, app: a, stage: st, realm: ri.Name, epoch: 1}
 	p.initInstallStateLocked(in)
 	p.st.installs[k] = in
-	if p.st.realms[realm] == nil {
-		p.st.realms[realm] = &realmInfo{name: realm, swarm: d.project.key, app: a.key, stage: st}
+	if p.st.realms[ri.Name] == nil {
+		p.st.realms[ri.Name] = &ri
 	}
-	p.log.Info("installed", "app", a.name, "device", d.name, "stage", string(st), "realm", realm)
+	p.log.Info("installed", "app", a.name, "device", d.name, "stage", string(st), "realm", ri.Name)
 	return in, nil
 }
 

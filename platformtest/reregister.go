@@ -15,6 +15,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // reregisterTimeout bounds the registration lookups of one takeover.
@@ -63,18 +64,18 @@ func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 		return // refused by the router anyway; never revoke for it
 	}
 	p.mu.Lock()
-	var rr *realmRuntime
-	if w.gen != nil {
-		rr = w.gen.realms[s.realm.name]
+	var h *realm.Host
+	if w.gen != nil && w.gen.realms[s.realm.Name] != nil {
+		h = w.gen.realms[s.realm.Name].host
 	}
 	p.mu.Unlock()
-	if rr == nil || rr.client == nil {
+	if h == nil || h.Session == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), reregisterTimeout)
 	defer cancel()
 	match, _ := wamp.AsString(reg.Options[wire.OptMatch])
-	res, err := rr.client.Call(ctx, string(wamp.MetaProcRegLookup), nil,
+	res, err := h.Session.Call(ctx, string(wamp.MetaProcRegLookup), nil,
 		wamp.List{reg.Procedure, wamp.Dict{wire.OptMatch: match}}, nil, nil)
 	if err != nil || len(res.Arguments) == 0 {
 		return
@@ -83,7 +84,7 @@ func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if !ok {
 		return // not registered
 	}
-	res, err = rr.client.Call(ctx, string(wamp.MetaProcRegListCallees), nil, wamp.List{regID}, nil, nil)
+	res, err = h.Session.Call(ctx, string(wamp.MetaProcRegListCallees), nil, wamp.List{regID}, nil, nil)
 	if err != nil || len(res.Arguments) == 0 {
 		return
 	}

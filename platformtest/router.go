@@ -15,6 +15,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/router/auth"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -107,7 +108,7 @@ func (p *Platform) reconcileLocked() {
 		p.mu.Unlock()
 		return
 	}
-	var up []realmInfo
+	var up []realm.Info
 	var down []string
 	for name, ri := range p.st.realms {
 		if !p.withheld[name] && gen.realms[name] == nil {
@@ -121,7 +122,7 @@ func (p *Platform) reconcileLocked() {
 	}
 	p.mu.Unlock()
 	slices.Sort(down)
-	slices.SortFunc(up, func(a, b realmInfo) int { return cmp.Compare(a.name, b.name) })
+	slices.SortFunc(up, func(a, b realm.Info) int { return cmp.Compare(a.Name, b.Name) })
 	for _, name := range down {
 		p.realmDown(gen, name)
 	}
@@ -131,16 +132,16 @@ func (p *Platform) reconcileLocked() {
 }
 
 // realmUp adds a realm to the router and starts its services.
-func (p *Platform) realmUp(gen *generation, ri realmInfo) {
+func (p *Platform) realmUp(gen *generation, ri realm.Info) {
 	if err := gen.rt.AddRealm(p.realmConfig(ri)); err != nil {
-		p.log.Error("cannot add realm", "realm", ri.name, "err", err)
+		p.log.Error("cannot add realm", "realm", ri.Name, "err", err)
 		return
 	}
 	rr := p.startRealmRuntime(gen, ri)
 	p.mu.Lock()
-	gen.realms[ri.name] = rr
+	gen.realms[ri.Name] = rr
 	p.mu.Unlock()
-	p.log.Info("realm up", "realm", ri.name)
+	p.log.Info("realm up", "realm", ri.Name)
 }
 
 // realmDown stops a realm's services and removes the realm from the
@@ -157,9 +158,9 @@ func (p *Platform) realmDown(gen *generation, name string) {
 	p.log.Info("realm down", "realm", name)
 }
 
-func (p *Platform) realmConfig(ri realmInfo) *router.RealmConfig {
+func (p *Platform) realmConfig(ri realm.Info) *router.RealmConfig {
 	return &router.RealmConfig{
-		URI:            wamp.URI(ri.name),
+		URI:            wamp.URI(ri.Name),
 		AllowDisclose:  true,
 		Authenticators: []auth.Authenticator{&craAuthenticator{p: p, realm: ri}},
 		Authorizer:     &authorizer{p: p, realm: ri},

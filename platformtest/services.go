@@ -1,13 +1,13 @@
-// This file holds the hook for in-process WAMP services: the platform runs
-// one trusted local session on every realm while the realm is in the
-// router (started when the realm comes up through Install, Up or
-// ReleaseRealm, stopped when it goes down), and every registered service
-// attaches its procedures and subscriptions to it. The fake data backend
-// and file service plug in here. The same session answers the platform's
-// own registration lookups (force_reregister).
+// This file runs the platform's in-process services on every realm while
+// the realm is in the router (started when the realm comes up through
+// Install, Up or ReleaseRealm, stopped when it goes down): one trusted
+// local session per realm, handed to every service as a realm.Host (the
+// seam of package internal/realm). The data backend plugs in here. The
+// same session answers the platform's own registration lookups
+// (force_reregister).
 //
-// No service is registered by default: ironflock.location_service.update,
-// for one, is not served (callers get wamp.error.no_such_procedure).
+// ironflock.location_service.update is not served by any service: callers
+// get wamp.error.no_such_procedure, as on the real platform.
 
 package platformtest
 
@@ -17,6 +17,8 @@ import (
 
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // localQueueSize is the router-to-service queue of a local session; nexus
@@ -26,37 +28,28 @@ const localQueueSize = 1 << 15
 // platformAuthID is the authid of the platform's own local sessions.
 const platformAuthID = "ironflock-platform"
 
-// service is an in-process WAMP service run on every realm.
-type service struct {
-	name string
-	// attach registers the service on one realm. It is called for every
-	// realm that comes up, from the goroutine bringing it up.
-	attach func(rr *realmRuntime) error
-}
-
 // realmRuntime is what runs for one realm while it is in the router.
 type realmRuntime struct {
-	p      *Platform
-	info   realmInfo
-	client *client.Client // trusted local session; nil when it could not join
+	p    *Platform
+	host *realm.Host // Session nil when it could not join
 }
 
 // startRealmRuntime joins the platform's local session to a realm that
 // was just added and attaches the services.
-func (p *Platform) startRealmRuntime(gen *generation, ri realmInfo) *realmRuntime {
-	rr := &realmRuntime{p: p, info: ri}
+func (p *Platform) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntime {
+	rr := &realmRuntime{p: p, host: &realm.Host{Realm: ri, Clock: p.clock, Log: p.log}}
 	c, err := client.ConnectLocal(gen.rt, client.Config{
-		Realm:           ri.name,
+		Realm:           ri.Name,
 		HelloDetails:    wamp.Dict{"authid": platformAuthID},
 		LocalQueueSize:  localQueueSize,
 		ResponseTimeout: 10 * time.Second,
 		Logger:          nexusLogger{p.log},
 	})
 	if err != nil {
-		p.log.Error("platform session cannot join realm", "realm", ri.name, "err", err)
+		p.log.Error("platform session cannot join realm", "realm", ri.Name, "err", err)
 		return rr
 	}
-	rr.client = c
+	rr.host.Session = c
 	p.mu.Lock()
 	svcs := slices.Clone(p.services)
 	p.mu.Unlock()
@@ -66,39 +59,24 @@ func (p *Platform) startRealmRuntime(gen *generation, ri realmInfo) *realmRuntim
 	return rr
 }
 
-func (rr *realmRuntime) attach(s service) {
-	if rr.client == nil {
+func (rr *realmRuntime) attach(s realm.Service) {
+	if rr.host.Session == nil {
 		return
 	}
-	if err := s.attach(rr); err != nil {
-		rr.p.log.Error("service cannot attach", "service", s.name, "realm", rr.info.name, "err", err)
+	if err := s.Attach(rr.host); err != nil {
+		rr.p.log.Error("service cannot attach", "service", s.Name(), "realm", rr.host.Realm.Name, "err", err)
 	}
 }
 
 // stop ends the realm's local session; nil-safe.
 func (rr *realmRuntime) stop() {
-	if rr != nil && rr.client != nil {
-		_ = rr.client.Close()
+	if rr != nil && rr.host.Session != nil {
+		_ = rr.host.Session.Close()
 	}
-}
-
-// register registers a service procedure. Callers are disclosed, so the
-// handler sees caller_authid (the device serial) and caller_authrole.
-func (rr *realmRuntime) register(procedure string, h client.InvocationHandler, options wamp.Dict) error {
-	opts := wamp.Dict{wamp.OptDiscloseCaller: true}
-	for k, v := range options {
-		opts[k] = v
-	}
-	return rr.client.Register(procedure, h, opts)
-}
-
-// subscribe subscribes a service handler to a topic.
-func (rr *realmRuntime) subscribe(topic string, h client.EventHandler, options wamp.Dict) error {
-	return rr.client.Subscribe(topic, h, options)
 }
 
 // addService runs s on every realm, now and whenever a realm comes up.
-func (p *Platform) addService(s service) {
+func (p *Platform) addService(s realm.Service) {
 	p.ctl.Lock()
 	defer p.ctl.Unlock()
 	p.mu.Lock()

@@ -9,22 +9,32 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // echoService registers test.echo, answering the realm and the caller's
 // authid, and forwards events of test.events to a channel.
-func echoService(events chan<- *wamp.Event) service {
-	return service{name: "echo", attach: func(rr *realmRuntime) error {
-		realm := rr.info.name
-		err := rr.register("test.echo", func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
+func echoService(events chan<- *wamp.Event) realm.Service {
+	return testService{name: "echo", attach: func(h *realm.Host) error {
+		realm := h.Realm.Name
+		err := h.Register("test.echo", func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
 			return client.InvokeResult{Args: wamp.List{realm, inv.Details["caller_authid"]}}
 		}, nil)
 		if err != nil {
 			return err
 		}
-		return rr.subscribe("test.events", func(e *wamp.Event) { events <- e }, nil)
+		return h.Subscribe("test.events", func(e *wamp.Event) { events <- e }, nil)
 	}}
 }
+
+// testService is a realm.Service made of a function.
+type testService struct {
+	name   string
+	attach func(h *realm.Host) error
+}
+
+func (s testService) Name() string               { return s.name }
+func (s testService) Attach(h *realm.Host) error { return s.attach(h) }
 
 // TestServicesFollowRealms: a service runs on every realm that is up,
 // comes back after ReleaseRealm and Restart, and sees the serial of its

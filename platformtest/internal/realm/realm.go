@@ -1,0 +1,86 @@
+// Package realm is the seam between the fake platform's router and its
+// services. A realm realm-<swarm>-<app>-<stage> is the home of one app's
+// data backend in one stage; while it is in the router, the router runs
+// one trusted local WAMP session on it and hands each service a Host for
+// that session. A service (the data backend, the file service, cross-app
+// discovery, the agent runtime) attaches its procedures and subscriptions
+// through the Host and sees exactly what the real services see on the
+// wire: callers are disclosed, so invocations carry caller_authid (the
+// device serial) and caller_authrole.
+//
+// The package knows nothing of the services nor of the router; both import
+// it.
+package realm
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// Info identifies the realm of an app's data backend in one stage.
+type Info struct {
+	Name  string // realm-<swarm>-<app>-<stage>
+	Swarm int
+	App   int
+	Stage string // "DEV" or "PROD"
+}
+
+// NewInfo returns the Info of app's realm in swarm and stage ("DEV" or
+// "PROD").
+func NewInfo(swarm, app int, stage string) Info {
+	return Info{Name: wire.Realm(swarm, app, stage), Swarm: swarm, App: app, Stage: stage}
+}
+
+// Clock is the platform clock as services see it.
+type Clock interface {
+	// Now returns the current platform time.
+	Now() time.Time
+}
+
+// Host is what a service gets for one realm while the realm is in the
+// router: the realm, its trusted local session, the platform clock and a
+// logger. A Host ends with the realm (Down, Restart, WithholdRealm);
+// calls on an ended Host fail, and the next Host of the same realm is
+// handed to the services again.
+type Host struct {
+	Realm   Info
+	Session *client.Client // the platform's own session on the realm
+	Clock   Clock
+	Log     *slog.Logger
+}
+
+// Register registers a service procedure. Callers are disclosed, so the
+// handler sees caller_authid (the device serial) and caller_authrole.
+func (h *Host) Register(procedure string, fn client.InvocationHandler, options wamp.Dict) error {
+	opts := wamp.Dict{wamp.OptDiscloseCaller: true}
+	for k, v := range options {
+		opts[k] = v
+	}
+	return h.Session.Register(procedure, fn, opts)
+}
+
+// Subscribe subscribes a service handler to a topic.
+func (h *Host) Subscribe(topic string, fn client.EventHandler, options wamp.Dict) error {
+	return h.Session.Subscribe(topic, fn, options)
+}
+
+// Publish publishes on behalf of the platform.
+func (h *Host) Publish(topic string, options wamp.Dict, args wamp.List, kwargs wamp.Dict) error {
+	return h.Session.Publish(topic, options, args, kwargs)
+}
+
+// Service is an in-process WAMP service of the platform, run on every
+// realm.
+type Service interface {
+	// Name names the service in logs.
+	Name() string
+	// Attach registers the service on one realm. It is called for every
+	// realm that comes up, from the goroutine bringing it up, and again
+	// with a new Host after the realm came back.
+	Attach(h *Host) error
+}
