@@ -5,6 +5,8 @@
 package management
 
 import (
+	"github.com/flockgo/ironflock/internal/wire"
+
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -14,23 +16,23 @@ import (
 
 // Stable error codes of the API.
 const (
-	CodeInvalidJSON       = "INVALID_JSON"         // 400
-	CodeInvalidQuery      = "INVALID_QUERY"        // 400
-	CodeUnauthenticated   = "UNAUTHENTICATED"      // 401
-	CodeForbidden         = "FORBIDDEN"            // 403
-	CodeNotFound          = "NOT_FOUND"            // 404
-	CodeMethodNotAllowed  = "METHOD_NOT_ALLOWED"   // 405
-	CodeAlreadyExists     = "ALREADY_EXISTS"       // 409
-	CodeAlreadyInstalled  = "ALREADY_INSTALLED"    // 409
-	CodeBuildInProgress   = "BUILD_IN_PROGRESS"    // 409
-	CodeNoBuildInProgress = "NO_BUILD_IN_PROGRESS" // 409
-	CodeNotReleased       = "NOT_RELEASED"         // 409
-	CodeReleaseNotReady   = "RELEASE_NOT_READY"    // 409
-	CodeInUse             = "IN_USE"               // 409
-	CodeInherited         = "INHERITED_FROM_GROUP" // 409
-	CodeBodyTooLarge      = "BODY_TOO_LARGE"       // 413
-	CodeValidation        = "VALIDATION_FAILED"    // 422
-	CodeInternal          = "INTERNAL"             // 500
+	CodeInvalidJSON       = wire.CodeInvalidJSON       // 400
+	CodeInvalidQuery      = wire.CodeInvalidQuery      // 400
+	CodeUnauthenticated   = wire.CodeUnauthenticated   // 401
+	CodeForbidden         = wire.CodeForbidden         // 403
+	CodeNotFound          = wire.CodeNotFound          // 404
+	CodeMethodNotAllowed  = wire.CodeMethodNotAllowed  // 405
+	CodeAlreadyExists     = wire.CodeAlreadyExists     // 409
+	CodeAlreadyInstalled  = wire.CodeAlreadyInstalled  // 409
+	CodeBuildInProgress   = wire.CodeBuildInProgress   // 409
+	CodeNoBuildInProgress = wire.CodeNoBuildInProgress // 409
+	CodeNotReleased       = wire.CodeNotReleased       // 409
+	CodeReleaseNotReady   = wire.CodeReleaseNotReady   // 409
+	CodeInUse             = wire.CodeInUse             // 409
+	CodeInherited         = wire.CodeInherited         // 409
+	CodeBodyTooLarge      = wire.CodeBodyTooLarge      // 413
+	CodeValidation        = wire.CodeValidation        // 422
+	CodeInternal          = wire.CodeInternal          // 500
 )
 
 // Error is an error answer of the API.

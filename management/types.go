@@ -4,7 +4,11 @@
 
 package management
 
-import "time"
+import (
+	"time"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
 
 // DeviceStatus is the connection status of a device.
 type DeviceStatus string
@@ -12,9 +16,9 @@ type DeviceStatus string
 // Device statuses: connected while any app session of the device is
 // joined.
 const (
-	DeviceConnected    DeviceStatus = "CONNECTED"
-	DeviceDisconnected DeviceStatus = "DISCONNECTED"
-	DeviceConfiguring  DeviceStatus = "CONFIGURING"
+	DeviceConnected    DeviceStatus = wire.DeviceConnected
+	DeviceDisconnected DeviceStatus = wire.DeviceDisconnected
+	DeviceConfiguring  DeviceStatus = wire.DeviceConfiguring
 )
 
 // Stage is the stage an app is installed in.
@@ -22,8 +26,8 @@ type Stage string
 
 // Stages.
 const (
-	Dev  Stage = "DEV"
-	Prod Stage = "PROD"
+	Dev  Stage = wire.StageDev
+	Prod Stage = wire.StageProd
 )
 
 // AppState is the state of an app on a device.
@@ -31,14 +35,14 @@ type AppState string
 
 // App states. A target state is Running, Stopped or Present.
 const (
-	Running     AppState = "RUNNING"
-	Stopped     AppState = "STOPPED"
-	Present     AppState = "PRESENT"
-	Downloading AppState = "DOWNLOADING"
-	Starting    AppState = "STARTING"
-	Stopping    AppState = "STOPPING"
-	Failed      AppState = "FAILED"
-	Removed     AppState = "REMOVED"
+	Running     AppState = wire.AppStateRunning
+	Stopped     AppState = wire.AppStateStopped
+	Present     AppState = wire.AppStatePresent
+	Downloading AppState = wire.AppStateDownloading
+	Starting    AppState = wire.AppStateStarting
+	Stopping    AppState = wire.AppStateStopping
+	Failed      AppState = wire.AppStateFailed
+	Removed     AppState = wire.AppStateRemoved
 )
 
 // ReleaseStatus is the status of a release build.
@@ -46,10 +50,10 @@ type ReleaseStatus string
 
 // Release statuses.
 const (
-	StatusBuilding ReleaseStatus = "BUILDING"
-	StatusReady    ReleaseStatus = "READY"
-	StatusFailed   ReleaseStatus = "FAILED"
-	StatusCanceled ReleaseStatus = "CANCELED"
+	StatusBuilding ReleaseStatus = wire.ReleaseBuilding
+	StatusReady    ReleaseStatus = wire.ReleaseReady
+	StatusFailed   ReleaseStatus = wire.ReleaseFailed
+	StatusCanceled ReleaseStatus = wire.ReleaseCanceled
 )
 
 // Device is a device of a project.
