@@ -9,7 +9,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"strings"
 	"time"
 
 	"github.com/gammazero/nexus/v3/wamp"
@@ -17,22 +16,14 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// Denial reasons of the authentication log (WIRE.md §1.4, plus the two a
-// router adds: a wrong signature and a missing answer to the challenge).
+// Denial reasons the router adds to the platform's (registry.Deny*): a
+// wrong signature and a missing answer to the challenge.
 const (
-	denyMissingArgs            = "missing_args"
-	denyBadRealm               = "bad_realm"
-	denyUnknownDevice          = "unknown_device"
-	denyStaleEpoch             = "stale_epoch"
-	denyNotInstalled           = "not_installed"
-	denyNotInstalledRealmStage = "not_installed_realm_stage"
-	denyUnknownProvider        = "unknown_provider"
-	denyNoGrant                = "no_grant"
-	denyLegacyForeign          = "legacy_foreign"
-	denyBadSignature           = "bad_signature"
-	denyNoResponse             = "no_response"
+	denyBadSignature = "bad_signature"
+	denyNoResponse   = "no_response"
 )
 
 // authProvider is the authprovider the platform reports in WELCOME.
@@ -61,16 +52,6 @@ type AuthAttempt struct {
 	Reason string
 }
 
-// verdict is what a realm makes of an authid before the challenge.
-type verdict struct {
-	reason string // "" = admissible with secret
-	secret string
-	role   string
-	device *Device
-	app    *App // app of the credential (legacy: the realm's app)
-	stage  Stage
-}
-
 // craAuthenticator is the WAMP-CRA authenticator of one realm.
 type craAuthenticator struct {
 	p     *Platform
@@ -89,15 +70,16 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 		wp.releaseJoin() // the realm is safe from here on
 	}
 	authid, _ := wamp.AsString(details["authid"])
-	v := a.p.judge(a.realm, authid)
-	if v.reason == denyMissingArgs {
+	var v registry.Verdict
+	a.p.reg.Do(func(s *registry.State) { v = s.Judge(a.realm, authid) })
+	if v.Reason == registry.DenyMissingArgs {
 		a.p.logAuth(a.realm, authid, v, 0)
 		return nil, errAuthFailed
 	}
-	key := v.secret
-	role := v.role
-	if v.reason != "" {
-		key, role = randomHex(16), wire.RoleApp
+	key := v.Secret
+	role := v.Role
+	if v.Reason != "" {
+		key, role = registry.RandomHex(16), wire.RoleApp
 	}
 	challenge := challengeString(sid, authid, role, a.p.clock.Now())
 	select {
@@ -107,27 +89,27 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	}
 	msg, err := wamp.RecvTimeout(client, authResponseTimeout)
 	if err != nil {
-		v.reason = denyNoResponse
+		v.Reason = denyNoResponse
 		a.p.logAuth(a.realm, authid, v, 0)
 		return nil, err
 	}
 	rsp, ok := msg.(*wamp.Authenticate)
 	if !ok {
-		v.reason = denyNoResponse
+		v.Reason = denyNoResponse
 		a.p.logAuth(a.realm, authid, v, 0)
 		return nil, errors.New("expected AUTHENTICATE, got " + msg.MessageType().String())
 	}
-	if v.reason == "" && !crsign.VerifySignature(rsp.Signature, challenge, []byte(key)) {
-		v.reason = denyBadSignature
+	if v.Reason == "" && !crsign.VerifySignature(rsp.Signature, challenge, []byte(key)) {
+		v.Reason = denyBadSignature
 	}
-	if v.reason != "" {
+	if v.Reason != "" {
 		a.p.logAuth(a.realm, authid, v, 0)
 		return nil, errAuthFailed
 	}
 	a.p.admit(sid, a.realm, authid, v, wp)
 	return &wamp.Welcome{Details: wamp.Dict{
-		"authid":       v.device.serial, // every session's authid is the device serial
-		"authrole":     v.role,
+		"authid":       v.Device.Serial, // every session's authid is the device serial
+		"authrole":     v.Role,
 		"authprovider": authProvider,
 	}}, nil
 }
@@ -156,101 +138,17 @@ func challengeString(sid wamp.ID, authid, role string, now time.Time) string {
 	return string(b)
 }
 
-// judge decides what realm ri makes of authid.
-func (p *Platform) judge(ri realm.Info, authid string) verdict {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if authid == "" {
-		return verdict{reason: denyMissingArgs}
-	}
-	if p.st.realms[ri.Name] == nil {
-		return verdict{reason: denyBadRealm}
-	}
-	if app, stage, epoch, serial, ok := wire.ParseAppAuthID(authid); ok {
-		return p.judgeAppLocked(ri, app, Stage(strings.ToUpper(stage)), epoch, serial)
-	}
-	return p.judgeLegacyLocked(ri, authid)
-}
-
-// judgeAppLocked judges a per-app credential: role app on the app's own
-// realm; role app_reader on the realm of a provider the app holds a grant
-// for (the cross-app hook).
-func (p *Platform) judgeAppLocked(ri realm.Info, app int, stage Stage, epoch int, serial string) verdict {
-	d := p.deviceBySerialLocked(serial)
-	if d == nil {
-		return verdict{reason: denyUnknownDevice}
-	}
-	v := verdict{device: d, stage: stage, role: wire.RoleApp}
-	in := p.st.installs[instKey{d.key, app, stage}]
-	if in == nil {
-		other := Prod
-		if stage == Prod {
-			other = Dev
-		}
-		if p.st.installs[instKey{d.key, app, other}] != nil {
-			v.reason = denyNotInstalledRealmStage
-		} else {
-			v.reason = denyNotInstalled
-		}
-		return v
-	}
-	v.app = in.app
-	if !in.epochValidLocked(epoch, p.clock.Now()) {
-		v.reason = denyStaleEpoch
-		return v
-	}
-	_, v.secret = in.credentialLocked(epoch)
-	if ri.Name == in.realm {
-		return v
-	}
-	switch provider := p.st.apps[ri.App]; {
-	case ri.Swarm != d.project.key, ri.App == app:
-		// another project, or the app's own realm of the other stage
-		v.reason = denyBadRealm
-	case provider == nil:
-		v.reason = denyUnknownProvider
-	case !p.grantedLocked(app, provider.name):
-		v.reason = denyNoGrant
-	default:
-		v.role = wire.RoleAppReader
-	}
-	return v
-}
-
-// judgeLegacyLocked judges the legacy credential (serial, serial): role
-// app on the realm of an app installed on that device in that stage.
-func (p *Platform) judgeLegacyLocked(ri realm.Info, serial string) verdict {
-	d := p.deviceBySerialLocked(serial)
-	if d == nil {
-		return verdict{reason: denyUnknownDevice}
-	}
-	v := verdict{device: d, stage: Stage(ri.Stage), role: wire.RoleApp, secret: serial}
-	in := p.st.installs[instKey{d.key, ri.App, Stage(ri.Stage)}]
-	if ri.Swarm != d.project.key || in == nil {
-		v.reason = denyLegacyForeign
-		return v
-	}
-	v.app = in.app
-	return v
-}
-
-// grantedLocked reports whether consumer app may read provider's data.
-func (p *Platform) grantedLocked(consumer int, provider string) bool {
-	g := p.st.grants[consumer]
-	return g[strings.ToLower(provider)] || g["*"]
-}
-
 // admit records an admitted session.
-func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v verdict, wp *wsPeer) {
+func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v registry.Verdict, wp *wsPeer) {
 	s := &session{
 		id:         uint64(sid),
 		realm:      ri,
-		authID:     v.device.serial,
+		authID:     v.Device.Serial,
 		authIDSent: authid,
-		role:       v.role,
-		device:     v.device,
-		app:        v.app,
-		stage:      v.stage,
+		role:       v.Role,
+		device:     v.Device,
+		app:        v.App,
+		stage:      Stage(v.Stage),
 		peer:       wp,
 	}
 	p.mu.Lock()
@@ -263,23 +161,23 @@ func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v verdict, w
 }
 
 // logAuth appends to the authentication log.
-func (p *Platform) logAuth(ri realm.Info, authid string, v verdict, sid uint64) {
+func (p *Platform) logAuth(ri realm.Info, authid string, v registry.Verdict, sid uint64) {
 	at := AuthAttempt{
 		Time:     p.clock.Now(),
 		Realm:    ri.Name,
 		AuthID:   authid,
-		Admitted: v.reason == "",
-		Reason:   v.reason,
+		Admitted: v.Reason == "",
+		Reason:   v.Reason,
 		Session:  sid,
 	}
-	if v.device != nil {
-		at.Serial = v.device.serial
+	if v.Device != nil {
+		at.Serial = v.Device.Serial
 	}
 	if at.Admitted {
-		at.Role = v.role
-		p.log.Debug("session admitted", "realm", ri.Name, "authid", authid, "role", v.role, "session", sid)
+		at.Role = v.Role
+		p.log.Debug("session admitted", "realm", ri.Name, "authid", authid, "role", v.Role, "session", sid)
 	} else {
-		p.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.reason)
+		p.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.Reason)
 	}
 	p.mu.Lock()
 	p.authLog = append(p.authLog, at)

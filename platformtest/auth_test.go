@@ -11,6 +11,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 // TestAuthIDRewrittenToSerial joins with the per-app and the legacy
@@ -81,7 +82,7 @@ func TestAuthRefusals(t *testing.T) {
 	foreign := f.p.Install(f.d2, other, Dev) // dev-1 does not run "other"
 	serial := f.d1.Serial()
 	id, secret := f.in1.Credentials()
-	_, prodSecret := f.p.st.installs[instKey{42, 31, Prod}].Credentials()
+	_, prodSecret := f.p.InstallationOf(42, 31, Prod).Credentials()
 
 	for _, tc := range []struct {
 		name, realm, authid, secret string
@@ -89,14 +90,14 @@ func TestAuthRefusals(t *testing.T) {
 	}{
 		{"wrong secret", f.in1.Realm(), id, "wrong", wire.ErrAuthenticationFailed, denyBadSignature},
 		{"legacy wrong secret", f.in1.Realm(), serial, "wrong", wire.ErrAuthenticationFailed, denyBadSignature},
-		{"unknown device", f.in1.Realm(), wire.AppAuthID(26, "dev", 1, "nope"), "x", wire.ErrAuthenticationFailed, denyUnknownDevice},
-		{"unknown legacy serial", f.in1.Realm(), "nope", "nope", wire.ErrAuthenticationFailed, denyUnknownDevice},
-		{"upper-case authid is a serial", f.in1.Realm(), "APP-26-dev-e1@" + serial, secret, wire.ErrAuthenticationFailed, denyUnknownDevice},
-		{"stale epoch", f.in1.Realm(), wire.AppAuthID(26, "dev", 5, serial), secret, wire.ErrAuthenticationFailed, denyStaleEpoch},
-		{"not installed", f.in1.Realm(), wire.AppAuthID(30, "dev", 1, serial), "x", wire.ErrAuthenticationFailed, denyNotInstalled},
-		{"installed in the other stage", f.in1.Realm(), wire.AppAuthID(31, "dev", 1, serial), prodSecret, wire.ErrAuthenticationFailed, denyNotInstalledRealmStage},
-		{"legacy on a foreign realm", foreign.Realm(), serial, serial, wire.ErrAuthenticationFailed, denyLegacyForeign},
-		{"per-app on another app's realm", foreign.Realm(), id, secret, wire.ErrAuthenticationFailed, denyNoGrant},
+		{"unknown device", f.in1.Realm(), wire.AppAuthID(26, "dev", 1, "nope"), "x", wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},
+		{"unknown legacy serial", f.in1.Realm(), "nope", "nope", wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},
+		{"upper-case authid is a serial", f.in1.Realm(), "APP-26-dev-e1@" + serial, secret, wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},
+		{"stale epoch", f.in1.Realm(), wire.AppAuthID(26, "dev", 5, serial), secret, wire.ErrAuthenticationFailed, registry.DenyStaleEpoch},
+		{"not installed", f.in1.Realm(), wire.AppAuthID(30, "dev", 1, serial), "x", wire.ErrAuthenticationFailed, registry.DenyNotInstalled},
+		{"installed in the other stage", f.in1.Realm(), wire.AppAuthID(31, "dev", 1, serial), prodSecret, wire.ErrAuthenticationFailed, registry.DenyNotInstalledRealmStage},
+		{"legacy on a foreign realm", foreign.Realm(), serial, serial, wire.ErrAuthenticationFailed, registry.DenyLegacyForeign},
+		{"per-app on another app's realm", foreign.Realm(), id, secret, wire.ErrAuthenticationFailed, registry.DenyNoGrant},
 		{"unknown realm", "realm-9-9-dev", id, secret, wire.ErrNoSuchRealm, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -159,7 +160,7 @@ func TestWithholdBeforeInstall(t *testing.T) {
 	p := New(t)
 	d := p.AddDevice("d")
 	a := p.AddApp("a", "")
-	p.WithholdRealm(realmName(1, 1, Dev))
+	p.WithholdRealm(wire.Realm(1, 1, string(Dev)))
 	in := p.Install(d, a, Dev)
 	id, secret := in.Credentials()
 	if got := errorURI(dialWire(t, p, true).join(in.Realm(), id, secret)); got != wire.ErrNoSuchRealm {
@@ -199,7 +200,7 @@ func TestRotation(t *testing.T) {
 		t.Errorf("previous epoch after grace: %q, want %s", got, wire.ErrAuthenticationFailed)
 	}
 	log := f.p.AuthLog()
-	if last := log[len(log)-1]; last.Reason != denyStaleEpoch {
+	if last := log[len(log)-1]; last.Reason != registry.DenyStaleEpoch {
 		t.Errorf("last auth log entry %+v, want stale_epoch", last)
 	}
 	if got := join(newID, newSecret); got != "" {
@@ -220,7 +221,7 @@ func TestUninstallStopsCredentials(t *testing.T) {
 	if got := errorURI(dialWire(t, f.p, false).join(f.in1.Realm(), id, secret)); got != wire.ErrAuthenticationFailed {
 		t.Fatalf("join after uninstall: %q", got)
 	}
-	if log := f.p.AuthLog(); log[len(log)-1].Reason != denyNotInstalled {
+	if log := f.p.AuthLog(); log[len(log)-1].Reason != registry.DenyNotInstalled {
 		t.Errorf("reason %q, want not_installed", log[len(log)-1].Reason)
 	}
 }

@@ -53,7 +53,7 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 	if s.role != wire.RoleApp {
 		return false, nil
 	}
-	if !appMay(a.realm, s.device.key, msg) {
+	if !appMay(a.realm, s.device.Key, msg) {
 		return false, nil
 	}
 	switch m := msg.(type) {

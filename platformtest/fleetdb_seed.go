@@ -9,7 +9,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 // applySeedData inserts a seed's table rows and sets its transform rows.
@@ -29,7 +30,7 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult) error {
 		if len(sa.TransformRows) == 0 {
 			continue
 		}
-		tpl, err := parseDataTemplate(sa.DataTemplate)
+		tpl, err := registry.ParseDataTemplate(sa.DataTemplate)
 		if err != nil {
 			return fmt.Errorf("apps[%d]: %w", i, err)
 		}
@@ -52,14 +53,7 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult) error {
 
 // realmsOfApp returns the realms of an app's data backends, sorted.
 func (p *Platform) realmsOfApp(name string) []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	var out []string
-	for realm, ri := range p.st.realms {
-		if a := p.st.apps[ri.App]; a != nil && strings.EqualFold(a.name, name) {
-			out = append(out, realm)
-		}
-	}
-	slices.Sort(out)
+	p.reg.Do(func(s *registry.State) { out = s.RealmsOfApp(name) })
 	return out
 }

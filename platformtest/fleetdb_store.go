@@ -26,6 +26,7 @@ import (
 	"sync/atomic"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -141,17 +142,9 @@ type view struct {
 // backendFor returns the data backend of a provisioned realm, creating it
 // from the app's data template on first use.
 func (p *Platform) backendFor(realm string) (*backend, error) {
-	p.mu.Lock()
-	ri := p.st.realms[realm]
-	var src string
-	if ri != nil {
-		if a := p.st.apps[ri.App]; a != nil {
-			src = a.dataTemplate
-		}
-	}
-	p.mu.Unlock()
-	if ri == nil {
-		return nil, fmt.Errorf("no realm %q: install an app first", realm)
+	ri, src, err := p.realmTemplate(realm)
+	if err != nil {
+		return nil, err
 	}
 	p.fleet.mu.Lock()
 	defer p.fleet.mu.Unlock()
@@ -160,27 +153,14 @@ func (p *Platform) backendFor(realm string) (*backend, error) {
 	}
 	b := p.fleet.backends[realm]
 	if b == nil {
-		tpl, err := parseDataTemplate(src)
+		tpl, err := registry.ParseDataTemplate(src)
 		if err != nil {
 			return nil, fmt.Errorf("realm %q: %w", realm, err)
 		}
-		b = newBackend(*ri, tpl)
+		b = newBackend(ri, tpl)
 		p.fleet.backends[realm] = b
 	}
 	return b, nil
-}
-
-// parseDataTemplate parses an app's data template; "" (or only white
-// space) is an app without tables, nil.
-func parseDataTemplate(src string) (*template.DataTemplate, error) {
-	if strings.TrimSpace(src) == "" {
-		return nil, nil
-	}
-	tpl, _, err := template.ParseData([]byte(src))
-	if err != nil {
-		return nil, fmt.Errorf("data template: %w", err)
-	}
-	return tpl, nil
 }
 
 func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {

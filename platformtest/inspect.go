@@ -15,6 +15,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 // session is an admitted network session.
@@ -24,8 +25,8 @@ type session struct {
 	authID     string // as rewritten: the device serial
 	authIDSent string
 	role       string
-	device     *Device
-	app        *App
+	device     *registry.Device // immutable fields only outside the registry's lock
+	app        *registry.App
 	stage      Stage
 	peer       *wsPeer
 	joined     time.Time // set when WELCOME goes out
@@ -78,11 +79,11 @@ func (p *Platform) Sessions() []SessionInfo {
 		}
 		info := SessionInfo{
 			ID: s.id, Realm: s.realm.Name, AuthID: s.authID, AuthIDSent: s.authIDSent,
-			AuthRole: s.role, Serial: s.device.serial, DeviceKey: s.device.key,
+			AuthRole: s.role, Serial: s.device.Serial, DeviceKey: s.device.Key,
 			Stage: s.stage, Joined: s.joined,
 		}
 		if s.app != nil {
-			info.AppKey = s.app.key
+			info.AppKey = s.app.Key
 		}
 		out = append(out, info)
 	}

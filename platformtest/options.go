@@ -57,3 +57,11 @@ func WithServerKeepalive(d time.Duration) Option {
 		s.keepalive = d
 	}
 }
+
+// WithBuildDuration sets how long a release build takes in platform time:
+// a release stays BUILDING until the platform clock has moved that far
+// (Clock().Advance moves it at once). The default, 0, ends a build at the
+// first look after it started.
+func WithBuildDuration(d time.Duration) Option {
+	return func(s *settings) { s.build = max(d, 0) }
+}

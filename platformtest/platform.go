@@ -13,6 +13,8 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/rest"
 )
 
 // Platform is an in-memory IronFlock platform: a WAMP router with the
@@ -45,7 +47,6 @@ type Platform struct {
 	gen      *generation // the running router; nil while the platform is down
 	conns    map[*trackedConn]struct{}
 	peers    map[*wsPeer]struct{}
-	st       state
 	withheld map[string]bool
 	services []realm.Service
 	sessions map[uint64]*session
@@ -55,6 +56,9 @@ type Platform struct {
 	refusals []*refusal
 
 	fleet fleetState // the data backends, by realm (fleetdb_store.go)
+
+	reg     *registry.Registry // the provisioned world, with its own lock
+	handles sync.Map           // registry entity → its Go handle (provision.go)
 }
 
 // New starts a platform for a test. It fails tb when the platform cannot
@@ -86,14 +90,17 @@ func Start(opts ...Option) (*Platform, error) {
 		mux:      http.NewServeMux(),
 		conns:    map[*trackedConn]struct{}{},
 		peers:    map[*wsPeer]struct{}{},
-		st:       newState(),
 		withheld: map[string]bool{},
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
 	}
+	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build})
 	p.mux.HandleFunc(wire.RouterPath, p.serveWAMP)
 	p.services = append(p.services, fleetdbService{p}) // the data backend (fleetdb_service.go)
-	p.mountREST()
+	rest.New(rest.Config{
+		Registry: p.reg, Clock: p.clock, Log: p.log,
+		Online: p.onlineDevices, Changed: p.reconcile,
+	}).Mount(p.mux)
 
 	ln, err := net.Listen("tcp", set.addr)
 	if err != nil {
@@ -141,6 +148,14 @@ func (p *Platform) Close() {
 	p.mu.Unlock()
 	p.log.Info("platform closed")
 }
+
+// ManagementURL returns the base URL of the management REST API,
+// http://127.0.0.1:PORT/v1/platform.
+func (p *Platform) ManagementURL() string { return p.HTTPURL() + rest.Prefix }
+
+// OpenAPI returns the OpenAPI 3.1 document of the management REST API, as
+// served at /v1/platform/openapi.json.
+func OpenAPI() []byte { return rest.OpenAPI() }
 
 // fail reports a provisioning error: it fails the test of a platform made
 // by New and panics on a platform made by Start.

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 func TestKeysAndDefaults(t *testing.T) {
@@ -44,24 +45,37 @@ func TestProvisioningErrors(t *testing.T) {
 	a := p.AddApp("app", "", Key(9))
 	p.Install(d, a, Dev)
 	other := New(t).AddProject("elsewhere")
+	do := func(f func(s *registry.State) error) (err error) {
+		p.reg.Do(func(s *registry.State) { err = f(s) })
+		return err
+	}
+	addProject := func(name string, spec registry.Spec) error {
+		return do(func(s *registry.State) error { _, err := s.AddProject(name, spec); return err })
+	}
+	addDevice := func(name string, spec registry.Spec) error {
+		return do(func(s *registry.State) error { _, err := s.AddDevice(name, spec); return err })
+	}
+	addApp := func(name string, spec registry.Spec) error {
+		return do(func(s *registry.State) error { _, err := s.AddApp(name, "", "", spec); return err })
+	}
 
 	for _, tc := range []struct {
 		name string
 		err  func() error
 		want string
 	}{
-		{"duplicate project", func() error { _, err := p.addProject("plant", provisionSpec{}); return err }, "exists"},
-		{"duplicate swarm key", func() error { _, err := p.addProject("x", specOf([]ProvisionOption{Key(3)})); return err }, "taken"},
-		{"zero key", func() error { _, err := p.addProject("x", specOf([]ProvisionOption{Key(0)})); return err }, "positive"},
-		{"serial on a project", func() error { _, err := p.addProject("x", specOf([]ProvisionOption{Serial("s")})); return err }, "only the Key"},
-		{"empty device name", func() error { _, err := p.addDevice(" ", provisionSpec{}); return err }, "empty"},
-		{"duplicate device name", func() error { _, err := p.addDevice("dev", specOf([]ProvisionOption{InProject(pr)})); return err }, "exists"},
-		{"duplicate serial", func() error { _, err := p.addDevice("x", specOf([]ProvisionOption{Serial("s-1")})); return err }, "taken"},
-		{"serial with space", func() error { _, err := p.addDevice("x", specOf([]ProvisionOption{Serial("a b")})); return err }, "without spaces"},
-		{"foreign project", func() error { _, err := p.addDevice("x", specOf([]ProvisionOption{InProject(other)})); return err }, "not on this platform"},
-		{"duplicate app, other case", func() error { _, err := p.addApp("APP", "", "", provisionSpec{}); return err }, "exists"},
-		{"bad app name", func() error { _, err := p.addApp("my app", "", "", provisionSpec{}); return err }, "letters"},
-		{"project option on an app", func() error { _, err := p.addApp("x", "", "", specOf([]ProvisionOption{InProject(pr)})); return err }, "only the Key"},
+		{"duplicate project", func() error { return addProject("plant", registry.Spec{}) }, "exists"},
+		{"duplicate swarm key", func() error { return addProject("x", specOf([]ProvisionOption{Key(3)})) }, "taken"},
+		{"zero key", func() error { return addProject("x", specOf([]ProvisionOption{Key(0)})) }, "positive"},
+		{"serial on a project", func() error { return addProject("x", specOf([]ProvisionOption{Serial("s")})) }, "only the Key"},
+		{"empty device name", func() error { return addDevice(" ", registry.Spec{}) }, "empty"},
+		{"duplicate device name", func() error { return addDevice("dev", specOf([]ProvisionOption{InProject(pr)})) }, "exists"},
+		{"duplicate serial", func() error { return addDevice("x", specOf([]ProvisionOption{Serial("s-1")})) }, "taken"},
+		{"serial with space", func() error { return addDevice("x", specOf([]ProvisionOption{Serial("a b")})) }, "without spaces"},
+		{"foreign project", func() error { return addDevice("x", specOf([]ProvisionOption{InProject(other)})) }, "not on this platform"},
+		{"duplicate app, other case", func() error { return addApp("APP", registry.Spec{}) }, "exists"},
+		{"bad app name", func() error { return addApp("my app", registry.Spec{}) }, "letters"},
+		{"project option on an app", func() error { return addApp("x", specOf([]ProvisionOption{InProject(pr)})) }, "only the Key"},
 		{"install twice", func() error { _, err := p.install(d, a, Dev); return err }, "already installed"},
 		{"bad stage", func() error { _, err := p.install(d, a, "TEST"); return err }, "want DEV or PROD"},
 		{"nil app", func() error { _, err := p.install(d, nil, Dev); return err }, "required"},
@@ -114,7 +128,7 @@ func TestEnv(t *testing.T) {
 		t.Error("installation accessors")
 	}
 	// The secret is the documented HMAC (WIRE.md §1.4).
-	if got := appSecret(f.d1.credKey, f.d1.Serial(), 26, Dev, 1); got != secret {
+	if got := registry.AppSecret(f.d1.m.CredKey, f.d1.Serial(), 26, string(Dev), 1); got != secret {
 		t.Errorf("secret %s, derivation gives %s", secret, got)
 	}
 }

@@ -60,7 +60,7 @@ func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if force, _ := reg.Options[wire.OptForceReregister].(bool); !force {
 		return
 	}
-	if s.role != wire.RoleApp || !appMay(s.realm, s.device.key, reg) {
+	if s.role != wire.RoleApp || !appMay(s.realm, s.device.Key, reg) {
 		return // refused by the router anyway; never revoke for it
 	}
 	p.mu.Lock()

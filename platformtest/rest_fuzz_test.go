@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/flockgo/ironflock/platformtest/internal/rest"
 )
 
 // FuzzCreateBodies sends arbitrary bodies to the routes that read one:
@@ -25,7 +27,7 @@ func FuzzCreateBodies(f *testing.F) {
 	app := p.AddApp("seeded", "")
 	p.Install(d, app, Dev)
 	owned := restSend(p, "POST", "/apps", "fuzz-token", `{"name":"owned"}`)
-	var a appView
+	var a rest.App
 	if owned.status != http.StatusCreated || json.Unmarshal(owned.body, &a) != nil {
 		f.Fatalf("create app: %d %s", owned.status, owned.body)
 	}

@@ -10,6 +10,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/rest"
 )
 
 // restAnswer is an answer of the management API.
@@ -36,7 +40,7 @@ func restDo(t testing.TB, p *Platform, method, path, token, body string) restAns
 func restSend(p *Platform, method, path, token, body string) restAnswer {
 	fail := func(err error) restAnswer { return restAnswer{body: []byte(err.Error())} }
 	if !strings.HasPrefix(path, "/v1/") {
-		path = restPrefix + path
+		path = rest.Prefix + path
 	}
 	var rd io.Reader
 	if body != "" {
@@ -110,42 +114,44 @@ type restSnapshot struct {
 }
 
 func snapshotREST(p *Platform) restSnapshot {
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	var s restSnapshot
-	for _, d := range p.st.devices {
-		s.Devices = append(s.Devices, fmt.Sprintf("%d %q %d %s %q %q", d.key, d.name, d.project.key, d.serial, d.description, d.architecture))
-	}
-	for _, a := range p.st.apps {
-		owner := ""
-		if a.owner != nil {
-			owner = a.owner.name
+	p.reg.Do(func(st *registry.State) {
+		for _, d := range st.Devices() {
+			s.Devices = append(s.Devices, fmt.Sprintf("%d %q %d %s %q %q", d.Key, d.Name, d.Project.Key, d.Serial, d.Description, d.Architecture))
 		}
-		s.Apps = append(s.Apps, fmt.Sprintf("%d %q %q %q %d", a.key, a.name, owner, a.description, len(a.dataTemplate)))
-	}
-	for _, r := range p.st.releases {
-		s.Releases = append(s.Releases, fmt.Sprintf("%d %d %q %s %q %v", r.key, r.app.key, r.version, r.status, r.errMsg, r.finished.IsZero()))
-	}
-	for _, g := range p.st.groups {
-		line := fmt.Sprintf("%d %q %d members", g.key, g.name, g.project.key)
-		for _, d := range g.devices {
-			line += fmt.Sprintf(" %d", d.key)
+		for _, a := range st.Apps() {
+			owner := ""
+			if a.Owner != nil {
+				owner = a.Owner.Name
+			}
+			s.Apps = append(s.Apps, fmt.Sprintf("%d %q %q %q %d", a.Key, a.Name, owner, a.Description, len(a.DataTemplate)))
+			for _, r := range st.ReleasesOf(a) {
+				s.Releases = append(s.Releases, fmt.Sprintf("%d %d %q %s %q %v", r.Key, r.App.Key, r.Version, r.Status, r.Err, r.Finished.IsZero()))
+			}
 		}
-		for _, ga := range g.apps {
-			line += fmt.Sprintf(" app %d r%d %s %s", ga.app.key, ga.release.key, ga.stage, ga.target)
+		for _, g := range st.Groups() {
+			line := fmt.Sprintf("%d %q %d members", g.Key, g.Name, g.Project.Key)
+			for _, d := range g.Devices {
+				line += fmt.Sprintf(" %d", d.Key)
+			}
+			for _, ga := range g.Apps {
+				line += fmt.Sprintf(" app %d r%d %s %s", ga.App.Key, ga.Release.Key, ga.Stage, ga.Target)
+			}
+			s.Groups = append(s.Groups, line)
 		}
-		s.Groups = append(s.Groups, line)
-	}
-	for k, in := range p.st.installs {
-		rel, grp := 0, 0
-		if in.release != nil {
-			rel = in.release.key
+		for _, d := range st.Devices() {
+			for _, in := range st.DeviceInstalls(d) {
+				rel, grp := 0, 0
+				if in.Release != nil {
+					rel = in.Release.Key
+				}
+				if in.Group != nil {
+					grp = in.Group.Key
+				}
+				s.Installs = append(s.Installs, fmt.Sprintf("{%d %d %s} r%d %s %s g%d %v", d.Key, in.App.Key, in.Stage, rel, in.Target, in.Current, grp, in.Removed))
+			}
 		}
-		if in.group != nil {
-			grp = in.group.key
-		}
-		s.Installs = append(s.Installs, fmt.Sprintf("%v r%d %s %s g%d %v", k, rel, in.target, in.current, grp, in.removed))
-	}
+	})
 	for _, l := range [][]string{s.Devices, s.Apps, s.Releases, s.Groups, s.Installs} {
 		slices.Sort(l)
 	}
@@ -197,8 +203,8 @@ func newRESTWorld(t *testing.T) *restWorld {
 	p.Install(w.d1, seeded, Dev)
 	w.seededRel = p.InstallationOf(1, w.seeded, Dev).ReleaseKey()
 
-	var a appView
-	var r releaseView
+	var a rest.App
+	var r rest.Release
 	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"mine"}`, 201, &a)
 	w.mine = a.AppKey
 	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases?wait=false", w.mine), aliceToken, `{"version":"1.0.0"}`, 202, &r)
@@ -212,7 +218,7 @@ func newRESTWorld(t *testing.T) *restWorld {
 	w.otherRel = r.ReleaseKey
 	p.Clock().Advance(time.Hour)
 	restOK(t, p, "GET", fmt.Sprintf("/apps/%d/releases/%d?swarm_key=1", w.other, w.otherRel), aliceToken, "", 200, &r)
-	if r.Status != releaseReady {
+	if r.Status != wire.ReleaseReady {
 		t.Fatalf("release of other: %+v", r)
 	}
 	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases?wait=false", w.mine), aliceToken, `{"version":"2.0.0"}`, 202, &r)

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/rest"
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
@@ -25,32 +28,32 @@ func restAdmin(t *testing.T, opts ...Option) (*Platform, *Project) {
 
 func TestRESTBuildOnThePlatformClock(t *testing.T) {
 	p, _ := restAdmin(t, WithBuildDuration(time.Hour))
-	var app appView
+	var app rest.App
 	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"builder"}`, 201, &app)
 	rel := fmt.Sprintf("/apps/%d/releases", app.AppKey)
 	const tmpl = "data:\n  tables:\n    - tablename: t\n      columns:\n        - {id: tsp, name: T, dataType: timestamp}\n"
-	var r releaseView
+	var r rest.Release
 	a := restOK(t, p, "POST", rel+"?wait=false", aliceToken, fmt.Sprintf(`{"version":"1.0.0","data_template":%q}`, tmpl), 202, &r)
-	if r.Status != releaseBuilding || r.FinishedAt != nil || a.header.Get("Retry-After") != "" {
+	if r.Status != wire.ReleaseBuilding || r.FinishedAt != nil || a.header.Get("Retry-After") != "" {
 		t.Fatalf("created %+v %v", r, a.header)
 	}
-	get := func() releaseView {
-		var r2 releaseView
+	get := func() rest.Release {
+		var r2 rest.Release
 		restOK(t, p, "GET", fmt.Sprintf("%s/%d?swarm_key=1", rel, r.ReleaseKey), aliceToken, "", 200, &r2)
 		return r2
 	}
 	p.Clock().Advance(59 * time.Minute)
-	if got := get(); got.Status != releaseBuilding {
+	if got := get(); got.Status != wire.ReleaseBuilding {
 		t.Fatalf("after 59m: %+v", got)
 	}
-	var listed []appView
+	var listed []rest.App
 	restOK(t, p, "GET", "/apps", aliceToken, "", 200, &listed)
 	if len(listed) != 0 {
 		t.Errorf("unreleased app listed: %+v", listed)
 	}
 	p.Clock().Advance(time.Minute)
 	got := get()
-	if got.Status != releaseReady || got.FinishedAt == nil || !got.FinishedAt.Equal(got.CreatedAt.Add(time.Hour)) {
+	if got.Status != wire.ReleaseReady || got.FinishedAt == nil || !got.FinishedAt.Equal(got.CreatedAt.Add(time.Hour)) {
 		t.Fatalf("after 1h: %+v", got)
 	}
 	restOK(t, p, "GET", "/apps", aliceToken, "", 200, &listed)
@@ -63,14 +66,14 @@ func TestRESTBuildOnThePlatformClock(t *testing.T) {
 
 	// A build in progress, cancelled: 200 with CANCELED, then 409.
 	restOK(t, p, "POST", rel+"?wait=false", aliceToken, `{"version":"1.1.0"}`, 202, &r)
-	var canceled releaseView
+	var canceled rest.Release
 	restOK(t, p, "POST", rel+"/cancel", aliceToken, "", 200, &canceled)
-	if canceled.Status != releaseCanceled || canceled.ReleaseKey != r.ReleaseKey || canceled.FinishedAt == nil {
+	if canceled.Status != wire.ReleaseCanceled || canceled.ReleaseKey != r.ReleaseKey || canceled.FinishedAt == nil {
 		t.Errorf("canceled %+v", canceled)
 	}
-	checkErrorAnswer(t, restDo(t, p, "POST", rel+"/cancel", aliceToken, ""), 409, codeNoBuildInProgress)
+	checkErrorAnswer(t, restDo(t, p, "POST", rel+"/cancel", aliceToken, ""), 409, wire.CodeNoBuildInProgress)
 	p.Clock().Advance(2 * time.Hour)
-	if got := get(); got.Status != releaseCanceled {
+	if got := get(); got.Status != wire.ReleaseCanceled {
 		t.Errorf("a cancelled build ended: %+v", got)
 	}
 
@@ -78,10 +81,10 @@ func TestRESTBuildOnThePlatformClock(t *testing.T) {
 	// message; the app keeps the template of its READY release.
 	restOK(t, p, "POST", rel+"?wait=false", aliceToken, `{"version":"2.0.0","data_template":"data: {}","ai_template":"bot:\n  main: true\n"}`, 202, &r)
 	p.Clock().Advance(time.Hour)
-	var all []releaseView
+	var all []rest.Release
 	restOK(t, p, "GET", rel+"?swarm_key=1", aliceToken, "", 200, &all)
 	last := all[len(all)-1]
-	if last.Version != "2.0.0" || last.Status != releaseFailed || !strings.Contains(last.Error, "template:") {
+	if last.Version != "2.0.0" || last.Status != wire.ReleaseFailed || !strings.Contains(last.Error, "template:") {
 		t.Errorf("failed build %+v", last)
 	}
 	if p.AppByKey(app.AppKey).DataTemplate() != tmpl {
@@ -91,15 +94,15 @@ func TestRESTBuildOnThePlatformClock(t *testing.T) {
 
 func TestRESTWaitAndTimeout(t *testing.T) {
 	p, _ := restAdmin(t, WithBuildDuration(time.Hour))
-	var app appView
+	var app rest.App
 	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"waiter"}`, 201, &app)
 	c := newConformance(t, p)
 	rel := fmt.Sprintf("/apps/%d/releases", app.AppKey)
 
 	// The timeout passes first: 202, BUILDING, Retry-After = the build left.
 	a := c.whileWaiting(2500*time.Millisecond, true, "1.0.0", "POST", rel+"?timeout=2.5", aliceToken, `{"version":"1.0.0"}`)
-	var r releaseView
-	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 202 || r.Status != releaseBuilding {
+	var r rest.Release
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 202 || r.Status != wire.ReleaseBuilding {
 		t.Fatalf("timeout: %d %s", a.status, a.body)
 	}
 	if ra := a.header.Get("Retry-After"); ra != "3598" && ra != "3597" { // 1h - 2.5s, rounded up
@@ -113,7 +116,7 @@ func TestRESTWaitAndTimeout(t *testing.T) {
 	}
 	restOK(t, p, "POST", rel+"/cancel", aliceToken, "", 200, nil)
 	a = c.whileWaiting(10*time.Minute, false, "1.0.2", "POST", rel, aliceToken, `{"version":"1.0.2"}`)
-	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != releaseReady || a.header.Get("Retry-After") != "" {
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != wire.ReleaseReady || a.header.Get("Retry-After") != "" {
 		t.Fatalf("wait: %d %s", a.status, a.body)
 	}
 	// A cancel while a request waits ends the wait with 201 CANCELED.
@@ -126,26 +129,26 @@ func TestRESTWaitAndTimeout(t *testing.T) {
 		time.Sleep(time.Millisecond) // the build has not started yet
 	}
 	a = <-done
-	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != releaseCanceled {
+	if err := json.Unmarshal(a.body, &r); err != nil || a.status != 201 || r.Status != wire.ReleaseCanceled {
 		t.Errorf("cancelled wait: %d %s", a.status, a.body)
 	}
 }
 
 func TestRESTDefaultBuildIsImmediate(t *testing.T) {
 	p, _ := restAdmin(t)
-	var app appView
+	var app rest.App
 	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"quick"}`, 201, &app)
-	var r releaseView
+	var r rest.Release
 	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases", app.AppKey), aliceToken, `{"version":"1.0.0"}`, 201, &r)
-	if r.Status != releaseReady {
+	if r.Status != wire.ReleaseReady {
 		t.Errorf("default build: %+v", r)
 	}
 	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases?wait=false", app.AppKey), aliceToken, `{"version":"1.0.1"}`, 202, &r)
-	if r.Status != releaseBuilding {
+	if r.Status != wire.ReleaseBuilding {
 		t.Errorf("wait=false: %+v", r)
 	}
 	restOK(t, p, "GET", fmt.Sprintf("/apps/%d/releases/%d?swarm_key=1", app.AppKey, r.ReleaseKey), aliceToken, "", 200, &r)
-	if r.Status != releaseReady {
+	if r.Status != wire.ReleaseReady {
 		t.Errorf("next look: %+v", r)
 	}
 }
@@ -157,25 +160,25 @@ func TestRESTDeviceStatus(t *testing.T) {
 	app := p.AddApp("a", "")
 	in := p.Install(d, app, Dev)
 	status := func(key int) string {
-		var v deviceView
+		var v rest.Device
 		restOK(t, p, "GET", fmt.Sprintf("/devices/%d", key), aliceToken, "", 200, &v)
 		return v.Status
 	}
-	if s := status(1); s != deviceDisconnected {
+	if s := status(1); s != wire.DeviceDisconnected {
 		t.Errorf("before joining: %s", s)
 	}
 	c := connect(t, p, in, serialize.MSGPACK)
-	if s := status(1); s != deviceConnected {
+	if s := status(1); s != wire.DeviceConnected {
 		t.Errorf("joined: %s", s)
 	}
 	_ = c
 	oi := p.Install(other, app, Dev)
 	oi.SetCurrentState(AppDownloading)
-	if s := status(2); s != deviceConfiguring {
+	if s := status(2); s != wire.DeviceConfiguring {
 		t.Errorf("downloading: %s", s)
 	}
 	restOK(t, p, "PUT", fmt.Sprintf("/devices/2/apps/%d", app.Key()), aliceToken, `{"target_state":"STOPPED"}`, 200, nil)
-	if s := status(2); s != deviceDisconnected || oi.CurrentState() != AppStopped || oi.TargetState() != AppStopped {
+	if s := status(2); s != wire.DeviceDisconnected || oi.CurrentState() != AppStopped || oi.TargetState() != AppStopped {
 		t.Errorf("stopped: %s %s %s", s, oi.CurrentState(), oi.TargetState())
 	}
 }
@@ -194,12 +197,12 @@ func joinRefused(t *testing.T, p *Platform, realm, authid, secret string) {
 
 func TestRESTInstallOpensTheRouterAndUninstallClosesIt(t *testing.T) {
 	p, _ := restAdmin(t)
-	var devs []deviceView
+	var devs []rest.Device
 	restOK(t, p, "POST", "/swarms/1/devices", aliceToken, `{"name":"edge"}`, 201, &devs)
-	var app appView
+	var app rest.App
 	restOK(t, p, "POST", "/apps", aliceToken, `{"name":"edgeapp"}`, 201, &app)
 	restOK(t, p, "POST", fmt.Sprintf("/apps/%d/releases", app.AppKey), aliceToken, `{"version":"1.0.0"}`, 201, nil)
-	var da deviceAppView
+	var da rest.DeviceApp
 	restOK(t, p, "POST", fmt.Sprintf("/devices/%d/apps", devs[0].DeviceKey), aliceToken, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.AppKey), 201, &da)
 	in := p.InstallationOf(devs[0].DeviceKey, app.AppKey, Dev)
 	if in == nil || in.Device().Serial() != devs[0].SerialNumber || da.ReleaseKey == nil || in.ReleaseKey() != *da.ReleaseKey {
@@ -210,7 +213,7 @@ func TestRESTInstallOpensTheRouterAndUninstallClosesIt(t *testing.T) {
 	restOK(t, p, "DELETE", fmt.Sprintf("/devices/%d/apps/%d", devs[0].DeviceKey, app.AppKey), aliceToken, "", 204, nil)
 	joinRefused(t, p, in.Realm(), id, secret)
 	log := p.AuthLog()
-	if last := log[len(log)-1]; last.Admitted || last.Reason != denyNotInstalled {
+	if last := log[len(log)-1]; last.Admitted || last.Reason != registry.DenyNotInstalled {
 		t.Errorf("auth log %+v", last)
 	}
 	if p.InstallationOf(devs[0].DeviceKey, app.AppKey, Dev) != nil || in.CurrentState() != AppRemoved {
@@ -236,7 +239,7 @@ func TestRESTGroupPropagation(t *testing.T) {
 		t.Fatalf("d1 did not inherit: %v", installs())
 	}
 	// d2 joins: it inherits app, keeps its direct installation of direct.
-	var g groupView
+	var g rest.Group
 	restOK(t, p, "PUT", path(g1, "/devices/2"), aliceToken, "", 200, &g)
 	restOK(t, p, "PUT", path(g1, "/devices/2"), aliceToken, "", 200, &g) // idempotent
 	if !cmp.Equal(g.DeviceKeys, []int{1, 2}) || len(g.Apps) != 2 {
@@ -281,16 +284,16 @@ func TestRESTGroupPropagation(t *testing.T) {
 
 func TestRESTAliasAndDocument(t *testing.T) {
 	p, _ := restAdmin(t)
-	var devs []deviceView
+	var devs []rest.Device
 	restOK(t, p, "POST", "/v1/ironflock/swarms/1/devices", aliceToken, `{"name":"via-alias"}`, 201, &devs)
-	var got deviceView
+	var got rest.Device
 	restOK(t, p, "GET", fmt.Sprintf("/devices/%d", devs[0].DeviceKey), aliceToken, "", 200, &got)
 	if got.Name != "via-alias" {
 		t.Errorf("got %+v", got)
 	}
 	for _, path := range []string{"/v1/platform/openapi.json", "/v1/ironflock/openapi.json"} {
 		a := restDo(t, p, "GET", path, "", "")
-		if a.status != 200 || a.header.Get("Content-Type") != "application/json" || string(a.body) != string(openAPIDocument) {
+		if a.status != 200 || a.header.Get("Content-Type") != "application/json" || string(a.body) != string(OpenAPI()) {
 			t.Errorf("%s: %d %v", path, a.status, a.header)
 		}
 	}
@@ -325,12 +328,12 @@ users:
 	if _, err := p.Apply(seed); err != nil {
 		t.Fatal(err)
 	}
-	var devs []deviceView
+	var devs []rest.Device
 	restOK(t, p, "GET", "/devices", "ann-token", "", 200, &devs)
-	var groups []groupView
+	var groups []rest.Group
 	restOK(t, p, "GET", fmt.Sprintf("/swarms/%d/groups", devs[0].SwarmKey), "ann-token", "", 200, &groups)
 	if len(devs) != 2 || len(groups) != 1 || !cmp.Equal(groups[0].DeviceKeys, []int{devs[0].DeviceKey}) {
 		t.Errorf("devices %+v groups %+v", devs, groups)
 	}
-	checkErrorAnswer(t, restDo(t, p, "POST", fmt.Sprintf("/swarms/%d/devices", devs[0].SwarmKey), "ann-token", `{"name":"c"}`), 403, codeForbidden)
+	checkErrorAnswer(t, restDo(t, p, "POST", fmt.Sprintf("/swarms/%d/devices", devs[0].SwarmKey), "ann-token", `{"name":"c"}`), 403, wire.CodeForbidden)
 }

@@ -6,7 +6,6 @@
 package platformtest
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -16,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/router/auth"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -102,6 +102,8 @@ func (p *Platform) downLocked() {
 // reconcileLocked brings the router's realms in line with the provisioned
 // realms that are not withheld. The caller holds p.ctl.
 func (p *Platform) reconcileLocked() {
+	var provisioned []realm.Info
+	p.reg.Do(func(s *registry.State) { provisioned = s.Realms() })
 	p.mu.Lock()
 	gen := p.gen
 	if gen == nil {
@@ -110,25 +112,33 @@ func (p *Platform) reconcileLocked() {
 	}
 	var up []realm.Info
 	var down []string
-	for name, ri := range p.st.realms {
-		if !p.withheld[name] && gen.realms[name] == nil {
-			up = append(up, *ri)
+	keep := map[string]bool{}
+	for _, ri := range provisioned {
+		keep[ri.Name] = true
+		if !p.withheld[ri.Name] && gen.realms[ri.Name] == nil {
+			up = append(up, ri)
 		}
 	}
 	for name := range gen.realms {
-		if p.withheld[name] || p.st.realms[name] == nil {
+		if p.withheld[name] || !keep[name] {
 			down = append(down, name)
 		}
 	}
 	p.mu.Unlock()
 	slices.Sort(down)
-	slices.SortFunc(up, func(a, b realm.Info) int { return cmp.Compare(a.Name, b.Name) })
 	for _, name := range down {
 		p.realmDown(gen, name)
 	}
 	for _, ri := range up {
 		p.realmUp(gen, ri)
 	}
+}
+
+// reconcile is reconcileLocked for callers that do not hold p.ctl.
+func (p *Platform) reconcile() {
+	p.ctl.Lock()
+	defer p.ctl.Unlock()
+	p.reconcileLocked()
 }
 
 // realmUp adds a realm to the router and starts its services.

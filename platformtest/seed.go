@@ -12,6 +12,8 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -234,7 +236,7 @@ func (v *seedValidator) validate(s *Seed) {
 	serials := map[string]string{}
 	for i, pr := range s.Projects {
 		path := fmt.Sprintf("projects[%d]", i)
-		if err := checkName("project", pr.Name, 63); err != nil {
+		if err := registry.CheckName("project", pr.Name, 63); err != nil {
 			v.errorf(path, "%v", err)
 		} else if projects[pr.Name] != nil {
 			v.errorf(path, "project %q is declared twice", pr.Name)
@@ -243,7 +245,7 @@ func (v *seedValidator) validate(s *Seed) {
 		devices := map[string]bool{}
 		for j, d := range pr.Devices {
 			dpath := fmt.Sprintf("%s.devices[%d]", path, j)
-			if err := checkName("device", d.Name, 63); err != nil {
+			if err := registry.CheckName("device", d.Name, 63); err != nil {
 				v.errorf(dpath, "%v", err)
 			} else if devices[d.Name] {
 				v.errorf(dpath, "device %q is declared twice in project %q", d.Name, pr.Name)
@@ -251,7 +253,7 @@ func (v *seedValidator) validate(s *Seed) {
 			devices[d.Name] = true
 			v.checkKey(devKeys, d.DeviceKey, dpath)
 			if d.SerialNumber != "" {
-				if !serialPattern.MatchString(d.SerialNumber) {
+				if !registry.SerialPattern.MatchString(d.SerialNumber) {
 					v.errorf(dpath, "serial_number %q must not contain spaces", d.SerialNumber)
 				} else if prev, dup := serials[d.SerialNumber]; dup {
 					v.errorf(dpath, "serial_number %q is also used by %s", d.SerialNumber, prev)
@@ -262,7 +264,7 @@ func (v *seedValidator) validate(s *Seed) {
 		groups := map[string]bool{}
 		for j, g := range pr.Groups {
 			gpath := fmt.Sprintf("%s.groups[%d]", path, j)
-			if err := checkName("group", g.Name, 63); err != nil {
+			if err := registry.CheckName("group", g.Name, 63); err != nil {
 				v.errorf(gpath, "%v", err)
 			} else if groups[g.Name] {
 				v.errorf(gpath, "group %q is declared twice in project %q", g.Name, pr.Name)
@@ -288,7 +290,7 @@ func (v *seedValidator) validate(s *Seed) {
 	apps := map[string]bool{}
 	for i, a := range s.Apps {
 		path := fmt.Sprintf("apps[%d]", i)
-		if !appNamePattern.MatchString(a.Name) {
+		if !registry.AppNamePattern.MatchString(a.Name) {
 			v.errorf(path, "app name %q: 1-63 letters, digits, '.', '_' or '-'", a.Name)
 		} else if apps[strings.ToLower(a.Name)] {
 			v.errorf(path, "app %q is declared twice", a.Name)
@@ -315,12 +317,12 @@ func (v *seedValidator) validate(s *Seed) {
 		}
 		stage := Dev
 		if in.Stage != "" {
-			st, err := parseStage(in.Stage)
+			st, err := registry.ParseStage(in.Stage)
 			if err != nil {
 				v.errorf(path, "%v", err)
 				continue
 			}
-			stage = st
+			stage = Stage(st)
 		}
 		k := [4]string{in.Project, in.Device, strings.ToLower(in.App), string(stage)}
 		if installed[k] {
@@ -333,7 +335,7 @@ func (v *seedValidator) validate(s *Seed) {
 	tokens := map[string]string{}
 	for i, u := range s.Users {
 		path := fmt.Sprintf("users[%d]", i)
-		if err := checkName("user", u.Name, 63); err != nil {
+		if err := registry.CheckName("user", u.Name, 63); err != nil {
 			v.errorf(path, "%v", err)
 		} else if users[u.Name] {
 			v.errorf(path, "user %q is declared twice", u.Name)
@@ -349,7 +351,7 @@ func (v *seedValidator) validate(s *Seed) {
 			if _, ok := projects[name]; !ok {
 				v.errorf(joinPath(path+".projects", name), "unknown project %q", name)
 			}
-			if role != roleAdmin && role != roleViewer {
+			if role != wire.RoleAdmin && role != wire.RoleViewer {
 				v.errorf(joinPath(path+".projects", name), "role %q: want admin or viewer", role)
 			}
 		}

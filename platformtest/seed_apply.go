@@ -5,6 +5,8 @@ package platformtest
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 // SeedResult is what Apply provisioned.
@@ -23,45 +25,44 @@ type SeedResult struct {
 // with what the platform already holds; it stops at the first one, and
 // what was provisioned before stays.
 func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.mu.Lock()
-	res, err := p.applyLocked(s)
-	p.mu.Unlock()
-	p.reconcileLocked()
+	var res *SeedResult
+	var err error
+	p.reg.Do(func(st *registry.State) { res, err = p.apply(st, s) })
+	p.reconcile()
 	if err == nil {
 		err = p.applySeedData(s, res) // fleetdb_seed.go
 	}
 	return res, err
 }
 
-func (p *Platform) applyLocked(s *Seed) (*SeedResult, error) {
+// apply provisions s under the registry's lock.
+func (p *Platform) apply(st *registry.State, s *Seed) (*SeedResult, error) {
 	res := &SeedResult{Tokens: map[string]string{}}
-	projects := map[string]*Project{}
-	devices := map[string]map[string]*Device{}
+	projects := map[string]*registry.Project{}
+	devices := map[string]map[string]*registry.Device{}
 	for _, sp := range s.Projects {
-		pr, err := p.addProjectLocked(sp.Name, keySpec(sp.SwarmKey))
+		pr, err := st.AddProject(sp.Name, registry.KeySpec(sp.SwarmKey))
 		if err != nil {
 			return res, err
 		}
 		projects[sp.Name] = pr
-		devices[sp.Name] = map[string]*Device{}
-		res.Projects = append(res.Projects, pr)
+		devices[sp.Name] = map[string]*registry.Device{}
+		res.Projects = append(res.Projects, p.project(pr))
 		for _, sd := range sp.Devices {
-			spec := keySpec(sd.DeviceKey)
-			spec.project = pr
+			spec := registry.KeySpec(sd.DeviceKey)
+			spec.Project = pr
 			if sd.SerialNumber != "" {
-				spec.serial, spec.serialSet = sd.SerialNumber, true
+				spec.Serial, spec.SerialSet = sd.SerialNumber, true
 			}
-			d, err := p.addDeviceLocked(sd.Name, spec)
+			d, err := st.AddDevice(sd.Name, spec)
 			if err != nil {
 				return res, err
 			}
 			devices[sp.Name][sd.Name] = d
-			res.Devices = append(res.Devices, d)
+			res.Devices = append(res.Devices, p.device(d))
 		}
 		for _, sg := range sp.Groups {
-			var members []*Device
+			var members []*registry.Device
 			for _, name := range sg.Devices {
 				d := devices[sp.Name][name]
 				if d == nil {
@@ -69,19 +70,19 @@ func (p *Platform) applyLocked(s *Seed) (*SeedResult, error) {
 				}
 				members = append(members, d)
 			}
-			if _, err := p.addGroupLocked(pr, sg.Name, keySpec(sg.GroupKey), members); err != nil {
+			if _, err := st.AddGroup(pr, sg.Name, registry.KeySpec(sg.GroupKey), members); err != nil {
 				return res, err
 			}
 		}
 	}
-	apps := map[string]*App{}
+	apps := map[string]*registry.App{}
 	for _, sa := range s.Apps {
-		a, err := p.addAppLocked(sa.Name, sa.DataTemplate, sa.AITemplate, keySpec(sa.AppKey))
+		a, err := st.AddApp(sa.Name, sa.DataTemplate, sa.AITemplate, registry.KeySpec(sa.AppKey))
 		if err != nil {
 			return res, err
 		}
 		apps[strings.ToLower(sa.Name)] = a
-		res.Apps = append(res.Apps, a)
+		res.Apps = append(res.Apps, p.app(a))
 	}
 	for _, si := range s.Installations {
 		d := devices[si.Project][si.Device]
@@ -89,18 +90,18 @@ func (p *Platform) applyLocked(s *Seed) (*SeedResult, error) {
 		if d == nil || a == nil {
 			return res, fmt.Errorf("installation of %q on %q in project %q: unknown device or app", si.App, si.Device, si.Project)
 		}
-		stage := Stage(si.Stage)
+		stage := si.Stage
 		if stage == "" {
-			stage = Dev
+			stage = string(Dev)
 		}
-		in, err := p.installLocked(d, a, stage)
+		in, err := st.Install(d, a, stage)
 		if err != nil {
 			return res, err
 		}
-		res.Installations = append(res.Installations, in)
+		res.Installations = append(res.Installations, p.installation(in))
 	}
 	for _, su := range s.Users {
-		roles := map[*Project]string{}
+		roles := map[*registry.Project]string{}
 		for name, role := range su.Projects {
 			pr := projects[name]
 			if pr == nil {
@@ -110,19 +111,12 @@ func (p *Platform) applyLocked(s *Seed) (*SeedResult, error) {
 		}
 		token := su.Token
 		if token == "" {
-			token = "tok-" + randomHex(16)
+			token = "tok-" + registry.RandomHex(16)
 		}
-		if _, err := p.addUserLocked(su.Name, token, roles); err != nil {
+		if _, err := st.AddUser(su.Name, token, roles); err != nil {
 			return res, err
 		}
 		res.Tokens[su.Name] = token
 	}
 	return res, nil
-}
-
-func keySpec(key int) provisionSpec {
-	if key == 0 {
-		return provisionSpec{}
-	}
-	return provisionSpec{key: key, keySet: true}
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -80,15 +82,14 @@ func TestApplySeed(t *testing.T) {
 	if d := res.Devices[0]; d.Key() != 7 || d.Serial() != "5b3c0e4e-1f2a-4b3c-8d4e-5f6a7b8c9d0e" {
 		t.Errorf("device dev-1: key %d serial %s", d.Key(), d.Serial())
 	}
-	p.mu.Lock()
-	g := p.st.groups[3]
-	alice := p.st.users["alice"]
-	ai := p.st.apps[10].aiTemplate
-	p.mu.Unlock()
-	if g == nil || g.name != "line-1" || len(g.devices) != 2 {
+	var g *registry.Group
+	var alice *registry.User
+	var ai string
+	p.reg.Do(func(s *registry.State) { g, alice, ai = s.Group(3), s.User("alice"), s.App(10).AITemplate })
+	if g == nil || g.Name != "line-1" || len(g.Devices) != 2 {
 		t.Errorf("group %+v", g)
 	}
-	if alice == nil || alice.projects[1] != roleAdmin || alice.projects[2] != roleViewer {
+	if alice == nil || alice.Projects[1] != wire.RoleAdmin || alice.Projects[2] != wire.RoleViewer {
 		t.Errorf("user alice %+v", alice)
 	}
 	if !strings.Contains(ai, "assistant:") {

@@ -3,7 +3,7 @@
 // whose values must have the documented type, null meaning absent), path
 // keys and query values. It serves no route of its own.
 
-package platformtest
+package rest
 
 import (
 	"bytes"
@@ -20,20 +20,22 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// maxBodyBytes bounds a request body.
-const maxBodyBytes = 1 << 20
+// MaxBodyBytes bounds a request body.
+const MaxBodyBytes = 1 << 20
 
-// readBody reads the request body: 413 beyond maxBodyBytes.
+// readBody reads the request body: 413 beyond MaxBodyBytes.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBodyBytes))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			return nil, errorf(http.StatusRequestEntityTooLarge, codeBodyTooLarge, "the body exceeds %d bytes", maxBodyBytes)
+			return nil, errorf(http.StatusRequestEntityTooLarge, wire.CodeBodyTooLarge, "the body exceeds %d bytes", MaxBodyBytes)
 		}
-		return nil, errorf(http.StatusBadRequest, codeInvalidJSON, "cannot read the body: %v", err)
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidJSON, "cannot read the body: %v", err)
 	}
 	return b, nil
 }
@@ -41,12 +43,12 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, *apiError) {
 // checkJSON reports a body that is not one JSON value (400).
 func checkJSON(body []byte) *apiError {
 	if len(bytes.TrimSpace(body)) == 0 {
-		return errorf(http.StatusBadRequest, codeInvalidJSON, "the body is empty; send a JSON object")
+		return errorf(http.StatusBadRequest, wire.CodeInvalidJSON, "the body is empty; send a JSON object")
 	}
 	if !json.Valid(body) {
 		var v any
 		err := json.Unmarshal(body, &v)
-		return errorf(http.StatusBadRequest, codeInvalidJSON, "the body is not valid JSON: %s", describeJSONError(err))
+		return errorf(http.StatusBadRequest, wire.CodeInvalidJSON, "the body is not valid JSON: %s", describeJSONError(err))
 	}
 	return nil
 }
@@ -66,7 +68,7 @@ func parseObject(raw []byte, where string, known ...string) (*jsonObject, *apiEr
 	}
 	o := &jsonObject{where: where}
 	if err := json.Unmarshal(raw, &o.fields); err != nil {
-		return nil, errorf(http.StatusBadRequest, codeInvalidJSON, "%s is not valid JSON: %v", where, err)
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidJSON, "%s is not valid JSON: %v", where, err)
 	}
 	keys := make([]string, 0, len(o.fields))
 	for k := range o.fields {
@@ -213,7 +215,7 @@ func queryValue(r *http.Request, name string) (v string, present bool, e *apiErr
 func parseQuery(r *http.Request) (map[string][]string, *apiError) {
 	q, err := url.ParseQuery(r.URL.RawQuery)
 	if err != nil {
-		return nil, errorf(http.StatusBadRequest, codeInvalidQuery, "malformed query: %v", err)
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidQuery, "malformed query: %v", err)
 	}
 	return q, nil
 }
@@ -276,22 +278,22 @@ func queryIDs(r *http.Request) ([]int, *apiError) {
 	s, ok, e := queryValue(r, "ids")
 	if e != nil {
 		if e.status == http.StatusUnprocessableEntity {
-			e.status, e.code = http.StatusBadRequest, codeInvalidQuery
+			e.status, e.code = http.StatusBadRequest, wire.CodeInvalidQuery
 		}
 		return nil, e
 	}
 	if !ok || s == "" {
-		return nil, errorf(http.StatusBadRequest, codeInvalidQuery, "query parameter \"ids\" is required: ids=<key>,<key>,...")
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidQuery, "query parameter \"ids\" is required: ids=<key>,<key>,...")
 	}
 	parts := strings.Split(s, ",")
-	if len(parts) > maxBulk {
-		return nil, errorf(http.StatusBadRequest, codeInvalidQuery, "query parameter \"ids\" lists %d keys; at most %d", len(parts), maxBulk)
+	if len(parts) > MaxBulk {
+		return nil, errorf(http.StatusBadRequest, wire.CodeInvalidQuery, "query parameter \"ids\" lists %d keys; at most %d", len(parts), MaxBulk)
 	}
 	var keys []int
 	for i, part := range parts {
 		k, valid := parseKey(part)
 		if !valid {
-			return nil, errorf(http.StatusBadRequest, codeInvalidQuery, "query parameter \"ids\": element %d is %q; want a positive integer", i+1, part)
+			return nil, errorf(http.StatusBadRequest, wire.CodeInvalidQuery, "query parameter \"ids\": element %d is %q; want a positive integer", i+1, part)
 		}
 		if !slices.Contains(keys, k) {
 			keys = append(keys, k)
@@ -300,8 +302,8 @@ func queryIDs(r *http.Request) ([]int, *apiError) {
 	return keys, nil
 }
 
-// maxBulk bounds the devices of one bulk request.
-const maxBulk = 1000
+// MaxBulk bounds the devices of one bulk request.
+const MaxBulk = 1000
 
 func pathKey(r *http.Request, name, kind string) (int, *apiError) {
 	s := r.PathValue(name)

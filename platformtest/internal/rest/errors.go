@@ -3,7 +3,7 @@
 // its stable codes, and the JSON writer of every answer. It serves no
 // route of its own.
 
-package platformtest
+package rest
 
 import (
 	"bytes"
@@ -11,27 +11,8 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
-)
 
-// Stable error codes of the management API, by status.
-const (
-	codeInvalidJSON       = "INVALID_JSON"         // 400: the body is not JSON
-	codeInvalidQuery      = "INVALID_QUERY"        // 400: a malformed query (ids)
-	codeUnauthenticated   = "UNAUTHENTICATED"      // 401: no or unknown bearer token
-	codeForbidden         = "FORBIDDEN"            // 403: visible, but the user may not change it
-	codeNotFound          = "NOT_FOUND"            // 404: no such resource, or not visible
-	codeMethodNotAllowed  = "METHOD_NOT_ALLOWED"   // 405
-	codeAlreadyExists     = "ALREADY_EXISTS"       // 409: name or version taken
-	codeAlreadyInstalled  = "ALREADY_INSTALLED"    // 409: the app is on the device or group already
-	codeBuildInProgress   = "BUILD_IN_PROGRESS"    // 409
-	codeNoBuildInProgress = "NO_BUILD_IN_PROGRESS" // 409
-	codeNotReleased       = "NOT_RELEASED"         // 409: the app has no READY release
-	codeReleaseNotReady   = "RELEASE_NOT_READY"    // 409: the named release is not READY
-	codeInUse             = "IN_USE"               // 409: installed on a device or a group
-	codeInherited         = "INHERITED_FROM_GROUP" // 409: remove it from the group instead
-	codeBodyTooLarge      = "BODY_TOO_LARGE"       // 413
-	codeValidation        = "VALIDATION_FAILED"    // 422
-	codeInternal          = "INTERNAL"             // 500: a bug of the fake, never bad input
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // apiError is an error answer of the management API.
@@ -49,11 +30,11 @@ func errorf(status int, code, format string, args ...any) *apiError {
 }
 
 func notFound(format string, args ...any) *apiError {
-	return errorf(http.StatusNotFound, codeNotFound, format, args...)
+	return errorf(http.StatusNotFound, wire.CodeNotFound, format, args...)
 }
 
 func forbidden(format string, args ...any) *apiError {
-	return errorf(http.StatusForbidden, codeForbidden, format, args...)
+	return errorf(http.StatusForbidden, wire.CodeForbidden, format, args...)
 }
 
 func conflict(code, format string, args ...any) *apiError {
@@ -61,7 +42,7 @@ func conflict(code, format string, args ...any) *apiError {
 }
 
 func invalid(format string, args ...any) *apiError {
-	return errorf(http.StatusUnprocessableEntity, codeValidation, format, args...)
+	return errorf(http.StatusUnprocessableEntity, wire.CodeValidation, format, args...)
 }
 
 // errorBody is the JSON body of every error.
@@ -87,7 +68,7 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	if err := enc.Encode(v); err != nil { // cannot happen: views are plain structs
 		status = http.StatusInternalServerError
 		buf.Reset()
-		_ = enc.Encode(errorBody{Error: "cannot encode the answer: " + err.Error(), Code: codeInternal})
+		_ = enc.Encode(errorBody{Error: "cannot encode the answer: " + err.Error(), Code: wire.CodeInternal})
 	}
 	h := w.Header()
 	h.Set("Content-Type", "application/json")

@@ -14,7 +14,7 @@
 // (202, BUILDING). The owner of an app sees all its releases; other users
 // see its READY releases only.
 
-package platformtest
+package rest
 
 import (
 	"math"
@@ -23,15 +23,17 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
 )
 
-func (p *Platform) routeReleases(route func(string, restFunc)) {
-	route("POST /apps/{app_key}/releases", p.restCreateRelease)
-	route("GET /apps/{app_key}/releases", p.restListReleases)
-	route("GET /apps/{app_key}/releases/{release_key}", p.restGetRelease)
-	route("DELETE /apps/{app_key}/releases/{release_key}", p.restDeleteRelease)
-	route("POST /apps/{app_key}/releases/cancel", p.restCancelRelease)
+func (api *API) routeReleases(route func(string, restFunc)) {
+	route("POST /apps/{app_key}/releases", api.restCreateRelease)
+	route("GET /apps/{app_key}/releases", api.restListReleases)
+	route("GET /apps/{app_key}/releases/{release_key}", api.restGetRelease)
+	route("DELETE /apps/{app_key}/releases/{release_key}", api.restDeleteRelease)
+	route("POST /apps/{app_key}/releases/cancel", api.restCancelRelease)
 }
 
 // semverPattern is the pattern of semver.org for a version.
@@ -44,8 +46,8 @@ const maxVersion = 128
 
 // releaseVisible reports whether u may see r: the owner of its app sees
 // every release, other users the READY ones.
-func releaseVisible(u *user, r *release) bool {
-	return r.app.owner == u || r.status == releaseReady
+func releaseVisible(u *registry.User, r *registry.Release) bool {
+	return r.App.Owner == u || r.Status == registry.ReleaseReady
 }
 
 // newRelease is the body of a release creation.
@@ -88,15 +90,15 @@ func parseNewRelease(body []byte) (newRelease, *apiError) {
 	return nr, nil
 }
 
-func (p *Platform) restCreateRelease(c *restCall) (int, any, *apiError) {
+func (api *API) restCreateRelease(c *restCall) (int, any, *apiError) {
 	body, err := readBody(c.w, c.r)
 	if err != nil {
 		return 0, nil, err
 	}
 	var wait bool
 	var timeout float64
-	_, _, err = p.restRead(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+	_, _, err = api.read(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil {
 			return 0, nil, err
 		}
@@ -116,61 +118,56 @@ func (p *Platform) restCreateRelease(c *restCall) (int, any, *apiError) {
 	if err != nil {
 		return 0, nil, err
 	}
-	var r *release
-	status, view, err := p.restWrite(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+	var r *registry.Release
+	status, view, err := api.write(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil { // deleted meanwhile
 			return 0, nil, err
 		}
-		if b := p.buildingLocked(a); b != nil {
-			return 0, nil, conflict(codeBuildInProgress, "app %d has a build in progress (release %d); cancel it or wait", a.key, b.key)
+		if b := c.st.Building(a); b != nil {
+			return 0, nil, conflict(wire.CodeBuildInProgress, "app %d has a build in progress (release %d); cancel it or wait", a.Key, b.Key)
 		}
-		for _, old := range p.releasesOfLocked(a) {
-			if old.version == nr.version {
-				return 0, nil, conflict(codeAlreadyExists, "app %d has a release %s already (release %d)", a.key, nr.version, old.key)
+		for _, old := range c.st.ReleasesOf(a) {
+			if old.Version == nr.version {
+				return 0, nil, conflict(wire.CodeAlreadyExists, "app %d has a release %s already (release %d)", a.Key, nr.version, old.Key)
 			}
 		}
-		r = p.startBuildLocked(a, nr.version, nr.data, nr.ai, nr.failure)
-		return http.StatusAccepted, releaseViewLocked(r), nil
+		r = c.st.StartBuild(a, nr.version, nr.data, nr.ai, nr.failure)
+		return http.StatusAccepted, releaseViewOf(r), nil
 	})
 	if err != nil || !wait {
 		return status, view, err
 	}
-	return p.waitBuild(c, r, timeout)
+	return api.waitBuild(c, r, timeout)
 }
 
 // waitBuild waits until r's build ends (201), or timeout seconds of
 // platform time pass first (202 with Retry-After; 0 waits without limit).
-func (p *Platform) waitBuild(c *restCall, r *release, timeout float64) (int, any, *apiError) {
+func (api *API) waitBuild(c *restCall, r *registry.Release, timeout float64) (int, any, *apiError) {
 	var expired <-chan time.Time
 	if timeout > 0 {
-		expired = p.clock.After(time.Duration(timeout * float64(time.Second)))
+		expired = api.clock.After(time.Duration(timeout * float64(time.Second)))
 	}
-	p.mu.Lock()
-	r.waiters++
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		r.waiters--
-		p.mu.Unlock()
-	}()
+	api.reg.Do(func(*registry.State) { r.Waiters++ })
+	defer api.reg.Do(func(*registry.State) { r.Waiters-- })
+	look := func() (v Release, status string, left time.Duration) {
+		api.reg.Do(func(s *registry.State) {
+			s.Settle()
+			v, status, left = releaseViewOf(r), r.Status, r.FinishAt.Sub(s.Now())
+		})
+		return v, status, left
+	}
 	for {
-		p.mu.Lock()
-		p.settleLocked()
-		v, status, left, done := releaseViewLocked(r), r.status, r.finishAt.Sub(p.clock.Now()), r.done
-		p.mu.Unlock()
-		if status != releaseBuilding {
+		v, status, left := look()
+		if status != registry.ReleaseBuilding {
 			return http.StatusCreated, v, nil
 		}
 		select {
-		case <-p.clock.After(left):
-		case <-done:
+		case <-api.clock.After(left):
+		case <-r.Done:
 		case <-expired:
-			p.mu.Lock()
-			p.settleLocked()
-			v, status, left = releaseViewLocked(r), r.status, r.finishAt.Sub(p.clock.Now())
-			p.mu.Unlock()
-			if status != releaseBuilding {
+			v, status, left = look()
+			if status != registry.ReleaseBuilding {
 				return http.StatusCreated, v, nil
 			}
 			c.w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(left.Seconds())))))
@@ -181,113 +178,113 @@ func (p *Platform) waitBuild(c *restCall, r *release, timeout float64) (int, any
 	}
 }
 
-// releaseQueryLocked reads the required swarm_key of the release reads: a
+// releaseQuery reads the required swarm_key of the release reads: a
 // project the user can see.
-func (p *Platform) releaseQueryLocked(c *restCall) (*Project, *apiError) {
+func (c *restCall) releaseQuery() (*registry.Project, *apiError) {
 	k, err := queryKey(c.r, "swarm_key")
 	if err != nil {
 		return nil, err
 	}
-	return p.projectLocked(c.u, k)
+	return c.project(k)
 }
 
-// pathReleaseLocked returns the release of the path's release_key when it
+// pathRelease returns the release of the path's release_key when it
 // is a release of a the user can see (404).
-func (p *Platform) pathReleaseLocked(c *restCall, a *App) (*release, *apiError) {
+func (c *restCall) pathRelease(a *registry.App) (*registry.Release, *apiError) {
 	k, err := pathKey(c.r, "release_key", "release")
 	if err != nil {
 		return nil, err
 	}
-	r := p.st.releases[k]
-	if r == nil || r.app != a || !releaseVisible(c.u, r) {
-		return nil, notFound("release %d of app %d not found", k, a.key)
+	r := c.st.Release(k)
+	if r == nil || r.App != a || !releaseVisible(c.u, r) {
+		return nil, notFound("release %d of app %d not found", k, a.Key)
 	}
 	return r, nil
 }
 
-func (p *Platform) releaseInProjectLocked(r *release, pr *Project) releaseView {
-	v := releaseViewLocked(r)
-	n := p.installCountLocked(r, pr)
+func (c *restCall) releaseInProject(r *registry.Release, pr *registry.Project) Release {
+	v := releaseViewOf(r)
+	n := c.st.InstallCount(r, pr)
 	v.Installations = &n
 	return v
 }
 
-func (p *Platform) restListReleases(c *restCall) (int, any, *apiError) {
-	return p.restRead(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+func (api *API) restListReleases(c *restCall) (int, any, *apiError) {
+	return api.read(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil {
 			return 0, nil, err
 		}
-		pr, err := p.releaseQueryLocked(c)
+		pr, err := c.releaseQuery()
 		if err != nil {
 			return 0, nil, err
 		}
-		out := []releaseView{}
-		for _, r := range p.releasesOfLocked(a) {
+		out := []Release{}
+		for _, r := range c.st.ReleasesOf(a) {
 			if releaseVisible(c.u, r) {
-				out = append(out, p.releaseInProjectLocked(r, pr))
+				out = append(out, c.releaseInProject(r, pr))
 			}
 		}
 		return http.StatusOK, out, nil
 	})
 }
 
-func (p *Platform) restGetRelease(c *restCall) (int, any, *apiError) {
-	return p.restRead(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+func (api *API) restGetRelease(c *restCall) (int, any, *apiError) {
+	return api.read(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil {
 			return 0, nil, err
 		}
-		pr, err := p.releaseQueryLocked(c)
+		pr, err := c.releaseQuery()
 		if err != nil {
 			return 0, nil, err
 		}
-		r, err := p.pathReleaseLocked(c, a)
+		r, err := c.pathRelease(a)
 		if err != nil {
 			return 0, nil, err
 		}
-		return http.StatusOK, p.releaseInProjectLocked(r, pr), nil
+		return http.StatusOK, c.releaseInProject(r, pr), nil
 	})
 }
 
-func (p *Platform) restDeleteRelease(c *restCall) (int, any, *apiError) {
-	return p.restWrite(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+func (api *API) restDeleteRelease(c *restCall) (int, any, *apiError) {
+	return api.write(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil {
 			return 0, nil, err
 		}
-		r, err := p.pathReleaseLocked(c, a)
+		r, err := c.pathRelease(a)
 		if err != nil {
 			return 0, nil, err
 		}
 		if err := requireOwner(c.u, a); err != nil {
 			return 0, nil, err
 		}
-		if r.status == releaseBuilding {
-			return 0, nil, conflict(codeBuildInProgress, "release %d is still building; cancel it first", r.key)
+		if r.Status == registry.ReleaseBuilding {
+			return 0, nil, conflict(wire.CodeBuildInProgress, "release %d is still building; cancel it first", r.Key)
 		}
-		if p.releaseInUseLocked(r) {
-			return 0, nil, conflict(codeInUse, "release %d is installed on devices or groups", r.key)
+		if c.st.ReleaseInUse(r) {
+			return 0, nil, conflict(wire.CodeInUse, "release %d is installed on devices or groups", r.Key)
 		}
-		p.deleteReleaseLocked(r)
+		c.st.DeleteRelease(r)
 		return http.StatusNoContent, nil, nil
 	})
 }
 
-func (p *Platform) restCancelRelease(c *restCall) (int, any, *apiError) {
-	return p.restWrite(func() (int, any, *apiError) {
-		a, err := p.pathAppLocked(c)
+func (api *API) restCancelRelease(c *restCall) (int, any, *apiError) {
+	return api.write(c, func() (int, any, *apiError) {
+		a, err := c.pathApp()
 		if err != nil {
 			return 0, nil, err
 		}
 		if err := requireOwner(c.u, a); err != nil {
 			return 0, nil, err
 		}
-		r := p.buildingLocked(a)
+		r := c.st.Building(a)
 		if r == nil {
-			return 0, nil, conflict(codeNoBuildInProgress, "app %d has no build in progress", a.key)
+			return 0, nil, conflict(wire.CodeNoBuildInProgress, "app %d has no build in progress", a.Key)
 		}
-		p.cancelBuildLocked(r)
-		return http.StatusOK, releaseViewLocked(r), nil
+		c.st.CancelBuild(r)
+		return http.StatusOK, releaseViewOf(r), nil
 	})
 }

@@ -4,7 +4,7 @@
 //
 //	GET /openapi.json   the document; no token needed
 
-package platformtest
+package rest
 
 import (
 	_ "embed"
@@ -18,8 +18,8 @@ const openAPIPath = "/openapi.json"
 //go:embed openapi.json
 var openAPIDocument []byte
 
-// OpenAPI returns the OpenAPI 3.1 document of the management REST API, as
-// served at /v1/platform/openapi.json.
+// OpenAPI returns a copy of the OpenAPI 3.1 document of the management
+// REST API, as served at /v1/platform/openapi.json.
 func OpenAPI() []byte { return append([]byte(nil), openAPIDocument...) }
 
 func serveOpenAPI(w http.ResponseWriter, _ *http.Request) {

@@ -1,7 +1,7 @@
 // This file holds the router of the management REST API (PLATFORM.md §3)
 // on the platform's HTTP server. It serves
 //
-//	/v1/platform/...    every route of the API (rest_*.go)
+//	/v1/platform/...    every route of the API (the other files of this package)
 //	/v1/ironflock/...   the same routes (the real platform's documented prefix)
 //
 // and answers, in JSON like every error of the API: 401 without a known
@@ -9,29 +9,32 @@
 // path, 405 with Allow for a known path with another method, and a 500 for
 // a panic of a handler (a bug of the fake, logged at error level).
 
-package platformtest
+package rest
 
 import (
 	"context"
 	"net/http"
 	"strings"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// Path prefixes of the management API.
+// Prefix is the path prefix of the management API; AliasPrefix serves the
+// same routes.
 const (
-	restPrefix      = "/v1/platform"
-	restAliasPrefix = "/v1/ironflock"
+	Prefix      = "/v1/platform"
+	AliasPrefix = "/v1/ironflock"
 )
-
-// ManagementURL returns the base URL of the management REST API,
-// http://127.0.0.1:PORT/v1/platform.
-func (p *Platform) ManagementURL() string { return p.HTTPURL() + restPrefix }
 
 // restCall is one request to a route of the API.
 type restCall struct {
 	w http.ResponseWriter // for response headers only; the adapter writes the answer
 	r *http.Request
-	u *user // the authenticated user
+	u *registry.User // the authenticated user
+	// Set while the handler runs under the registry's lock (API.read).
+	st     *registry.State
+	online map[int]bool // keys of the devices with a joined session
 }
 
 // restFunc handles a route: it returns the status and the body of a
@@ -40,12 +43,26 @@ type restFunc func(c *restCall) (status int, body any, err *apiError)
 
 type userKey struct{}
 
-// mountREST registers the API on the platform's mux.
-func (p *Platform) mountREST() {
-	api := http.NewServeMux()
+// Routes returns the route patterns the API serves (after its prefix), in
+// the order they are registered.
+func Routes() []string {
+	var served []string
+	collect := func(pattern string, _ restFunc) { served = append(served, pattern) }
+	api := &API{}
+	api.routeDevices(collect)
+	api.routeDeviceApps(collect)
+	api.routeApps(collect)
+	api.routeReleases(collect)
+	api.routeGroups(collect)
+	return append(served, "GET "+openAPIPath)
+}
+
+// Mount registers the API on mux under Prefix and AliasPrefix.
+func (api *API) Mount(mux *http.ServeMux) {
+	routes := http.NewServeMux()
 	route := func(pattern string, f restFunc) {
-		api.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			u, _ := r.Context().Value(userKey{}).(*user)
+		routes.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			u, _ := r.Context().Value(userKey{}).(*registry.User)
 			status, body, err := f(&restCall{w: w, r: r, u: u})
 			if err != nil {
 				writeError(w, err)
@@ -54,28 +71,28 @@ func (p *Platform) mountREST() {
 			writeJSON(w, status, body)
 		})
 	}
-	p.routeDevices(route)
-	p.routeDeviceApps(route)
-	p.routeApps(route)
-	p.routeReleases(route)
-	p.routeGroups(route)
-	api.HandleFunc("GET "+openAPIPath, serveOpenAPI)
-	for _, prefix := range []string{restPrefix, restAliasPrefix} {
-		h := p.restEntry(prefix, api)
-		p.mux.Handle(prefix+"/", h)
-		p.mux.Handle(prefix, h)
+	api.routeDevices(route)
+	api.routeDeviceApps(route)
+	api.routeApps(route)
+	api.routeReleases(route)
+	api.routeGroups(route)
+	routes.HandleFunc("GET "+openAPIPath, serveOpenAPI)
+	for _, prefix := range []string{Prefix, AliasPrefix} {
+		h := api.restEntry(prefix, routes)
+		mux.Handle(prefix+"/", h)
+		mux.Handle(prefix, h)
 	}
 }
 
 // restEntry strips prefix, recovers panics, authenticates and dispatches
-// to api, answering unknown routes and wrong methods itself.
-func (p *Platform) restEntry(prefix string, api *http.ServeMux) http.Handler {
+// to routes, answering unknown routes and wrong methods itself.
+func (api *API) restEntry(prefix string, routes *http.ServeMux) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		tw := &trackingWriter{ResponseWriter: w}
-		defer p.recoverREST(tw, r)
+		defer api.recoverREST(tw, r)
 		r2 := stripPrefix(r, prefix)
 		if r2.URL.Path != openAPIPath {
-			u, err := p.authenticate(r2)
+			u, err := api.authenticate(r2)
 			if err != nil {
 				tw.Header().Set("WWW-Authenticate", `Bearer realm="ironflock"`)
 				writeError(tw, err)
@@ -83,11 +100,11 @@ func (p *Platform) restEntry(prefix string, api *http.ServeMux) http.Handler {
 			}
 			r2 = r2.WithContext(context.WithValue(r2.Context(), userKey{}, u))
 		}
-		if _, pattern := api.Handler(r2); pattern == "" {
-			restNoRoute(tw, r2, api, r.URL.Path)
+		if _, pattern := routes.Handler(r2); pattern == "" {
+			restNoRoute(tw, r2, routes, r.URL.Path)
 			return
 		}
-		api.ServeHTTP(tw, r2)
+		routes.ServeHTTP(tw, r2)
 	})
 }
 
@@ -109,13 +126,13 @@ func stripPrefix(r *http.Request, prefix string) *http.Request {
 
 // restNoRoute answers a request no route takes: 405 when the path exists
 // with other methods, else 404. path is the path as requested.
-func restNoRoute(w http.ResponseWriter, r *http.Request, api *http.ServeMux, path string) {
-	h, _ := api.Handler(r)
+func restNoRoute(w http.ResponseWriter, r *http.Request, routes *http.ServeMux, path string) {
+	h, _ := routes.Handler(r)
 	probe := &probeWriter{header: http.Header{}}
 	h.ServeHTTP(probe, r)
 	if probe.status == http.StatusMethodNotAllowed {
 		w.Header().Set("Allow", probe.header.Get("Allow"))
-		writeError(w, errorf(http.StatusMethodNotAllowed, codeMethodNotAllowed,
+		writeError(w, errorf(http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed,
 			"%s is not allowed on %s; allowed: %s", r.Method, path, probe.header.Get("Allow")))
 		return
 	}
@@ -124,7 +141,7 @@ func restNoRoute(w http.ResponseWriter, r *http.Request, api *http.ServeMux, pat
 
 // recoverREST turns a handler's panic into a 500: the last resort, as bad
 // input must never cause one.
-func (p *Platform) recoverREST(w *trackingWriter, r *http.Request) {
+func (api *API) recoverREST(w *trackingWriter, r *http.Request) {
 	v := recover()
 	if v == nil {
 		return
@@ -132,9 +149,9 @@ func (p *Platform) recoverREST(w *trackingWriter, r *http.Request) {
 	if v == http.ErrAbortHandler {
 		panic(v)
 	}
-	p.log.Error("management API handler panicked", "method", r.Method, "path", r.URL.Path, "panic", v)
+	api.log.Error("management API handler panicked", "method", r.Method, "path", r.URL.Path, "panic", v)
 	if !w.wrote {
-		writeError(w, errorf(http.StatusInternalServerError, codeInternal, "internal error of the fake platform: %v", v))
+		writeError(w, errorf(http.StatusInternalServerError, wire.CodeInternal, "internal error of the fake platform: %v", v))
 	}
 }
 

@@ -1,0 +1,50 @@
+// Package rest serves the management REST API of the fake platform
+// (PLATFORM.md §3): devices, apps on devices, apps, releases and groups,
+// under /v1/platform and /v1/ironflock, with bearer-token users scoped to
+// their projects, JSON error bodies {"error", "code"} and the OpenAPI
+// document. It reads and changes the provisioned world through
+// internal/registry; it knows nothing of the router but what its Config
+// hands in.
+package rest
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+)
+
+// Clock is the platform clock as the API uses it.
+type Clock interface {
+	realm.Clock
+	// After fires once platform time reaches Now()+d.
+	After(d time.Duration) <-chan time.Time
+}
+
+// Config is what the API needs from the platform.
+type Config struct {
+	Registry *registry.Registry
+	Clock    Clock
+	Log      *slog.Logger
+	// Online returns the keys of the devices with a joined session (their
+	// status is CONNECTED). It is called without the registry's lock.
+	Online func() map[int]bool
+	// Changed is called after a successful change, without the
+	// registry's lock: an install may have created a realm the router
+	// must bring up.
+	Changed func()
+}
+
+// API is the management REST API of one platform.
+type API struct {
+	cfg   Config
+	reg   *registry.Registry
+	clock Clock
+	log   *slog.Logger
+}
+
+// New returns the API over cfg.Registry.
+func New(cfg Config) *API {
+	return &API{cfg: cfg, reg: cfg.Registry, clock: cfg.Clock, log: cfg.Log}
+}

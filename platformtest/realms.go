@@ -1,0 +1,44 @@
+// This file holds what the platform's services and the REST API learn
+// from the registry and the router: a realm's app data template and the
+// devices with a joined session.
+
+package platformtest
+
+import (
+	"fmt"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+)
+
+// realmTemplate returns a provisioned realm and the data template of its
+// app ("" without one).
+func (p *Platform) realmTemplate(name string) (realm.Info, string, error) {
+	var ri realm.Info
+	var ok bool
+	var src string
+	p.reg.Do(func(s *registry.State) {
+		if ri, ok = s.Realm(name); ok {
+			if a := s.App(ri.App); a != nil {
+				src = a.DataTemplate
+			}
+		}
+	})
+	if !ok {
+		return realm.Info{}, "", fmt.Errorf("no realm %q: install an app first", name)
+	}
+	return ri, src, nil
+}
+
+// onlineDevices returns the keys of the devices with a joined session.
+func (p *Platform) onlineDevices() map[int]bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	on := map[int]bool{}
+	for _, s := range p.sessions {
+		if s.active {
+			on[s.device.Key] = true
+		}
+	}
+	return on
+}
