@@ -1,12 +1,12 @@
+// This file holds calls on the client side: Call, its options and Result.
+
 package client
 
 import (
 	"context"
 	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
-	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // Result is the answer to a call.
@@ -20,8 +20,8 @@ type Result struct {
 func (r *Result) Decode(v any) error { return decodePayload(r.Args, r.Kwargs, v) }
 
 // payload encodes a Result returned by a procedure handler.
-func (r Result) payload() (wamp.List, wamp.Dict, error) {
-	var args wamp.List
+func (r Result) payload() ([]any, map[string]any, error) {
+	var args []any
 	if r.Args != nil {
 		v, err := encodeValue(r.Args, "result.args")
 		if err != nil {
@@ -34,7 +34,7 @@ func (r Result) payload() (wamp.List, wamp.Dict, error) {
 		return nil, nil, err
 	}
 	if kwargs != nil && args == nil {
-		args = wamp.List{}
+		args = []any{}
 	}
 	return args, kwargs, nil
 }
@@ -91,7 +91,7 @@ func (c *Client) Call(ctx context.Context, uri string, args ...any) (*Result, er
 
 // callArgs splits and encodes the arguments of a call and applies its
 // CallOptions.
-func callArgs(op, uri string, args []any) (wamp.List, wamp.Dict, callSettings, error) {
+func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, error) {
 	var cs callSettings
 	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
 	if err != nil {
@@ -107,7 +107,7 @@ func callArgs(op, uri string, args []any) (wamp.List, wamp.Dict, callSettings, e
 }
 
 // call makes one CALL of an encoded payload.
-func (c *Client) call(ctx context.Context, op, uri string, args wamp.List, kwargs wamp.Dict, cs callSettings, wait time.Duration) (*Result, error) {
+func (c *Client) call(ctx context.Context, op, uri string, args []any, kwargs map[string]any, cs callSettings, wait time.Duration) (*Result, error) {
 	if cs.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cs.timeout)
@@ -117,75 +117,13 @@ func (c *Client) call(ctx context.Context, op, uri string, args wamp.List, kwarg
 	if err != nil {
 		return nil, err
 	}
-	return s.call(ctx, uri, args, kwargs, cs)
-}
-
-func (s *session) call(ctx context.Context, uri string, args wamp.List, kwargs wamp.Dict, cs callSettings) (*Result, error) {
-	id := s.nextID()
-	options := wamp.Dict{}
-	if cs.timeout > 0 {
-		options[wire.OptTimeout] = cs.timeout.Milliseconds()
-	}
-	if cs.discloseMe {
-		options[wire.OptDiscloseMe] = true
-	}
-	req := newRequest()
-	var progress <-chan struct{}
+	opts := engine.CallOptions{Timeout: cs.timeout, DiscloseMe: cs.discloseMe}
 	if cs.progress != nil {
-		options[wire.OptReceiveProgress] = true
-		req.progress = newMailbox[*wamp.Result]()
-		progress = req.progress.ready
+		opts.Progress = func(p engine.Payload) { cs.progress(&Result{Args: p.Args, Kwargs: p.Kwargs}) }
 	}
-	msg := &wamp.Call{Request: id, Options: options, Procedure: wamp.URI(uri), Arguments: args, ArgumentsKw: kwargs}
-	if err := s.send(id, msg, req); err != nil {
-		return nil, err
+	res, err := s.Call(ctx, uri, args, kwargs, opts)
+	if err != nil {
+		return nil, wampError(err)
 	}
-	deliver := func() {
-		if req.progress == nil {
-			return
-		}
-		for {
-			r, ok := req.progress.take()
-			if !ok {
-				return
-			}
-			cs.progress(&Result{Args: []any(r.Arguments), Kwargs: map[string]any(r.ArgumentsKw)})
-		}
-	}
-	for {
-		select {
-		case m := <-req.ch:
-			deliver()
-			return resultOf(m)
-		case <-progress:
-			deliver()
-		case <-s.l.closed:
-			select {
-			case m := <-req.ch:
-				deliver()
-				return resultOf(m)
-			default:
-			}
-			return nil, s.lostErr()
-		case <-ctx.Done():
-			s.giveUp(id, req)
-			go func() {
-				_ = s.l.write(&wamp.Cancel{Request: id, Options: wamp.Dict{"mode": wamp.CancelModeKillNoWait}})
-			}()
-			return nil, ctx.Err()
-		case <-s.c.stopCh:
-			s.giveUp(id, req)
-			return nil, ErrStopped
-		}
-	}
-}
-
-func resultOf(m wamp.Message) (*Result, error) {
-	switch r := m.(type) {
-	case *wamp.Result:
-		return &Result{Args: []any(r.Arguments), Kwargs: map[string]any(r.ArgumentsKw)}, nil
-	case *wamp.Error:
-		return nil, errorFromMessage(r)
-	}
-	return nil, unexpected(m, "RESULT")
+	return &Result{Args: res.Args, Kwargs: res.Kwargs}, nil
 }

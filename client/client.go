@@ -1,3 +1,6 @@
+// This file holds the Client type, New, its accessors and waitSession, the
+// wait of every operation for an announced session.
+
 package client
 
 import (
@@ -8,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // Client is a connection of an edge app to the IronFlock platform. Create it
@@ -21,8 +26,8 @@ type Client struct {
 	meta map[string]any
 	url  string
 
-	cur  atomic.Pointer[session] // the announced session, nil while none
-	live atomic.Pointer[session] // the last announced session (for GOODBYE at Stop)
+	cur  atomic.Pointer[engine.Session] // the announced session, nil while none
+	live atomic.Pointer[engine.Session] // the last announced session (for GOODBYE at Stop)
 
 	baseCtx    context.Context // ends at Stop; parent of handler contexts
 	baseCancel context.CancelFunc
@@ -40,10 +45,10 @@ type Client struct {
 	groups    map[subKey]*subGroup
 	regs      map[string]*Registration
 	hooks     []*stopHook
-	states    *mailbox[State]
-	statesEnd chan struct{}
+	states    *engine.Queue[State] // runs the state handler, once a state changed
 }
 
+// stopHook is a function registered with OnStop.
 type stopHook struct{ fn func(context.Context) }
 
 // New creates a client from the device environment (see the package
@@ -96,7 +101,7 @@ func (c *Client) URL() string { return c.url }
 // IsConnected reports whether a session is joined and restored.
 func (c *Client) IsConnected() bool {
 	s := c.cur.Load()
-	return s != nil && s.alive()
+	return s != nil && s.Alive()
 }
 
 // State returns the connection state.
@@ -106,6 +111,7 @@ func (c *Client) State() State {
 	return c.state
 }
 
+// isStopped reports whether Stop was called.
 func (c *Client) isStopped() bool {
 	select {
 	case <-c.stopCh:
@@ -115,44 +121,9 @@ func (c *Client) isStopped() bool {
 	}
 }
 
-// setStateLocked changes the state and wakes waiters; c.mu is held.
-func (c *Client) setStateLocked(st State) {
-	if c.state == st {
-		return
-	}
-	c.state = st
-	close(c.changed)
-	c.changed = make(chan struct{})
-	if c.set.onState == nil {
-		return
-	}
-	if c.states == nil {
-		c.states = newMailbox[State]()
-		c.statesEnd = make(chan struct{})
-		go c.runStateHandler(c.states, c.statesEnd)
-	}
-	c.states.put(st)
-}
-
-func (c *Client) runStateHandler(mb *mailbox[State], end chan struct{}) {
-	defer close(end)
-	for range mb.ready {
-		for {
-			st, ok := mb.take()
-			if !ok {
-				break
-			}
-			c.safely("state handler", "", func() { c.set.onState(st) })
-		}
-		if mb.isClosed() {
-			return
-		}
-	}
-}
-
 // waitSession returns the announced session, waiting up to wait for one.
-func (c *Client) waitSession(ctx context.Context, op, uri string, wait time.Duration) (*session, error) {
-	if s := c.cur.Load(); s != nil && s.alive() {
+func (c *Client) waitSession(ctx context.Context, op, uri string, wait time.Duration) (*engine.Session, error) {
+	if s := c.cur.Load(); s != nil && s.Alive() {
 		return s, nil
 	}
 	timer := time.NewTimer(wait)
@@ -164,7 +135,7 @@ func (c *Client) waitSession(ctx context.Context, op, uri string, wait time.Dura
 		if c.isStopped() {
 			return nil, opErr(op, uri, ErrStopped)
 		}
-		if s := c.cur.Load(); s != nil && s.alive() {
+		if s := c.cur.Load(); s != nil && s.Alive() {
 			return s, nil
 		}
 		select {

@@ -1,3 +1,6 @@
+// This file holds Decode and DecodeInto: wire values (event arguments, call
+// results, rows) into Go values, the reverse of the encoder.
+
 package client
 
 import (
@@ -10,7 +13,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // Decode converts a value received from the platform (an event argument, a
@@ -32,6 +34,18 @@ func DecodeInto(v any, dst any) error {
 		return fmt.Errorf("%w: decode needs a non-nil pointer, got %T", ErrInvalidArgument, dst)
 	}
 	return decodeInto(v, rv.Elem(), "value")
+}
+
+// decodePayload decodes the first positional argument of a payload, or its
+// keyword arguments when there is none, into v.
+func decodePayload(args []any, kwargs map[string]any, v any) error {
+	if len(args) > 0 {
+		return DecodeInto(args[0], v)
+	}
+	if kwargs != nil {
+		return DecodeInto(kwargs, v)
+	}
+	return DecodeInto(nil, v)
 }
 
 var (
@@ -321,107 +335,4 @@ func decodeMapKey(k string, t reflect.Type, path string) (reflect.Value, error) 
 		return kv, nil
 	}
 	return kv, fmt.Errorf("decode %s: unsupported map key type %s", path, t)
-}
-
-// decodeTime accepts RFC 3339 strings (with or without zone, date only) and
-// epoch milliseconds, the two forms timestamps take on the wire.
-func decodeTime(src any, dst reflect.Value, path string) error {
-	switch x := src.(type) {
-	case nil:
-		dst.Set(reflect.Zero(timeType))
-		return nil
-	case string:
-		t, err := parseTimestamp(x)
-		if err != nil {
-			return decodeErr(path, src, timeType)
-		}
-		dst.Set(reflect.ValueOf(t))
-		return nil
-	}
-	if f, ok := asFloat64(src); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
-		ms := math.Floor(f)
-		t := time.UnixMilli(int64(ms)).Add(time.Duration((f - ms) * float64(time.Millisecond))).UTC()
-		dst.Set(reflect.ValueOf(t))
-		return nil
-	}
-	return decodeErr(path, src, timeType)
-}
-
-var timestampLayouts = []string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05.999999999",
-	"2006-01-02 15:04:05.999999999Z07:00",
-	"2006-01-02 15:04:05.999999999",
-	"2006-01-02",
-}
-
-func parseTimestamp(s string) (time.Time, error) {
-	var firstErr error
-	for _, layout := range timestampLayouts {
-		t, err := time.Parse(layout, s)
-		if err == nil {
-			return t, nil
-		}
-		if firstErr == nil {
-			firstErr = err
-		}
-	}
-	return time.Time{}, firstErr
-}
-
-func asInt64(v any) (int64, bool) {
-	switch x := v.(type) {
-	case int64:
-		return x, true
-	case int:
-		return int64(x), true
-	case uint64:
-		if x > math.MaxInt64 {
-			return 0, false
-		}
-		return int64(x), true
-	case float64:
-		if x != math.Trunc(x) || x < math.MinInt64 || x >= math.MaxInt64 {
-			return 0, false
-		}
-		return int64(x), true
-	}
-	return 0, false
-}
-
-func asUint64(v any) (uint64, bool) {
-	switch x := v.(type) {
-	case uint64:
-		return x, true
-	case int64:
-		if x < 0 {
-			return 0, false
-		}
-		return uint64(x), true
-	case int:
-		if x < 0 {
-			return 0, false
-		}
-		return uint64(x), true
-	case float64:
-		if x != math.Trunc(x) || x < 0 || x >= math.MaxUint64 {
-			return 0, false
-		}
-		return uint64(x), true
-	}
-	return 0, false
-}
-
-func asFloat64(v any) (float64, bool) {
-	switch x := v.(type) {
-	case float64:
-		return x, true
-	case int64:
-		return float64(x), true
-	case int:
-		return float64(x), true
-	case uint64:
-		return float64(x), true
-	}
-	return 0, false
 }

@@ -1,3 +1,6 @@
+// This file holds the errors of the package: sentinels, WampError, OpError
+// and the helpers that build them.
+
 package client
 
 import (
@@ -5,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -20,13 +25,13 @@ var (
 	// ErrConnectionLost reports that the connection ended while the operation
 	// waited for the router's answer. The operation may or may not have taken
 	// effect; it is not retried.
-	ErrConnectionLost = errors.New("connection lost")
+	ErrConnectionLost = engine.ErrConnectionLost
 	// ErrStopped reports that the client was stopped. Stop is final.
-	ErrStopped = errors.New("client stopped")
+	ErrStopped = engine.ErrStopped
 	// ErrAlreadyStarted reports a second Start.
 	ErrAlreadyStarted = errors.New("client already started")
 	// ErrTimeout reports that the router did not answer in time.
-	ErrTimeout = errors.New("no answer from the router in time")
+	ErrTimeout = engine.ErrTimeout
 )
 
 // WampError is an error reported by the router or by the peer that served
@@ -65,6 +70,16 @@ func (e *WampError) Is(target error) bool {
 	return ok && t.URI == e.URI
 }
 
+// wampError turns a refusal of the engine (an ERROR answer, the ABORT of a
+// join) into a *WampError; other errors pass unchanged.
+func wampError(err error) error {
+	if e, ok := err.(*engine.Error); ok {
+		return &WampError{URI: e.URI, Args: e.Args, Kwargs: e.Kwargs}
+	}
+	return err
+}
+
+// compactJSON renders v as compact JSON, or with %v when it cannot.
 func compactJSON(v any) string {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -93,6 +108,8 @@ func (e *OpError) Error() string {
 // Unwrap returns the reason.
 func (e *OpError) Unwrap() error { return e.Err }
 
+// opErr wraps err in an OpError naming op and uri, unless it already names
+// op; nil stays nil.
 func opErr(op, uri string, err error) error {
 	if err == nil {
 		return nil
@@ -104,10 +121,12 @@ func opErr(op, uri string, err error) error {
 	return &OpError{Op: op, URI: uri, Err: err}
 }
 
+// invalidArg reports an argument refused before anything was sent.
 func invalidArg(op, what, format string, args ...any) error {
 	return &OpError{Op: op, URI: what, Err: fmt.Errorf("%w: %s", ErrInvalidArgument, fmt.Sprintf(format, args...))}
 }
 
+// missingConfig reports configuration the operation needs but lacks.
 func missingConfig(op, what, format string, args ...any) error {
 	return &OpError{Op: op, URI: what, Err: fmt.Errorf("%w: %s", ErrMissingConfig, fmt.Sprintf(format, args...))}
 }

@@ -1,3 +1,5 @@
+// This file holds the lifecycle of a Client: Start, OnStop, Stop and Run.
+
 package client
 
 import (
@@ -110,8 +112,7 @@ func (c *Client) Stop(ctx context.Context) error {
 	}
 	if s := c.live.Swap(nil); s != nil {
 		c.cur.CompareAndSwap(s, nil)
-		s.leave(ctx)
-		err = errors.Join(err, waitCtx(ctx, s.handlers.Wait))
+		err = errors.Join(err, s.Leave(ctx))
 	}
 	c.baseCancel()
 	c.mu.Lock()
@@ -122,20 +123,20 @@ func (c *Client) Stop(ctx context.Context) error {
 	c.groups = map[subKey]*subGroup{}
 	c.regs = map[string]*Registration{}
 	c.setStateLocked(StateStopped)
-	states, statesEnd := c.states, c.statesEnd
+	states := c.states
 	c.mu.Unlock()
 	for _, sub := range subs {
-		sub.d.stop()
+		sub.d.Stop()
 	}
 	for _, sub := range subs {
-		if err2 := waitChan(ctx, sub.d.done); err2 != nil {
+		if err2 := waitChan(ctx, sub.d.Done()); err2 != nil {
 			err = errors.Join(err, err2)
 			break
 		}
 	}
 	if states != nil {
-		states.close()
-		err = errors.Join(err, waitChan(ctx, statesEnd))
+		states.Close()
+		err = errors.Join(err, waitChan(ctx, states.Done()))
 	}
 	if err != nil {
 		return opErr("Stop", c.id.Realm(), err)
@@ -143,6 +144,7 @@ func (c *Client) Stop(ctx context.Context) error {
 	return nil
 }
 
+// waitChan waits until ch is closed or ctx ends.
 func waitChan(ctx context.Context, ch <-chan struct{}) error {
 	select {
 	case <-ch:
@@ -150,12 +152,6 @@ func waitChan(ctx context.Context, ch <-chan struct{}) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-func waitCtx(ctx context.Context, wait func()) error {
-	done := make(chan struct{})
-	go func() { wait(); close(done) }()
-	return waitChan(ctx, done)
 }
 
 // Run starts the client, runs main with a context that ends on SIGINT,

@@ -1,12 +1,11 @@
+// This file holds Publish: acknowledged publications carrying the device
+// metadata.
+
 package client
 
 import (
 	"context"
 	"time"
-
-	"github.com/gammazero/nexus/v3/wamp"
-
-	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // Publish publishes to topic and waits for the router's acknowledgement.
@@ -29,24 +28,10 @@ func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 }
 
 // publish sends an acknowledged PUBLISH of an already encoded payload.
-func (c *Client) publish(ctx context.Context, op, topic string, args wamp.List, kwargs wamp.Dict, wait time.Duration) error {
+func (c *Client) publish(ctx context.Context, op, topic string, args []any, kwargs map[string]any, wait time.Duration) error {
 	s, err := c.waitSession(ctx, op, topic, wait)
 	if err != nil {
 		return err
 	}
-	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Publish{
-		Request:     id,
-		Options:     wamp.Dict{wire.OptAcknowledge: true},
-		Topic:       wamp.URI(topic),
-		Arguments:   args,
-		ArgumentsKw: kwargs,
-	}, newRequest(), c.set.responseTimeout)
-	if err != nil {
-		return opErr(op, topic, err)
-	}
-	if _, ok := msg.(*wamp.Published); !ok {
-		return opErr(op, topic, unexpected(msg, "PUBLISHED"))
-	}
-	return nil
+	return opErr(op, topic, wampError(s.Publish(ctx, topic, args, kwargs)))
 }

@@ -1,14 +1,15 @@
+// This file holds device-function registrations on the client side:
+// Registration, Invocation and the handler adapter that turns a handler
+// result or error into the engine's answer.
+
 package client
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
-	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
+	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -20,9 +21,7 @@ type Invocation struct {
 	CallerAuthID  string // the caller's authid when disclosed (on the platform: its serial number)
 	CallerSession uint64
 
-	s          *session
-	request    wamp.ID
-	progressOK bool
+	e engine.Invocation
 }
 
 // Decode decodes the first positional argument (or the keyword arguments
@@ -32,7 +31,7 @@ func (inv *Invocation) Decode(v any) error { return decodePayload(inv.Args, inv.
 // SendProgress sends a progressive result to a caller that asked for them;
 // it is a no-op for callers that did not.
 func (inv *Invocation) SendProgress(ctx context.Context, args ...any) error {
-	if !inv.progressOK {
+	if !inv.e.Progress {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -42,7 +41,7 @@ func (inv *Invocation) SendProgress(ctx context.Context, args ...any) error {
 	if err != nil {
 		return err
 	}
-	return inv.s.l.write(&wamp.Yield{Request: inv.request, Options: wamp.Dict{wire.OptProgress: true}, Arguments: wargs, ArgumentsKw: kwargs})
+	return inv.e.SendProgress(wargs, kwargs)
 }
 
 // InvocationHandler serves a registered procedure. Its return value becomes
@@ -68,16 +67,14 @@ func ForceReregister(on bool) RegisterOption {
 // Registration is a registered procedure; it is restored after every
 // reconnect until Unregister.
 type Registration struct {
-	c         *Client
-	name      string
-	procedure string
-	handler   InvocationHandler
-	options   wamp.Dict
-	removed   atomic.Bool
+	c       *Client
+	name    string
+	handler InvocationHandler
+	proc    *engine.Procedure // the same on every session
 }
 
 // Procedure returns the full URI.
-func (r *Registration) Procedure() string { return r.procedure }
+func (r *Registration) Procedure() string { return r.proc.URI }
 
 // Name returns the name given at registration.
 func (r *Registration) Name() string { return r.name }
@@ -93,11 +90,11 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	for _, o := range opts {
 		o(&rs)
 	}
-	options := wamp.Dict(rs.options)
 	if _, err := c.waitSession(ctx, op, procedure, c.set.sessionWait); err != nil {
 		return nil, err
 	}
-	reg := &Registration{c: c, name: name, procedure: procedure, handler: handler, options: options}
+	reg := &Registration{c: c, name: name, handler: handler}
+	reg.proc = &engine.Procedure{URI: procedure, Options: rs.options, Handler: reg.serve}
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()
@@ -112,11 +109,11 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	c.mu.Unlock()
 
 	var err error
-	if s == nil || !s.alive() {
+	if s == nil || !s.Alive() {
 		s, err = c.waitSession(ctx, op, procedure, c.set.sessionWait)
 	}
 	if err == nil {
-		err = s.ensureReg(ctx, reg)
+		err = wampError(s.Register(ctx, reg.proc))
 	}
 	if err != nil {
 		c.forgetReg(reg)
@@ -125,14 +122,15 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	return reg, nil
 }
 
+// forgetReg stops tracking reg; it reports false when reg was not tracked.
 func (c *Client) forgetReg(reg *Registration) bool {
-	reg.removed.Store(true)
+	reg.proc.Retire()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.regs[reg.procedure] != reg {
+	if c.regs[reg.proc.URI] != reg {
 		return false
 	}
-	delete(c.regs, reg.procedure)
+	delete(c.regs, reg.proc.URI)
 	return true
 }
 
@@ -147,171 +145,39 @@ func (c *Client) Unregister(ctx context.Context, reg *Registration) error {
 		return nil
 	}
 	s := c.cur.Load()
-	if s == nil || !s.alive() {
+	if s == nil || !s.Alive() {
 		return nil
 	}
-	return opErr(op, reg.procedure, s.dropReg(ctx, reg))
+	return opErr(op, reg.proc.URI, wampError(s.Unregister(ctx, reg.proc)))
 }
 
-// ensureReg registers reg on this session unless it already is.
-func (s *session) ensureReg(ctx context.Context, reg *Registration) error {
-	s.mu.Lock()
-	_, ok := s.regIDs[reg]
-	s.mu.Unlock()
-	if ok {
-		return nil
-	}
-	id := s.nextID()
-	req := newRequest()
-	install := func(m wamp.Message) {
-		if rm, ok := m.(*wamp.Registered); ok {
-			s.installReg(uint64(rm.Registration), reg)
-		}
-	}
-	req.onReply, req.onLate = install, install
-	opts := wamp.Dict{}
-	for k, v := range reg.options {
-		opts[k] = v
-	}
-	msg, err := s.roundTrip(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(reg.procedure)}, req, s.c.set.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Registered); !ok {
-		return unexpected(msg, "REGISTERED")
-	}
-	return nil
-}
-
-func (s *session) installReg(regID uint64, reg *Registration) {
-	s.mu.Lock()
-	s.regs[regID] = reg
-	s.regIDs[reg] = regID
-	s.mu.Unlock()
-	if reg.removed.Load() {
-		go func() { _ = s.dropReg(s.ctx, reg) }()
-	}
-}
-
-func (s *session) dropReg(ctx context.Context, reg *Registration) error {
-	s.mu.Lock()
-	regID, ok := s.regIDs[reg]
-	if ok {
-		delete(s.regIDs, reg)
-		delete(s.regs, regID)
-	}
-	s.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Unregister{Request: id, Registration: wamp.ID(regID)}, newRequest(), s.c.set.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Unregistered); !ok {
-		return unexpected(msg, "UNREGISTERED")
-	}
-	return nil
-}
-
-// onRevoked handles UNREGISTERED with request 0: another session took the
-// procedure over (force_reregister). The registration stays tracked and is
-// registered again at the next reconnect.
-func (s *session) onRevoked(m revoked) {
-	s.mu.Lock()
-	reg := s.regs[m.registration]
-	if reg != nil {
-		delete(s.regs, m.registration)
-		delete(s.regIDs, reg)
-	}
-	s.mu.Unlock()
-	if reg != nil {
-		s.c.log.Warn("ironflock: another session took over a registered procedure; it is registered again at the next reconnect", "procedure", reg.procedure)
-	}
-}
-
-func (s *session) onInvocation(m *wamp.Invocation) {
-	s.mu.Lock()
-	reg := s.regs[uint64(m.Registration)]
-	var st *invocationState
-	var ctx context.Context
-	if reg != nil {
-		st = &invocationState{}
-		if ms, ok := wamp.AsInt64(m.Details[wire.OptTimeout]); ok && ms > 0 {
-			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
-		} else {
-			ctx, st.cancel = context.WithCancel(s.ctx)
-		}
-		s.invs[uint64(m.Request)] = st
-		s.handlers.Add(1)
-	}
-	s.mu.Unlock()
-	if reg == nil {
-		_ = s.l.write(&wamp.Error{Type: wamp.INVOCATION, Request: m.Request, Details: wamp.Dict{},
-			Error: wamp.URI(wire.ErrNoSuchProcedure), Arguments: wamp.List{"the procedure has been unregistered"}})
-		return
-	}
-	go s.serve(ctx, st, reg, m)
-}
-
-func (s *session) onInterrupt(m *wamp.Interrupt) {
-	s.mu.Lock()
-	st := s.invs[uint64(m.Request)]
-	s.mu.Unlock()
-	if st != nil {
-		st.interrupted.Store(true)
-		st.cancel()
-	}
-}
-
-func (s *session) serve(ctx context.Context, st *invocationState, reg *Registration, m *wamp.Invocation) {
-	defer s.handlers.Done()
-	defer func() {
-		st.cancel()
-		s.mu.Lock()
-		delete(s.invs, uint64(m.Request))
-		s.mu.Unlock()
-	}()
-	inv := &Invocation{Procedure: reg.procedure, Args: []any(m.Arguments), Kwargs: map[string]any(m.ArgumentsKw), s: s, request: m.Request}
-	inv.progressOK, _ = m.Details[wire.OptReceiveProgress].(bool)
-	inv.CallerAuthID, _ = m.Details["caller_authid"].(string)
-	if id, ok := wamp.AsID(m.Details["caller"]); ok {
-		inv.CallerSession = uint64(id)
-	}
+// serve runs the handler for one invocation: a panic becomes an error, the
+// result is encoded for the YIELD, and an error for the ERROR.
+func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine.Payload, error) {
+	inv := &Invocation{Procedure: reg.proc.URI, Args: e.Args, Kwargs: e.Kwargs, CallerAuthID: e.CallerAuthID, CallerSession: e.CallerSession, e: e}
 	var res any
 	var err error
 	func() {
 		defer func() {
 			if r := recover(); r != nil {
 				err = fmt.Errorf("handler panicked: %v", r)
-				s.c.log.Error("ironflock: procedure handler panicked", "procedure", reg.procedure, "panic", fmt.Sprint(r))
+				reg.c.log.Error("ironflock: procedure handler panicked", "procedure", reg.proc.URI, "panic", fmt.Sprint(r))
 			}
 		}()
 		res, err = reg.handler(ctx, inv)
 	}()
-	if st.interrupted.Load() {
-		err = &WampError{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
-	}
-	var out wamp.Message
 	if err == nil {
 		args, kwargs, encErr := yieldPayload(res)
 		if encErr == nil {
-			out = &wamp.Yield{Request: m.Request, Options: wamp.Dict{}, Arguments: args, ArgumentsKw: kwargs}
-		} else {
-			err = fmt.Errorf("encode result: %w", encErr)
+			return engine.Payload{Args: args, Kwargs: kwargs}, nil
 		}
+		err = fmt.Errorf("encode result: %w", encErr)
 	}
-	if err != nil {
-		out = errorMessage(m.Request, err)
-	}
-	if werr := s.l.write(out); werr != nil && !errors.Is(werr, ErrConnectionLost) {
-		_ = s.l.write(errorMessage(m.Request, werr))
-	}
+	return engine.Payload{}, invocationError(err)
 }
 
 // yieldPayload converts a handler's return value (WIRE.md §2.9).
-func yieldPayload(res any) (wamp.List, wamp.Dict, error) {
+func yieldPayload(res any) ([]any, map[string]any, error) {
 	switch r := res.(type) {
 	case nil:
 		return nil, nil, nil
@@ -324,38 +190,33 @@ func yieldPayload(res any) (wamp.List, wamp.Dict, error) {
 		return r.payload()
 	case Kwargs:
 		kw, err := encodeKwargs(r, "result")
-		return wamp.List{}, kw, err
+		return []any{}, kw, err
 	}
 	v, err := encodeValue(res, "result")
 	if err != nil {
 		return nil, nil, err
 	}
-	return wamp.List{v}, nil, nil
+	return []any{v}, nil, nil
 }
 
-func errorMessage(req wamp.ID, err error) *wamp.Error {
-	msg := &wamp.Error{Type: wamp.INVOCATION, Request: req, Details: wamp.Dict{}}
+// invocationError turns a handler's error into the engine's answer: a
+// *WampError keeps its URI and payload (its text replaces a payload that
+// cannot be encoded); any other error answers wamp.error.runtime_error.
+func invocationError(err error) error {
 	var we *WampError
-	if errors.As(err, &we) {
-		msg.Error = wamp.URI(we.URI)
-		args, aerr := encodeValue(we.Args, "error.args")
-		kwargs, kerr := encodeValue(we.Kwargs, "error.kwargs")
-		if aerr == nil && kerr == nil {
-			if l, ok := args.([]any); ok {
-				msg.Arguments = l
-			}
-			if d, ok := kwargs.(map[string]any); ok {
-				msg.ArgumentsKw = d
-				if msg.Arguments == nil {
-					msg.Arguments = wamp.List{}
-				}
-			}
-			return msg
+	if !errors.As(err, &we) {
+		return err
+	}
+	args, aerr := encodeValue(we.Args, "error.args")
+	kwargs, kerr := encodeValue(we.Kwargs, "error.kwargs")
+	if aerr != nil || kerr != nil {
+		if we.URI == "" {
+			return err
 		}
+		return &engine.Error{URI: we.URI, Args: []any{err.Error()}}
 	}
-	if msg.Error == "" {
-		msg.Error = wamp.URI(wire.ErrRuntimeError)
-	}
-	msg.Arguments = wamp.List{err.Error()}
-	return msg
+	e := &engine.Error{URI: we.URI}
+	e.Args, _ = args.([]any)
+	e.Kwargs, _ = kwargs.(map[string]any)
+	return e
 }

@@ -1,9 +1,15 @@
+// This file holds the restore of every tracked subscription and
+// registration on a new session before it is announced, and the retry of
+// those that failed.
+
 package client
 
 import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // restoreItem is a subscription group or a registration to (re)establish
@@ -17,14 +23,14 @@ func (it restoreItem) name() string {
 	if it.group != nil {
 		return it.group.key.topic
 	}
-	return it.reg.procedure
+	return it.reg.proc.URI
 }
 
 // restoreAndAnnounce establishes every tracked subscription and
 // registration on s, then makes s the current session. Items added while
 // restoring are restored too before the announcement; items that fail are
 // retried on s in the background (and again at the next reconnect).
-func (c *Client) restoreAndAnnounce(ctx context.Context, s *session) error {
+func (c *Client) restoreAndAnnounce(ctx context.Context, s *engine.Session) error {
 	attempted := map[restoreItem]bool{}
 	var failed []restoreItem
 	for {
@@ -41,9 +47,9 @@ func (c *Client) restoreAndAnnounce(ctx context.Context, s *session) error {
 			}
 		}
 		if len(todo) == 0 {
-			if !s.alive() {
+			if !s.Alive() {
 				c.mu.Unlock()
-				return s.lostErr()
+				return s.Lost()
 			}
 			if c.stopped {
 				c.mu.Unlock()
@@ -65,19 +71,20 @@ func (c *Client) restoreAndAnnounce(ctx context.Context, s *session) error {
 		for _, it := range todo {
 			attempted[it] = true
 		}
-		failed = append(failed, s.restoreItems(ctx, todo)...)
-		if !s.alive() {
-			return s.lostErr()
+		failed = append(failed, c.restoreItems(ctx, s, todo)...)
+		if !s.Alive() {
+			return s.Lost()
 		}
 	}
 	if len(failed) > 0 {
-		go s.retryRestore(failed)
+		go c.retryRestore(s, failed)
 	}
 	return nil
 }
 
-// restoreItems establishes items concurrently and returns those that failed.
-func (s *session) restoreItems(ctx context.Context, items []restoreItem) []restoreItem {
+// restoreItems establishes items on s concurrently and returns those that
+// failed.
+func (c *Client) restoreItems(ctx context.Context, s *engine.Session, items []restoreItem) []restoreItem {
 	errs := make([]error, len(items))
 	var wg sync.WaitGroup
 	for i, it := range items {
@@ -85,17 +92,17 @@ func (s *session) restoreItems(ctx context.Context, items []restoreItem) []resto
 		go func() {
 			defer wg.Done()
 			if it.group != nil {
-				errs[i] = s.ensureGroup(ctx, it.group)
+				errs[i] = wampError(s.Subscribe(ctx, it.group.topic))
 			} else {
-				errs[i] = s.ensureReg(ctx, it.reg)
+				errs[i] = wampError(s.Register(ctx, it.reg.proc))
 			}
 		}()
 	}
 	wg.Wait()
 	var failed []restoreItem
 	for i, err := range errs {
-		if err != nil && s.alive() {
-			s.c.log.Warn("ironflock: could not restore after reconnect; retrying", "uri", items[i].name(), "error", err)
+		if err != nil && s.Alive() {
+			c.log.Warn("ironflock: could not restore after reconnect; retrying", "uri", items[i].name(), "error", err)
 			failed = append(failed, items[i])
 		}
 	}
@@ -109,27 +116,28 @@ func (c *Client) tracked(it restoreItem) bool {
 	if it.group != nil {
 		return c.groups[it.group.key] == it.group
 	}
-	return c.regs[it.reg.procedure] == it.reg
+	return c.regs[it.reg.proc.URI] == it.reg
 }
 
 // retryRestore retries failed items on the same session with a backoff of
 // 1 s doubling to 30 s (±15 %) until they succeed or the session ends.
-func (s *session) retryRestore(items []restoreItem) {
-	cad := newCadence(s.c.set.restoreInitial, s.c.set.restoreMax, 2, 0.15)
+func (c *Client) retryRestore(s *engine.Session, items []restoreItem) {
+	cad := newCadence(c.set.restoreInitial, c.set.restoreMax, 2, 0.15)
+	sctx := s.Context()
 	for len(items) > 0 {
 		t := time.NewTimer(cad.next())
 		select {
 		case <-t.C:
-		case <-s.ctx.Done():
+		case <-sctx.Done():
 			t.Stop()
 			return
 		}
 		var still []restoreItem
 		for _, it := range items {
-			if s.c.tracked(it) {
+			if c.tracked(it) {
 				still = append(still, it)
 			}
 		}
-		items = s.restoreItems(s.ctx, still)
+		items = c.restoreItems(sctx, s, still)
 	}
 }

@@ -1,4 +1,13 @@
+// This file holds the connection states: State, the change of state, and
+// the goroutine that reports changes to the state handler in order.
+
 package client
+
+import (
+	"context"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
+)
 
 // State is the connection state of a Client.
 type State int
@@ -39,4 +48,25 @@ func (s State) String() string {
 	default:
 		return "unknown"
 	}
+}
+
+// setStateLocked changes the state and wakes waiters; c.mu is held. The
+// state handler, if any, gets every change in order on a goroutine of its
+// own, started with the first change.
+func (c *Client) setStateLocked(st State) {
+	if c.state == st {
+		return
+	}
+	c.state = st
+	close(c.changed)
+	c.changed = make(chan struct{})
+	if c.set.onState == nil {
+		return
+	}
+	if c.states == nil {
+		c.states = engine.NewQueue(context.Background(), func(_ context.Context, st State) {
+			c.safely("state handler", "", func() { c.set.onState(st) })
+		})
+	}
+	c.states.Put(st)
 }

@@ -1,14 +1,14 @@
+// This file holds subscriptions on the client side: Event, Subscribe,
+// Unsubscribe, and the groups of local subscriptions that share one router
+// subscription and survive reconnects.
+
 package client
 
 import (
 	"context"
-	"fmt"
-	"strings"
-	"sync"
 	"sync/atomic"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
+	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -29,16 +29,6 @@ type Event struct {
 // Decode decodes the event's first positional argument into v (or its
 // keyword arguments when it has none), with the rules of Decode.
 func (e *Event) Decode(v any) error { return decodePayload(e.Args, e.Kwargs, v) }
-
-func decodePayload(args []any, kwargs map[string]any, v any) error {
-	if len(args) > 0 {
-		return DecodeInto(args[0], v)
-	}
-	if kwargs != nil {
-		return DecodeInto(kwargs, v)
-	}
-	return DecodeInto(nil, v)
-}
 
 // EventHandler handles the events of a subscription. Calls for one
 // subscription never overlap and arrive in order; ctx ends when the
@@ -62,10 +52,17 @@ const (
 type subKey struct{ topic, match string }
 
 // subGroup is every local Subscription of one subKey; it survives
-// reconnects and is installed on each new session.
+// reconnects and its topic is subscribed on each new session.
 type subGroup struct {
 	key    subKey
+	topic  *engine.Topic // the same on every session
 	locals atomic.Pointer[[]*Subscription]
+}
+
+func newSubGroup(key subKey) *subGroup {
+	g := &subGroup{key: key}
+	g.topic = &engine.Topic{URI: key.topic, Match: key.match, Deliver: g.deliver}
+	return g
 }
 
 func (g *subGroup) list() []*Subscription {
@@ -75,60 +72,23 @@ func (g *subGroup) list() []*Subscription {
 	return nil
 }
 
-func (g *subGroup) deliver(ev *Event) {
+// deliver hands an event to every local subscription, on the session's
+// reader: one *Event, shared by all of them.
+func (g *subGroup) deliver(e engine.Event) {
+	ev := &Event{Topic: e.Topic, Args: e.Args, Kwargs: e.Kwargs, PublisherAuthID: e.PublisherAuthID, PublicationID: e.PublicationID}
 	for _, sub := range g.list() {
-		sub.d.mb.put(ev)
+		sub.d.Put(ev)
 	}
 }
 
-// delivery runs a handler over a mailbox of events on its own goroutine:
-// in order, one call at a time. Several subscriptions may feed one delivery
-// (SubscribeToTable does).
-type delivery struct {
-	handler EventHandler
-	label   string
-	mb      *mailbox[*Event]
-	ctx     context.Context
-	cancel  context.CancelFunc
-	done    chan struct{}
-	stopped atomic.Bool
-	once    sync.Once
-}
+// delivery runs a handler over the events of one or more subscriptions
+// (SubscribeToTable feeds two into one), in order, one call at a time, on
+// a goroutine of its own.
+type delivery = engine.Queue[*Event]
 
 func (c *Client) newDelivery(label string, handler EventHandler) *delivery {
-	d := &delivery{handler: handler, label: label, mb: newMailbox[*Event](), done: make(chan struct{})}
-	d.ctx, d.cancel = context.WithCancel(c.baseCtx)
-	go d.run(c)
-	return d
-}
-
-func (d *delivery) run(c *Client) {
-	defer close(d.done)
-	for {
-		select {
-		case <-d.mb.ready:
-		case <-d.ctx.Done():
-			return
-		}
-		for {
-			if d.stopped.Load() {
-				return
-			}
-			ev, ok := d.mb.take()
-			if !ok {
-				break
-			}
-			c.safely("event handler", d.label, func() { d.handler(d.ctx, ev) })
-		}
-	}
-}
-
-// stop ends the delivery at once: no handler call starts afterwards.
-func (d *delivery) stop() {
-	d.once.Do(func() {
-		d.stopped.Store(true)
-		d.cancel()
-		d.mb.close()
+	return engine.NewQueue(c.baseCtx, func(ctx context.Context, ev *Event) {
+		c.safely("event handler", label, func() { handler(ctx, ev) })
 	})
 }
 
@@ -147,7 +107,7 @@ func (s *Subscription) Topic() string { return s.key.topic }
 func (s *Subscription) Unsubscribe(ctx context.Context) error { return s.c.Unsubscribe(ctx, s) }
 
 // Done is closed once the subscription's delivery goroutine has ended.
-func (s *Subscription) Done() <-chan struct{} { return s.d.done }
+func (s *Subscription) Done() <-chan struct{} { return s.d.Done() }
 
 // Subscribe subscribes handler to topic. Events of one subscription are
 // delivered in order on a goroutine of their own. The subscription is
@@ -182,7 +142,7 @@ func (c *Client) subscribe(ctx context.Context, op string, key subKey, handler E
 	d := c.newDelivery(key.topic, handler)
 	sub := &Subscription{c: c, key: key, d: d}
 	if err := c.attach(ctx, op, sub); err != nil {
-		d.stop()
+		d.Stop()
 		return nil, err
 	}
 	return sub, nil
@@ -197,13 +157,13 @@ func (c *Client) attach(ctx context.Context, op string, sub *Subscription) error
 	}
 	// Every session announced from now on restores g; only the session
 	// current when g was registered may lack it.
-	if s == nil || !s.alive() {
+	if s == nil || !s.Alive() {
 		if s, err = c.waitSession(ctx, op, sub.key.topic, c.set.sessionWait); err != nil {
 			c.removeLocal(sub)
 			return err
 		}
 	}
-	if err := s.ensureGroup(ctx, g); err != nil {
+	if err := wampError(s.Subscribe(ctx, g.topic)); err != nil {
 		c.removeLocal(sub)
 		return opErr(op, sub.key.topic, err)
 	}
@@ -212,7 +172,7 @@ func (c *Client) attach(ctx context.Context, op string, sub *Subscription) error
 
 // addLocal adds sub to the group of its key, creating the group, and
 // returns the session current at that moment.
-func (c *Client) addLocal(sub *Subscription) (*subGroup, *session, error) {
+func (c *Client) addLocal(sub *Subscription) (*subGroup, *engine.Session, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.stopped {
@@ -220,7 +180,7 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *session, error) {
 	}
 	g := c.groups[sub.key]
 	if g == nil {
-		g = &subGroup{key: sub.key}
+		g = newSubGroup(sub.key)
 		c.groups[sub.key] = g
 	}
 	next := append(append([]*Subscription(nil), g.list()...), sub)
@@ -229,7 +189,7 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *session, error) {
 }
 
 // removeLocal takes sub out of its group; it returns the group when the
-// group became empty (and was forgotten).
+// group became empty (and was forgotten and retired).
 func (c *Client) removeLocal(sub *Subscription) *subGroup {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -246,6 +206,7 @@ func (c *Client) removeLocal(sub *Subscription) *subGroup {
 	g.locals.Store(&next)
 	if len(next) == 0 {
 		delete(c.groups, sub.key)
+		g.topic.Retire()
 		return g
 	}
 	return nil
@@ -259,122 +220,14 @@ func (c *Client) Unsubscribe(ctx context.Context, sub *Subscription) error {
 	if sub == nil || sub.c != c {
 		return invalidArg(op, "", "not a subscription of this client")
 	}
-	sub.d.stop()
+	sub.d.Stop()
 	g := c.removeLocal(sub)
 	if g == nil {
 		return nil
 	}
 	s := c.cur.Load()
-	if s == nil || !s.alive() {
+	if s == nil || !s.Alive() {
 		return nil
 	}
-	return opErr(op, sub.key.topic, s.dropGroup(ctx, g))
-}
-
-// ensureGroup subscribes g on this session unless it already is.
-func (s *session) ensureGroup(ctx context.Context, g *subGroup) error {
-	s.mu.Lock()
-	_, ok := s.groupIDs[g]
-	s.mu.Unlock()
-	if ok {
-		return nil
-	}
-	id := s.nextID()
-	opts := wamp.Dict{}
-	if g.key.match != "" {
-		opts[wire.OptMatch] = g.key.match
-	}
-	req := newRequest()
-	req.onReply = func(m wamp.Message) {
-		if sm, ok := m.(*wamp.Subscribed); ok {
-			s.installGroup(uint64(sm.Subscription), g)
-		}
-	}
-	req.onLate = func(m wamp.Message) {
-		if sm, ok := m.(*wamp.Subscribed); ok {
-			s.installGroup(uint64(sm.Subscription), g)
-		}
-	}
-	msg, err := s.roundTrip(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(g.key.topic)}, req, s.c.set.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Subscribed); !ok {
-		return unexpected(msg, "SUBSCRIBED")
-	}
-	return nil
-}
-
-// installGroup maps a router subscription to g; a group that has no local
-// subscription left is unsubscribed again.
-func (s *session) installGroup(subID uint64, g *subGroup) {
-	s.mu.Lock()
-	s.subs[subID] = g
-	s.groupIDs[g] = subID
-	s.mu.Unlock()
-	if len(g.list()) == 0 {
-		go func() { _ = s.dropGroup(s.ctx, g) }()
-	}
-}
-
-// dropGroup ends g's router subscription on this session.
-func (s *session) dropGroup(ctx context.Context, g *subGroup) error {
-	s.mu.Lock()
-	subID, ok := s.groupIDs[g]
-	if ok {
-		delete(s.groupIDs, g)
-		delete(s.subs, subID)
-	}
-	s.mu.Unlock()
-	if !ok {
-		return nil
-	}
-	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Unsubscribe{Request: id, Subscription: wamp.ID(subID)}, newRequest(), s.c.set.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Unsubscribed); !ok {
-		return unexpected(msg, "UNSUBSCRIBED")
-	}
-	return nil
-}
-
-func (s *session) onEvent(m *wamp.Event) {
-	s.mu.Lock()
-	g := s.subs[uint64(m.Subscription)]
-	s.mu.Unlock()
-	if g == nil {
-		return
-	}
-	ev := &Event{Topic: g.key.topic, Args: []any(m.Arguments), Kwargs: map[string]any(m.ArgumentsKw), PublicationID: uint64(m.Publication)}
-	if t, ok := m.Details["topic"].(string); ok && t != "" {
-		ev.Topic = t
-	}
-	if a, ok := m.Details["publisher_authid"].(string); ok {
-		ev.PublisherAuthID = a
-	}
-	g.deliver(ev)
-}
-
-// checkTopic validates a topic or procedure URI before anything is sent.
-func checkTopic(op, uri string, pattern bool) error {
-	switch {
-	case uri == "":
-		return invalidArg(op, uri, "the URI is empty")
-	case strings.TrimSpace(uri) != uri || strings.ContainsAny(uri, " \t\r\n#"):
-		return invalidArg(op, uri, "the URI contains whitespace or '#'")
-	case !pattern && (strings.HasPrefix(uri, ".") || strings.HasSuffix(uri, ".") || strings.Contains(uri, "..")):
-		return invalidArg(op, uri, "the URI has an empty segment")
-	}
-	return nil
-}
-
-func (c *Client) safely(what, uri string, fn func()) {
-	defer func() {
-		if r := recover(); r != nil {
-			c.log.Error("ironflock: "+what+" panicked", "uri", uri, "panic", fmt.Sprint(r))
-		}
-	}()
-	fn()
+	return opErr(op, sub.key.topic, wampError(s.Unsubscribe(ctx, g.topic)))
 }

@@ -1,3 +1,6 @@
+// This file holds the connection supervisor: the reconnect state machine
+// and one connection attempt (connect, join, restore, announce).
+
 package client
 
 import (
@@ -5,6 +8,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -26,9 +30,9 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 			realmMissingSince = time.Time{}
 			everConnected = true
 			select {
-			case <-s.l.closed:
+			case <-s.Done():
 				c.withdraw(s)
-				c.log.Warn("ironflock: connection lost; reconnecting", "realm", s.realm, "reason", s.l.reason())
+				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.id.Realm(), "reason", s.Err())
 			case <-ctx.Done():
 				return // Stop says goodbye on the live session
 			}
@@ -39,7 +43,7 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 				fast.reset()
 				continue
 			}
-			err = s.l.reason()
+			err = s.Err()
 		}
 		if ctx.Err() != nil {
 			return
@@ -74,42 +78,48 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	}
 }
 
+// isWampURI reports whether err carries a *WampError with uri.
 func isWampURI(err error, uri string) bool {
 	var we *WampError
 	return errors.As(err, &we) && we.URI == uri
 }
 
-// connectOnce dials, joins with the credential of this attempt, restores
-// every subscription and registration and announces the session.
-func (c *Client) connectOnce(ctx context.Context) (*session, error) {
+// connectOnce connects and joins with the credential of this attempt,
+// restores every subscription and registration and announces the session.
+func (c *Client) connectOnce(ctx context.Context) (*engine.Session, error) {
 	cred := c.resolveCredential()
 	realm := c.id.Realm()
-	l, err := dialLink(ctx, c.url, c.set.serializer, c.set.handshakeTimeout, c.set.responseTimeout)
+	s, err := engine.Connect(ctx, engine.Config{
+		URL:              c.url,
+		Realm:            realm,
+		AuthID:           cred.authID,
+		Secret:           cred.secret,
+		JSON:             c.set.serializer == JSON,
+		HandshakeTimeout: c.set.handshakeTimeout,
+		ResponseTimeout:  c.set.responseTimeout,
+		KeepaliveIdle:    c.set.keepaliveIdle,
+		PongTimeout:      c.set.pongTimeout,
+		Stop:             c.stopCh,
+		Logger:           c.log,
+	})
 	if err != nil {
-		return nil, err
-	}
-	id, err := join(ctx, l, realm, cred, c.set.responseTimeout)
-	if err != nil {
-		l.close(err)
+		err = wampError(err)
 		if isWampURI(err, wire.ErrAuthenticationFailed) {
 			c.log.Warn("ironflock: the router refused the credential", "realm", realm, "authid", cred.authID, "credential", cred.kind)
 		}
 		return nil, err
 	}
-	s := newSession(c, l, id, realm)
-	go s.readLoop()
-	go l.keepalive(c.set.keepaliveIdle, c.set.pongTimeout)
-	stop := context.AfterFunc(ctx, func() { l.close(ctx.Err()) })
+	stop := context.AfterFunc(ctx, func() { s.Close(ctx.Err()) })
 	defer stop()
 	if err := c.restoreAndAnnounce(ctx, s); err != nil {
-		l.close(err)
+		s.Close(err)
 		return nil, err
 	}
 	return s, nil
 }
 
 // withdraw takes a lost session out of service.
-func (c *Client) withdraw(s *session) {
+func (c *Client) withdraw(s *engine.Session) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.cur.CompareAndSwap(s, nil)

@@ -1,3 +1,6 @@
+// This file holds SubscribeToTable: the realtime rows of a table, single
+// and bulk feeds delivered through one handler.
+
 package client
 
 import (
@@ -37,12 +40,12 @@ type TableSubscription struct {
 
 // Unsubscribe ends both feeds of the table at once.
 func (t *TableSubscription) Unsubscribe(ctx context.Context) error {
-	t.d.stop()
+	t.d.Stop()
 	return errors.Join(t.c.Unsubscribe(ctx, t.single), t.c.Unsubscribe(ctx, t.bulk))
 }
 
 // Done is closed once the delivery goroutine has ended.
-func (t *TableSubscription) Done() <-chan struct{} { return t.d.done }
+func (t *TableSubscription) Done() <-chan struct{} { return t.d.Done() }
 
 // SubscribeToTable calls handler for every new row of the app's table or
 // transform: rows published singly (topic transformed.<table>) and rows of
@@ -74,11 +77,11 @@ func (c *Client) SubscribeToTable(ctx context.Context, table string, handler Tab
 		bulk:   &Subscription{c: c, key: subKey{topic: bulkTopic}, d: d},
 	}
 	if err := c.attach(ctx, op, ts.single); err != nil {
-		d.stop()
+		d.Stop()
 		return nil, err
 	}
 	if err := c.attach(ctx, op, ts.bulk); err != nil {
-		d.stop()
+		d.Stop()
 		_ = c.Unsubscribe(ctx, ts.single)
 		return nil, err
 	}

@@ -1,4 +1,7 @@
-package client
+// This file holds the join: HELLO with the roles the engine implements, the
+// WAMP-CRA challenge and response, and WELCOME or ABORT.
+
+package engine
 
 import (
 	"context"
@@ -38,12 +41,12 @@ var helloRoles = wamp.Dict{
 }
 
 // join runs HELLO → CHALLENGE → AUTHENTICATE → WELCOME on a fresh link. A
-// refusal comes back as a *WampError carrying the ABORT reason.
-func join(ctx context.Context, l *link, realm string, cred credential, timeout time.Duration) (uint64, error) {
+// refusal comes back as an *Error carrying the ABORT reason.
+func join(ctx context.Context, l *link, realm, authID, secret string, timeout time.Duration) (uint64, error) {
 	stop := context.AfterFunc(ctx, func() { l.close(ctx.Err()) })
 	defer stop()
 	hello := &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
-		"authid":      cred.authID,
+		"authid":      authID,
 		"authmethods": wamp.List{wire.AuthMethodWAMPCRA},
 		"roles":       helloRoles,
 		"agent":       "ironflock-go",
@@ -61,7 +64,7 @@ func join(ctx context.Context, l *link, realm string, cred credential, timeout t
 			if m.AuthMethod != wire.AuthMethodWAMPCRA {
 				return 0, fmt.Errorf("join %s: the router asked for authmethod %q", realm, m.AuthMethod)
 			}
-			sig := crsign.RespondChallenge(cred.secret, m, nil)
+			sig := crsign.RespondChallenge(secret, m, nil)
 			if err := l.write(&wamp.Authenticate{Signature: sig, Extra: wamp.Dict{}}); err != nil {
 				return 0, joinErr(ctx, l, err)
 			}
@@ -69,7 +72,7 @@ func join(ctx context.Context, l *link, realm string, cred credential, timeout t
 			_ = l.conn.SetReadDeadline(time.Time{})
 			return uint64(m.ID), nil
 		case *wamp.Abort:
-			we := &WampError{URI: string(m.Reason)}
+			we := &Error{URI: string(m.Reason)}
 			if text, ok := m.Details["message"].(string); ok && text != "" {
 				we.Args = []any{text}
 			}
@@ -81,6 +84,7 @@ func join(ctx context.Context, l *link, realm string, cred credential, timeout t
 	return 0, fmt.Errorf("join %s: no WELCOME after authentication", realm)
 }
 
+// joinErr prefers the reason the link ended for over the error of the step.
 func joinErr(ctx context.Context, l *link, err error) error {
 	if ctx.Err() != nil {
 		return ctx.Err()

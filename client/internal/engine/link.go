@@ -1,4 +1,8 @@
-package client
+// This file holds the link: one WebSocket connection to the router carrying
+// WAMP messages (dial, write, read, close), its keepalive, and the payload
+// conversions applied on the way in and out.
+
+package engine
 
 import (
 	"context"
@@ -38,11 +42,20 @@ type link struct {
 	err       error // why the link ended; set before closed is closed
 }
 
-// dialLink opens a WebSocket to url offering exactly one WAMP subprotocol,
-// and refuses a server that answers without it (a nexus client would panic
-// there).
-func dialLink(ctx context.Context, url string, ser Serializer, handshake, writeTimeout time.Duration) (*link, error) {
-	proto := ser.String()
+// Subprotocols of the two serializers.
+const (
+	protoMsgPack = "wamp.2.msgpack"
+	protoJSON    = "wamp.2.json"
+)
+
+// dial opens a WebSocket to url offering exactly one WAMP subprotocol
+// (wamp.2.json when json is set, else wamp.2.msgpack), and refuses a server
+// that answers without it (a nexus client would panic there).
+func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration) (*link, error) {
+	proto := protoMsgPack
+	if json {
+		proto = protoJSON
+	}
 	d := websocket.Dialer{
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: handshake,
@@ -68,7 +81,7 @@ func dialLink(ctx context.Context, url string, ser Serializer, handshake, writeT
 		start:        time.Now(),
 		closed:       make(chan struct{}),
 	}
-	if ser == JSON {
+	if json {
 		l.ser, l.json, l.frame = &serialize.JSONSerializer{}, true, websocket.TextMessage
 	} else {
 		l.ser, l.frame = &serialize.MessagePackSerializer{}, websocket.BinaryMessage

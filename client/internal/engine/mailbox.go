@@ -1,4 +1,7 @@
-package client
+// This file holds mailbox, the unbounded FIFO behind Queue and behind the
+// progressive results of a call.
+
+package engine
 
 import "sync"
 
@@ -13,6 +16,7 @@ type mailbox[T any] struct {
 	closed bool
 }
 
+// newMailbox returns an empty, open mailbox.
 func newMailbox[T any]() *mailbox[T] {
 	return &mailbox[T]{ready: make(chan struct{}, 1)}
 }
@@ -65,6 +69,7 @@ func (m *mailbox[T]) close() {
 	}
 }
 
+// isClosed reports whether close was called.
 func (m *mailbox[T]) isClosed() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -1,8 +1,13 @@
-package client
+// This file holds the Session: its Config, Connect, the requests waiting
+// for the router's answer, the reader that dispatches every message, and
+// GOODBYE.
+
+package engine
 
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -12,25 +17,53 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// session is one joined WAMP session on a link. Its reader goroutine
-// dispatches every message: replies go to the waiting request, events to the
-// subscriptions' mailboxes, invocations to handler goroutines. Replies that
-// install state (SUBSCRIBED, REGISTERED) are applied on the reader before
-// the next message is read, so an EVENT or INVOCATION right behind them is
-// never lost.
-type session struct {
-	c     *Client
-	l     *link
-	id    uint64
-	realm string
-	reqID atomic.Uint64
+// Config says where a Session connects, as whom, and its timings.
+type Config struct {
+	// URL is the router's WebSocket URL.
+	URL string
+	// Realm is the realm to join.
+	Realm string
+	// AuthID and Secret are the WAMP-CRA credential.
+	AuthID, Secret string
+	// JSON selects wamp.2.json; the default is wamp.2.msgpack.
+	JSON bool
+	// HandshakeTimeout bounds the WebSocket handshake.
+	HandshakeTimeout time.Duration
+	// ResponseTimeout bounds each join step and each write, and the wait for
+	// the router's answer to SUBSCRIBE, REGISTER, their removal, an
+	// acknowledged PUBLISH and GOODBYE.
+	ResponseTimeout time.Duration
+	// KeepaliveIdle is the silence after which the link is pinged;
+	// PongTimeout how long after the ping some traffic must arrive before
+	// the link is dropped. Any incoming frame counts as traffic.
+	KeepaliveIdle, PongTimeout time.Duration
+	// Stop, once closed, ends every operation still waiting with ErrStopped.
+	// nil never ends them.
+	Stop <-chan struct{}
+	// Logger receives the engine's warnings; nil discards them.
+	Logger *slog.Logger
+}
+
+// Session is one joined WAMP session on one link. Its reader goroutine
+// dispatches every message: replies go to the waiting request, events to
+// their Topic, invocations to handler goroutines. Replies that install
+// state (SUBSCRIBED, REGISTERED) are applied on the reader before the next
+// message is read, so an EVENT or INVOCATION right behind them is never
+// lost. A Session never reconnects: once it ended (Done), the owner
+// connects a new one.
+type Session struct {
+	l               *link
+	stop            <-chan struct{}
+	responseTimeout time.Duration
+	log             *slog.Logger
+	reqID           atomic.Uint64
 
 	mu       sync.Mutex
 	pending  map[uint64]*request
-	subs     map[uint64]*subGroup // router subscription id → group
-	groupIDs map[*subGroup]uint64
-	regs     map[uint64]*Registration // router registration id → registration
-	regIDs   map[*Registration]uint64
+	subs     map[uint64]*Topic // router subscription id → topic
+	topicIDs map[*Topic]uint64
+	regs     map[uint64]*Procedure // router registration id → procedure
+	procIDs  map[*Procedure]uint64
 	invs     map[uint64]*invocationState
 
 	ctx        context.Context // ends with the link; parent of handler contexts
@@ -48,56 +81,92 @@ type request struct {
 	// sees it. onLate runs instead when the caller has given up.
 	onReply func(wamp.Message)
 	onLate  func(wamp.Message)
-	gaveUp  bool // guarded by session.mu
-}
-
-type invocationState struct {
-	cancel      context.CancelFunc
-	interrupted atomic.Bool
+	gaveUp  bool // guarded by Session.mu
 }
 
 func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
 
-func newSession(c *Client, l *link, id uint64, realm string) *session {
-	s := &session{
-		c:          c,
-		l:          l,
-		id:         id,
-		realm:      realm,
-		pending:    map[uint64]*request{},
-		subs:       map[uint64]*subGroup{},
-		groupIDs:   map[*subGroup]uint64{},
-		regs:       map[uint64]*Registration{},
-		regIDs:     map[*Registration]uint64{},
-		invs:       map[uint64]*invocationState{},
-		goodbyeAck: make(chan struct{}),
+// Connect dials the router, joins cfg.Realm with WAMP-CRA and starts the
+// session's reader and keepalive. A join the router refuses returns an
+// *Error with the ABORT reason. ctx bounds the dial and the join only.
+func Connect(ctx context.Context, cfg Config) (*Session, error) {
+	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := join(ctx, l, cfg.Realm, cfg.AuthID, cfg.Secret, cfg.ResponseTimeout); err != nil {
+		l.close(err)
+		return nil, err
+	}
+	s := &Session{
+		l:               l,
+		stop:            cfg.Stop,
+		responseTimeout: cfg.ResponseTimeout,
+		log:             cfg.Logger,
+		pending:         map[uint64]*request{},
+		subs:            map[uint64]*Topic{},
+		topicIDs:        map[*Topic]uint64{},
+		regs:            map[uint64]*Procedure{},
+		procIDs:         map[*Procedure]uint64{},
+		invs:            map[uint64]*invocationState{},
+		goodbyeAck:      make(chan struct{}),
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	return s
+	go s.readLoop()
+	go l.keepalive(cfg.KeepaliveIdle, cfg.PongTimeout)
+	return s, nil
 }
 
-// nextID returns a session-scoped request ID (1 … 2^53).
-func (s *session) nextID() wamp.ID { return wamp.ID(s.reqID.Add(1)) }
+// Alive reports whether the link is still open.
+func (s *Session) Alive() bool { return s.l.reason() == nil }
 
-func (s *session) alive() bool { return s.l.reason() == nil }
+// Done is closed when the link has ended.
+func (s *Session) Done() <-chan struct{} { return s.l.closed }
 
-func (s *session) lostErr() error {
+// Err returns why the link ended, nil while it is open.
+func (s *Session) Err() error { return s.l.reason() }
+
+// Lost returns the error an operation gets from a session that ended:
+// ErrConnectionLost naming the reason, or ErrStopped.
+func (s *Session) Lost() error {
 	if r := s.l.reason(); r != nil && r != ErrStopped {
 		return fmt.Errorf("%w: %v", ErrConnectionLost, r)
 	}
-	if s.c.isStopped() {
+	if s.stopped() {
 		return ErrStopped
 	}
 	return ErrConnectionLost
 }
 
+// Context returns a context that ends shortly after the link: the parent of
+// every invocation handler's context.
+func (s *Session) Context() context.Context { return s.ctx }
+
+// Close ends the link at once with reason (the first reason wins).
+func (s *Session) Close(reason error) { s.l.close(reason) }
+
+func (s *Session) stopped() bool {
+	select {
+	case <-s.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// nextID returns a session-scoped request ID (1 … 2^53).
+func (s *Session) nextID() wamp.ID { return wamp.ID(s.reqID.Add(1)) }
+
 // send registers req under id (when req is not nil) and writes msg.
-func (s *session) send(id wamp.ID, msg wamp.Message, req *request) error {
+func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 	if req != nil {
 		s.mu.Lock()
-		if !s.alive() {
+		if !s.Alive() {
 			s.mu.Unlock()
-			return s.lostErr()
+			return s.Lost()
 		}
 		s.pending[uint64(id)] = req
 		s.mu.Unlock()
@@ -109,7 +178,7 @@ func (s *session) send(id wamp.ID, msg wamp.Message, req *request) error {
 			s.mu.Unlock()
 		}
 		if err == ErrConnectionLost {
-			return s.lostErr()
+			return s.Lost()
 		}
 		return err
 	}
@@ -117,7 +186,7 @@ func (s *session) send(id wamp.ID, msg wamp.Message, req *request) error {
 }
 
 // await waits for the final answer to req.
-func (s *session) await(ctx context.Context, id wamp.ID, req *request, timeout time.Duration) (wamp.Message, error) {
+func (s *Session) await(ctx context.Context, id wamp.ID, req *request, timeout time.Duration) (wamp.Message, error) {
 	var expire <-chan time.Time
 	if timeout > 0 {
 		t := time.NewTimer(timeout)
@@ -133,21 +202,21 @@ func (s *session) await(ctx context.Context, id wamp.ID, req *request, timeout t
 			return m, nil
 		default:
 		}
-		return nil, s.lostErr()
+		return nil, s.Lost()
 	case <-ctx.Done():
 		s.giveUp(id, req)
 		return nil, ctx.Err()
 	case <-expire:
 		s.giveUp(id, req)
 		return nil, ErrTimeout
-	case <-s.c.stopCh:
+	case <-s.stop:
 		s.giveUp(id, req)
 		return nil, ErrStopped
 	}
 }
 
 // roundTrip sends msg and waits for its answer.
-func (s *session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, timeout time.Duration) (wamp.Message, error) {
+func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, timeout time.Duration) (wamp.Message, error) {
 	if err := s.send(id, msg, req); err != nil {
 		return nil, err
 	}
@@ -156,7 +225,7 @@ func (s *session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, r
 
 // giveUp forgets a request whose caller stopped waiting; an answer that
 // still comes is handed to onLate, if any.
-func (s *session) giveUp(id wamp.ID, req *request) {
+func (s *Session) giveUp(id wamp.ID, req *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if req.onLate == nil {
@@ -167,7 +236,7 @@ func (s *session) giveUp(id wamp.ID, req *request) {
 }
 
 // readLoop dispatches messages until the link ends.
-func (s *session) readLoop() {
+func (s *Session) readLoop() {
 	defer s.cancel()
 	for {
 		msg, err := s.l.read(time.Time{})
@@ -186,7 +255,7 @@ func (s *session) readLoop() {
 }
 
 // dispatch handles one message; it returns false when the session ended.
-func (s *session) dispatch(msg wamp.Message) bool {
+func (s *Session) dispatch(msg wamp.Message) bool {
 	switch m := msg.(type) {
 	case *wamp.Event:
 		s.onEvent(m)
@@ -224,12 +293,12 @@ func (s *session) dispatch(msg wamp.Message) bool {
 		s.l.close(fmt.Errorf("the router aborted the session: %s", m.Reason))
 		return false
 	default:
-		s.c.log.Debug("ironflock: unexpected message from the router", "type", msg.MessageType().String())
+		s.log.Debug("ironflock: unexpected message from the router", "type", msg.MessageType().String())
 	}
 	return true
 }
 
-func (s *session) reply(id uint64, m wamp.Message, progress bool) {
+func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 	s.mu.Lock()
 	req := s.pending[id]
 	if req == nil {
@@ -256,10 +325,24 @@ func (s *session) reply(id uint64, m wamp.Message, progress bool) {
 	req.ch <- m
 }
 
-// leave sends GOODBYE and waits for the router's answer within ctx and the
-// response timeout; it never blocks on a dead writer.
-func (s *session) leave(ctx context.Context) {
-	if !s.alive() {
+// Leave sends GOODBYE and waits for the router's answer within ctx and the
+// response timeout; it never blocks on a dead writer. It then waits, within
+// ctx, for running invocation handlers to return, and returns ctx's error
+// if that bound was hit.
+func (s *Session) Leave(ctx context.Context) error {
+	s.leave(ctx)
+	done := make(chan struct{})
+	go func() { s.handlers.Wait(); close(done) }()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Session) leave(ctx context.Context) {
+	if !s.Alive() {
 		return
 	}
 	s.leaving.Store(true)
@@ -268,7 +351,7 @@ func (s *session) leave(ctx context.Context) {
 		defer close(done)
 		_ = s.l.write(&wamp.Goodbye{Reason: wamp.URI(wire.CloseRealm), Details: wamp.Dict{}})
 	}()
-	t := time.NewTimer(s.c.set.responseTimeout)
+	t := time.NewTimer(s.responseTimeout)
 	defer t.Stop()
 	select {
 	case <-s.goodbyeAck:
@@ -278,17 +361,4 @@ func (s *session) leave(ctx context.Context) {
 	}
 	s.l.close(ErrStopped)
 	<-done
-}
-
-// errorFromMessage turns an ERROR message into a *WampError.
-func errorFromMessage(m *wamp.Error) *WampError {
-	return &WampError{URI: string(m.Error), Args: []any(m.Arguments), Kwargs: map[string]any(m.ArgumentsKw)}
-}
-
-// unexpected reports an answer of the wrong type.
-func unexpected(m wamp.Message, want string) error {
-	if e, ok := m.(*wamp.Error); ok {
-		return errorFromMessage(e)
-	}
-	return fmt.Errorf("unexpected %s from the router, want %s", m.MessageType(), want)
 }

@@ -1,0 +1,100 @@
+// This file holds Call: a CALL with its options, progressive results, and
+// CANCEL when the caller gives up.
+
+package engine
+
+import (
+	"context"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// CallOptions configures a Call.
+type CallOptions struct {
+	// Timeout, when positive, is announced to the router and the callee
+	// (options.timeout in milliseconds). The caller bounds ctx itself.
+	Timeout time.Duration
+	// DiscloseMe asks the router to disclose the caller to the callee.
+	DiscloseMe bool
+	// Progress, when set, asks for progressive results and receives each
+	// one, in order, on the calling goroutine, before Call returns.
+	Progress func(Payload)
+}
+
+// Call calls procedure and returns its result; an ERROR answer is an
+// *Error. It waits as long as ctx allows (no response timeout: a call
+// takes as long as its callee); when ctx ends first, CANCEL is sent in the
+// background and ctx's error returned.
+func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs map[string]any, opts CallOptions) (Payload, error) {
+	id := s.nextID()
+	options := wamp.Dict{}
+	if opts.Timeout > 0 {
+		options[wire.OptTimeout] = opts.Timeout.Milliseconds()
+	}
+	if opts.DiscloseMe {
+		options[wire.OptDiscloseMe] = true
+	}
+	req := newRequest()
+	var progress <-chan struct{}
+	if opts.Progress != nil {
+		options[wire.OptReceiveProgress] = true
+		req.progress = newMailbox[*wamp.Result]()
+		progress = req.progress.ready
+	}
+	msg := &wamp.Call{Request: id, Options: options, Procedure: wamp.URI(procedure), Arguments: args, ArgumentsKw: kwargs}
+	if err := s.send(id, msg, req); err != nil {
+		return Payload{}, err
+	}
+	deliver := func() {
+		if req.progress == nil {
+			return
+		}
+		for {
+			r, ok := req.progress.take()
+			if !ok {
+				return
+			}
+			opts.Progress(Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw})
+		}
+	}
+	for {
+		select {
+		case m := <-req.ch:
+			deliver()
+			return resultOf(m)
+		case <-progress:
+			deliver()
+		case <-s.l.closed:
+			select {
+			case m := <-req.ch:
+				deliver()
+				return resultOf(m)
+			default:
+			}
+			return Payload{}, s.Lost()
+		case <-ctx.Done():
+			s.giveUp(id, req)
+			go func() {
+				_ = s.l.write(&wamp.Cancel{Request: id, Options: wamp.Dict{"mode": wamp.CancelModeKillNoWait}})
+			}()
+			return Payload{}, ctx.Err()
+		case <-s.stop:
+			s.giveUp(id, req)
+			return Payload{}, ErrStopped
+		}
+	}
+}
+
+// resultOf turns the final answer to a CALL into its result or error.
+func resultOf(m wamp.Message) (Payload, error) {
+	switch r := m.(type) {
+	case *wamp.Result:
+		return Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw}, nil
+	case *wamp.Error:
+		return Payload{}, errorFromMessage(r)
+	}
+	return Payload{}, unexpected(m, "RESULT")
+}

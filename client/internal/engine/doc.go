@@ -1,0 +1,19 @@
+// Package engine is the client's WAMP session engine: it dials the router
+// over WebSocket (msgpack or JSON), joins a realm with WAMP-CRA, and runs
+// one session: a reader goroutine dispatching every message, the requests
+// waiting for an answer, the subscriptions' events and the invocations of
+// registered procedures, keepalive, and GOODBYE.
+//
+// It is built on nexus's message types and serializers rather than the
+// nexus client, because the nexus client panics when a router answers
+// without a subprotocol, can lose an EVENT or INVOCATION that arrives right
+// behind SUBSCRIBED or REGISTERED, takes no ctx per operation and has no
+// reconnect.
+//
+// A Session never reconnects and knows nothing of its owner. The owner (the
+// client's supervisor) keeps its subscriptions (Topic) and registrations
+// (Procedure) across sessions, hands them to every new Session, and learns
+// of the session's end through Done and Err. Values cross the boundary in
+// wire form: []any, map[string]any and the scalars of the client's encoder;
+// refusals as *Error.
+package engine

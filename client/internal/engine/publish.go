@@ -1,0 +1,38 @@
+// This file holds Publish: an acknowledged PUBLISH.
+
+package engine
+
+import (
+	"context"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// Payload is the positional and keyword arguments of a message, in wire
+// form (see the client's encoder).
+type Payload struct {
+	Args   []any
+	Kwargs map[string]any
+}
+
+// Publish publishes args and kwargs to topic and waits for the router's
+// acknowledgement (PUBLISHED) within ctx and the response timeout.
+func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
+	id := s.nextID()
+	msg, err := s.roundTrip(ctx, id, &wamp.Publish{
+		Request:     id,
+		Options:     wamp.Dict{wire.OptAcknowledge: true},
+		Topic:       wamp.URI(topic),
+		Arguments:   args,
+		ArgumentsKw: kwargs,
+	}, newRequest(), s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(*wamp.Published); !ok {
+		return unexpected(msg, "PUBLISHED")
+	}
+	return nil
+}

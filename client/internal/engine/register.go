@@ -1,0 +1,235 @@
+// This file holds the callee side of a Session: Procedure, Register,
+// Unregister, revocations, and the INVOCATION goroutines with their
+// INTERRUPT, YIELD and ERROR.
+
+package engine
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// Invocation is one INVOCATION of a registered procedure.
+type Invocation struct {
+	Args   []any
+	Kwargs map[string]any
+	// CallerAuthID and CallerSession identify the caller when the router
+	// disclosed it.
+	CallerAuthID  string
+	CallerSession uint64
+	// Progress reports whether the caller asked for progressive results.
+	Progress bool
+
+	s       *Session
+	request wamp.ID
+}
+
+// SendProgress sends a progressive result; it is a no-op when the caller
+// did not ask for them.
+func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
+	if !inv.Progress {
+		return nil
+	}
+	return inv.s.l.write(&wamp.Yield{Request: inv.request, Options: wamp.Dict{wire.OptProgress: true}, Arguments: args, ArgumentsKw: kwargs})
+}
+
+// InvocationHandler serves an invocation on a goroutine of its own. The
+// payload it returns is the YIELD; an error answers with an ERROR: an
+// *Error with its URI and payload, any other error with
+// wamp.error.runtime_error and the error text. ctx ends when the caller
+// cancels, the call's timeout elapses, or the session ends.
+type InvocationHandler func(ctx context.Context, inv Invocation) (Payload, error)
+
+// Procedure is a registration its owner keeps across sessions and hands to
+// each new Session; a Session registers it at most once. Its fields must
+// not change once it has been registered.
+type Procedure struct {
+	// URI is the procedure.
+	URI string
+	// Options are the REGISTER options (force_reregister, …).
+	Options map[string]any
+	// Handler serves the invocations.
+	Handler InvocationHandler
+
+	retired atomic.Bool
+}
+
+// Retire marks p as no longer wanted: a Session whose REGISTERED for p
+// arrives afterwards unregisters it again at once.
+func (p *Procedure) Retire() { p.retired.Store(true) }
+
+type invocationState struct {
+	cancel      context.CancelFunc
+	interrupted atomic.Bool
+}
+
+// Register registers p on this session unless it already is. The
+// registration is installed on the reader as REGISTERED arrives, so no
+// invocation behind it is lost; one arriving after ctx ended is still
+// installed (and removed again if p was retired meanwhile).
+func (s *Session) Register(ctx context.Context, p *Procedure) error {
+	s.mu.Lock()
+	_, ok := s.procIDs[p]
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	id := s.nextID()
+	req := newRequest()
+	install := func(m wamp.Message) {
+		if rm, ok := m.(*wamp.Registered); ok {
+			s.installProcedure(uint64(rm.Registration), p)
+		}
+	}
+	req.onReply, req.onLate = install, install
+	opts := wamp.Dict{}
+	for k, v := range p.Options {
+		opts[k] = v
+	}
+	msg, err := s.roundTrip(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, req, s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(*wamp.Registered); !ok {
+		return unexpected(msg, "REGISTERED")
+	}
+	return nil
+}
+
+func (s *Session) installProcedure(regID uint64, p *Procedure) {
+	s.mu.Lock()
+	s.regs[regID] = p
+	s.procIDs[p] = regID
+	s.mu.Unlock()
+	if p.retired.Load() {
+		go func() { _ = s.Unregister(s.ctx, p) }()
+	}
+}
+
+// Unregister removes p's registration from this session; invocations
+// arriving afterwards are answered with wamp.error.no_such_procedure. A p
+// this session does not carry is a no-op.
+func (s *Session) Unregister(ctx context.Context, p *Procedure) error {
+	s.mu.Lock()
+	regID, ok := s.procIDs[p]
+	if ok {
+		delete(s.procIDs, p)
+		delete(s.regs, regID)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	id := s.nextID()
+	msg, err := s.roundTrip(ctx, id, &wamp.Unregister{Request: id, Registration: wamp.ID(regID)}, newRequest(), s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(*wamp.Unregistered); !ok {
+		return unexpected(msg, "UNREGISTERED")
+	}
+	return nil
+}
+
+// onRevoked handles UNREGISTERED with request 0: another session took the
+// procedure over (force_reregister). The owner still tracks it and
+// registers it again on its next session.
+func (s *Session) onRevoked(m revoked) {
+	s.mu.Lock()
+	p := s.regs[m.registration]
+	if p != nil {
+		delete(s.regs, m.registration)
+		delete(s.procIDs, p)
+	}
+	s.mu.Unlock()
+	if p != nil {
+		s.log.Warn("ironflock: another session took over a registered procedure; it is registered again at the next reconnect", "procedure", p.URI)
+	}
+}
+
+func (s *Session) onInvocation(m *wamp.Invocation) {
+	s.mu.Lock()
+	p := s.regs[uint64(m.Registration)]
+	var st *invocationState
+	var ctx context.Context
+	if p != nil {
+		st = &invocationState{}
+		if ms, ok := wamp.AsInt64(m.Details[wire.OptTimeout]); ok && ms > 0 {
+			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
+		} else {
+			ctx, st.cancel = context.WithCancel(s.ctx)
+		}
+		s.invs[uint64(m.Request)] = st
+		s.handlers.Add(1)
+	}
+	s.mu.Unlock()
+	if p == nil {
+		_ = s.l.write(&wamp.Error{Type: wamp.INVOCATION, Request: m.Request, Details: wamp.Dict{},
+			Error: wamp.URI(wire.ErrNoSuchProcedure), Arguments: wamp.List{"the procedure has been unregistered"}})
+		return
+	}
+	go s.serve(ctx, st, p, m)
+}
+
+func (s *Session) onInterrupt(m *wamp.Interrupt) {
+	s.mu.Lock()
+	st := s.invs[uint64(m.Request)]
+	s.mu.Unlock()
+	if st != nil {
+		st.interrupted.Store(true)
+		st.cancel()
+	}
+}
+
+func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, m *wamp.Invocation) {
+	defer s.handlers.Done()
+	defer func() {
+		st.cancel()
+		s.mu.Lock()
+		delete(s.invs, uint64(m.Request))
+		s.mu.Unlock()
+	}()
+	inv := Invocation{Args: m.Arguments, Kwargs: m.ArgumentsKw, s: s, request: m.Request}
+	inv.Progress, _ = m.Details[wire.OptReceiveProgress].(bool)
+	inv.CallerAuthID, _ = m.Details["caller_authid"].(string)
+	if id, ok := wamp.AsID(m.Details["caller"]); ok {
+		inv.CallerSession = uint64(id)
+	}
+	res, err := p.Handler(ctx, inv)
+	if st.interrupted.Load() {
+		err = &Error{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
+	}
+	var out wamp.Message
+	if err == nil {
+		out = &wamp.Yield{Request: m.Request, Options: wamp.Dict{}, Arguments: res.Args, ArgumentsKw: res.Kwargs}
+	} else {
+		out = errorMessage(m.Request, err)
+	}
+	if werr := s.l.write(out); werr != nil && !errors.Is(werr, ErrConnectionLost) {
+		_ = s.l.write(errorMessage(m.Request, werr))
+	}
+}
+
+// errorMessage answers an invocation with err: an *Error keeps its URI and
+// payload (with an empty args slot before kwargs), any other error becomes
+// wamp.error.runtime_error with its text.
+func errorMessage(req wamp.ID, err error) *wamp.Error {
+	msg := &wamp.Error{Type: wamp.INVOCATION, Request: req, Details: wamp.Dict{}}
+	var e *Error
+	if errors.As(err, &e) {
+		msg.Error, msg.Arguments, msg.ArgumentsKw = wamp.URI(e.URI), e.Args, e.Kwargs
+		if msg.ArgumentsKw != nil && msg.Arguments == nil {
+			msg.Arguments = wamp.List{}
+		}
+		return msg
+	}
+	msg.Error = wamp.URI(wire.ErrRuntimeError)
+	msg.Arguments = wamp.List{err.Error()}
+	return msg
+}

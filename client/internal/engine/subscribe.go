@@ -1,0 +1,130 @@
+// This file holds the subscriber side of a Session: Topic, Subscribe,
+// Unsubscribe and the dispatch of EVENT messages.
+
+package engine
+
+import (
+	"context"
+	"sync/atomic"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// Event is one EVENT as a Topic receives it.
+type Event struct {
+	// Topic is the concrete topic (the router's details.topic for a pattern
+	// subscription), else the subscribed one.
+	Topic  string
+	Args   []any
+	Kwargs map[string]any
+	// PublisherAuthID is the publisher's authid when the router disclosed it.
+	PublisherAuthID string
+	PublicationID   uint64
+}
+
+// Topic is a router subscription its owner keeps across sessions and hands
+// to each new Session; a Session subscribes it at most once. Its fields
+// must not change once it has been subscribed.
+type Topic struct {
+	// URI is the topic, or the pattern with a Match policy.
+	URI string
+	// Match is the matching policy: "" (exact), "prefix" or "wildcard".
+	Match string
+	// Deliver receives each event, on the session's reader: it must not
+	// block (hand the event to a Queue).
+	Deliver func(Event)
+
+	retired atomic.Bool
+}
+
+// Retire marks t as no longer wanted: a Session whose SUBSCRIBED for t
+// arrives afterwards unsubscribes it again at once.
+func (t *Topic) Retire() { t.retired.Store(true) }
+
+// Subscribe subscribes t on this session unless it already is. The router
+// subscription is installed on the reader as SUBSCRIBED arrives, so no
+// event behind it is lost; one arriving after ctx ended is still installed
+// (and removed again if t was retired meanwhile).
+func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
+	s.mu.Lock()
+	_, ok := s.topicIDs[t]
+	s.mu.Unlock()
+	if ok {
+		return nil
+	}
+	id := s.nextID()
+	opts := wamp.Dict{}
+	if t.Match != "" {
+		opts[wire.OptMatch] = t.Match
+	}
+	req := newRequest()
+	install := func(m wamp.Message) {
+		if sm, ok := m.(*wamp.Subscribed); ok {
+			s.installTopic(uint64(sm.Subscription), t)
+		}
+	}
+	req.onReply, req.onLate = install, install
+	msg, err := s.roundTrip(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, req, s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(*wamp.Subscribed); !ok {
+		return unexpected(msg, "SUBSCRIBED")
+	}
+	return nil
+}
+
+// installTopic maps a router subscription to t; a retired t is
+// unsubscribed again.
+func (s *Session) installTopic(subID uint64, t *Topic) {
+	s.mu.Lock()
+	s.subs[subID] = t
+	s.topicIDs[t] = subID
+	s.mu.Unlock()
+	if t.retired.Load() {
+		go func() { _ = s.Unsubscribe(s.ctx, t) }()
+	}
+}
+
+// Unsubscribe ends t's router subscription on this session; events for it
+// stop being delivered at once. A t this session does not carry is a no-op.
+func (s *Session) Unsubscribe(ctx context.Context, t *Topic) error {
+	s.mu.Lock()
+	subID, ok := s.topicIDs[t]
+	if ok {
+		delete(s.topicIDs, t)
+		delete(s.subs, subID)
+	}
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	id := s.nextID()
+	msg, err := s.roundTrip(ctx, id, &wamp.Unsubscribe{Request: id, Subscription: wamp.ID(subID)}, newRequest(), s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if _, ok := msg.(*wamp.Unsubscribed); !ok {
+		return unexpected(msg, "UNSUBSCRIBED")
+	}
+	return nil
+}
+
+func (s *Session) onEvent(m *wamp.Event) {
+	s.mu.Lock()
+	t := s.subs[uint64(m.Subscription)]
+	s.mu.Unlock()
+	if t == nil {
+		return
+	}
+	ev := Event{Topic: t.URI, Args: m.Arguments, Kwargs: m.ArgumentsKw, PublicationID: uint64(m.Publication)}
+	if topic, ok := m.Details["topic"].(string); ok && topic != "" {
+		ev.Topic = topic
+	}
+	if a, ok := m.Details["publisher_authid"].(string); ok {
+		ev.PublisherAuthID = a
+	}
+	t.Deliver(ev)
+}
