@@ -1,10 +1,9 @@
+// This file holds the arguments of an operation: Kwargs, their split into
+// positional and keyword arguments in wire form, and the device metadata.
+
 package client
 
-import (
-	"strconv"
-
-	"github.com/gammazero/nexus/v3/wamp"
-)
+import "strconv"
 
 // Kwargs marks keyword arguments among the arguments of Publish, Call and
 // the table operations: Publish(ctx, topic, 1, 2, client.Kwargs{"unit": "C"})
@@ -16,15 +15,15 @@ type Kwargs map[string]any
 // options, and converts every value to its wire form. With kwargs present
 // and no positional argument, args is an empty (not nil) list: some routers
 // abort a session over a missing args slot followed by kwargs.
-func splitArgs(op, uri string, in []any, allowOptions bool) (wamp.List, wamp.Dict, []CallOption, error) {
-	var args wamp.List
-	var kwargs wamp.Dict
+func splitArgs(op, uri string, in []any, allowOptions bool) ([]any, map[string]any, []CallOption, error) {
+	var args []any
+	var kwargs map[string]any
 	var opts []CallOption
 	for _, a := range in {
 		switch x := a.(type) {
 		case Kwargs:
 			if kwargs == nil {
-				kwargs = make(wamp.Dict, len(x))
+				kwargs = make(map[string]any, len(x))
 			}
 			for k, v := range x {
 				ev, err := encodeValue(v, "kwargs."+k)
@@ -47,16 +46,16 @@ func splitArgs(op, uri string, in []any, allowOptions bool) (wamp.List, wamp.Dic
 		}
 	}
 	if kwargs != nil && args == nil {
-		args = wamp.List{}
+		args = []any{}
 	}
 	return args, kwargs, opts, nil
 }
 
-func encodeKwargs(kw Kwargs, path string) (wamp.Dict, error) {
+func encodeKwargs(kw Kwargs, path string) (map[string]any, error) {
 	if kw == nil {
 		return nil, nil
 	}
-	out := make(wamp.Dict, len(kw))
+	out := make(map[string]any, len(kw))
 	for k, v := range kw {
 		ev, err := encodeValue(v, path+"."+k)
 		if err != nil {
@@ -69,8 +68,8 @@ func encodeKwargs(kw Kwargs, path string) (wamp.Dict, error) {
 
 // withMetadata merges the device metadata into kwargs; keys the caller set
 // win. It returns the args slot to send (never nil when kwargs exist).
-func withMetadata(args wamp.List, kwargs wamp.Dict, meta map[string]any) (wamp.List, wamp.Dict) {
-	out := make(wamp.Dict, len(kwargs)+len(meta))
+func withMetadata(args []any, kwargs map[string]any, meta map[string]any) ([]any, map[string]any) {
+	out := make(map[string]any, len(kwargs)+len(meta))
 	for k, v := range meta {
 		out[k] = v
 	}
@@ -78,7 +77,7 @@ func withMetadata(args wamp.List, kwargs wamp.Dict, meta map[string]any) (wamp.L
 		out[k] = v
 	}
 	if args == nil {
-		args = wamp.List{}
+		args = []any{}
 	}
 	return args, out
 }

@@ -1,3 +1,6 @@
+// This file holds cadence, the jittered exponential backoff of reconnects
+// and restore retries.
+
 package client
 
 import (

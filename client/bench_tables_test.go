@@ -1,3 +1,6 @@
+// This file holds the benchmarks of the table operations, each against a
+// raw nexus client doing the same on the same router.
+
 package client_test
 
 import (

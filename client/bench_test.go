@@ -1,3 +1,6 @@
+// This file holds the benchmarks of Publish and Call against a raw nexus
+// client on the same router, and the helpers the benchmarks share.
+
 package client_test
 
 import (

@@ -1,3 +1,6 @@
+// This file holds Config, the JSON device configuration, NewFromConfig and
+// FromServer.
+
 package client
 
 import (

@@ -1,3 +1,6 @@
+// This file holds the choice of the WAMP-CRA credential for each
+// connection attempt.
+
 package client
 
 import "github.com/flockgo/ironflock/internal/wire"

@@ -1,3 +1,6 @@
+// This file tests the decoder: struct fields, times, numbers, errors and
+// the round trip through the encoder.
+
 package client
 
 import (

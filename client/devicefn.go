@@ -1,3 +1,6 @@
+// This file holds device functions: RegisterDeviceFunction, Register and
+// CallDeviceFunction, and their URIs.
+
 package client
 
 import (

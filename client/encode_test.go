@@ -1,3 +1,5 @@
+// This file tests the encoder and the split of arguments.
+
 package client
 
 import (

@@ -1,3 +1,5 @@
+// This file holds the resolution and check of the router URL.
+
 package client
 
 import (

@@ -1,3 +1,6 @@
+// This file holds envSource: the device environment, explicit or from the
+// process, and its /data/env mirror.
+
 package client
 
 import (

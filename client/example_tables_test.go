@@ -1,3 +1,6 @@
+// This file holds the runnable examples of the table operations, history
+// queries and filters.
+
 package client_test
 
 import (

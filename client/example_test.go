@@ -1,3 +1,6 @@
+// This file holds the runnable examples of the client's core: New, Publish,
+// device functions, progressive calls, Decode, WampError and remote access.
+
 package client_test
 
 import (

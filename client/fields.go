@@ -1,3 +1,6 @@
+// This file holds the struct fields the encoder and decoder see, resolved
+// from json tags the way encoding/json does, and cached per type.
+
 package client
 
 import (

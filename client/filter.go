@@ -1,3 +1,6 @@
+// This file holds Filter, the filters of history queries, and their wire
+// form.
+
 package client
 
 import (

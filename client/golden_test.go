@@ -1,3 +1,6 @@
+// This file checks the exact messages the SDK puts on the wire against
+// golden values.
+
 package client_test
 
 import (

@@ -1,3 +1,6 @@
+// This file holds history reads: Row, DecodeRows, Query, GetHistory, and
+// the reassembly of chunked answers.
+
 package client
 
 import (
@@ -6,8 +9,6 @@ import (
 	"math"
 	"sort"
 	"strings"
-
-	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -152,7 +153,7 @@ func (c *Client) warnFunc(op, table string) func(string) {
 func (c *Client) readRows(ctx context.Context, op, table, uri string, payload map[string]any) ([]Row, error) {
 	var chunks []*Result
 	cs := callSettings{progress: func(r *Result) { chunks = append(chunks, r) }}
-	res, err := c.tableCall(ctx, op, table, uri, wamp.List{payload}, nil, cs)
+	res, err := c.tableCall(ctx, op, table, uri, []any{payload}, nil, cs)
 	if err != nil {
 		return nil, opErr(op, uri, err)
 	}

@@ -1,3 +1,6 @@
+// This file holds the identity a client acts as: device, app and stage,
+// read from the environment, and the device metadata.
+
 package client
 
 import (

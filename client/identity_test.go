@@ -1,3 +1,6 @@
+// This file tests identity, router URL, credential choice, remote-access
+// URLs, Config and the env mirror.
+
 package client
 
 import (

@@ -1,3 +1,6 @@
+// This file tests Start, Stop, Run, waiting before Start, and refusals of
+// the router's authorisation.
+
 package client_test
 
 import (

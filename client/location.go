@@ -1,10 +1,10 @@
+// This file holds SetDeviceLocation.
+
 package client
 
 import (
 	"context"
 	"math"
-
-	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -22,7 +22,7 @@ func (c *Client) SetDeviceLocation(ctx context.Context, long, lat float64) error
 	case math.IsNaN(lat) || lat < -90 || lat > 90:
 		return invalidArg(op, "lat", "latitude %v is outside -90…90", lat)
 	}
-	args, kwargs := withMetadata(wamp.List{map[string]any{"long": long, "lat": lat}}, nil, c.meta)
+	args, kwargs := withMetadata([]any{map[string]any{"long": long, "lat": lat}}, nil, c.meta)
 	_, err := c.call(ctx, op, wire.LocationProc, args, kwargs, callSettings{}, c.set.sessionWait)
 	return opErr(op, wire.LocationProc, err)
 }

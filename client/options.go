@@ -1,3 +1,6 @@
+// This file holds Option, the client options, their defaults and the
+// serializers.
+
 package client
 
 import (

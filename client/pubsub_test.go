@@ -1,3 +1,6 @@
+// This file tests publish and subscribe: metadata, order, isolation,
+// unsubscribe, patterns, JSON, and invalid arguments.
+
 package client_test
 
 import (

@@ -1,3 +1,6 @@
+// This file tests the wire form of history and series queries, the
+// reassembly of chunked rows and table names.
+
 package client
 
 import (

@@ -1,3 +1,6 @@
+// This file tests reconnects: drops, restarts, outages, restore retries,
+// keepalive, the realm cadence and credential rotation.
+
 package client_test
 
 import (

@@ -1,3 +1,5 @@
+// This file holds RemoteAccessURL and its options.
+
 package client
 
 import (

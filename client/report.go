@@ -1,3 +1,6 @@
+// This file holds ReportError and its options: rows of the error-logs
+// table.
+
 package client
 
 import (
@@ -5,8 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-
-	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -91,7 +92,7 @@ func (c *Client) ReportError(ctx context.Context, reported any, opts ...ReportOp
 		"source":       "app",
 		"level":        s.level,
 	}
-	args, kwargs := withMetadata(wamp.List{row}, nil, c.meta)
+	args, kwargs := withMetadata([]any{row}, nil, c.meta)
 	if s.append {
 		uri := wire.AppendProc(c.id.SwarmKey, c.id.AppKey, wire.ErrorLogsTable)
 		res, err := c.tableCall(ctx, op, wire.ErrorLogsTable, uri, args, kwargs, callSettings{})

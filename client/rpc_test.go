@@ -1,3 +1,6 @@
+// This file tests device functions and calls: results, progress,
+// cancellation, timeouts and registration options.
+
 package client_test
 
 import (

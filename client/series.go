@@ -1,3 +1,5 @@
+// This file holds series reads: Metric, SeriesQuery and GetSeriesHistory.
+
 package client
 
 import (

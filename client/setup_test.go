@@ -1,3 +1,6 @@
+// This file holds the helpers the scenario tests share: fleets, clients,
+// state recorders and event collectors.
+
 package client_test
 
 import (

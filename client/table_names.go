@@ -1,3 +1,5 @@
+// This file holds the checks of table names before anything is sent.
+
 package client
 
 import (

@@ -1,10 +1,11 @@
+// This file holds table writes: PublishToTable, AppendToTable, their bulk
+// forms, and the explanation of a row refused without a tsp.
+
 package client
 
 import (
 	"context"
 	"reflect"
-
-	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -17,7 +18,7 @@ type BulkResult struct {
 
 // tableArgs validates the table and encodes the arguments of a single-row
 // write with the device metadata.
-func (c *Client) tableArgs(op, table string, args []any) (string, wamp.List, wamp.Dict, error) {
+func (c *Client) tableArgs(op, table string, args []any) (string, []any, map[string]any, error) {
 	t, err := checkWriteTable(op, table)
 	if err != nil {
 		return "", nil, nil, err
@@ -75,7 +76,7 @@ func (c *Client) AppendToTable(ctx context.Context, table string, args ...any) (
 
 // bulkArgs validates and encodes a batch: rows must be a non-empty slice or
 // array; the whole batch is the single positional argument.
-func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, wamp.List, wamp.Dict, error) {
+func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, []any, map[string]any, error) {
 	t, err := checkWriteTable(op, table)
 	if err != nil {
 		return "", nil, nil, err
@@ -109,7 +110,7 @@ func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, 
 	if err != nil {
 		return "", nil, nil, invalidArg(op, t, "%v", err)
 	}
-	args, kw := withMetadata(wamp.List{batch}, kw, c.meta)
+	args, kw := withMetadata([]any{batch}, kw, c.meta)
 	return t, args, kw, nil
 }
 

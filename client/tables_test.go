@@ -1,3 +1,6 @@
+// This file tests table operations end to end against the fake data
+// backend.
+
 package client_test
 
 import (

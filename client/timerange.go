@@ -1,3 +1,6 @@
+// This file holds TimeRange, the time bounds of history queries, and the
+// check of ISO dates.
+
 package client
 
 import (

@@ -1,34 +1,16 @@
+// This file holds the reconnect window of table operations: the wait for
+// a session and the retry of calls the data backend does not serve yet.
+
 package client
 
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
 	"github.com/flockgo/ironflock/internal/wire"
 )
-
-// ErrUnknownTable reports a table the app's data backend does not serve:
-// it is not declared in the app's data template. The error also carries the
-// router's *WampError (wamp.error.no_such_procedure).
-var ErrUnknownTable = errors.New("table not declared in the app's data template")
-
-// undeclaredError names the table and keeps the WAMP refusal.
-type undeclaredError struct {
-	table string
-	proc  string
-	wamp  *WampError
-}
-
-func (e *undeclaredError) Error() string {
-	return fmt.Sprintf("table %q is not declared in the app's data template: the data backend runs but does not register %s (%s)", e.table, e.proc, e.wamp.URI)
-}
-
-func (e *undeclaredError) Unwrap() []error { return []error{ErrUnknownTable, e.wamp} }
 
 // Retry cadence of calls the data backend has not registered yet.
 const (
@@ -55,7 +37,7 @@ func (c *Client) waitFor(deadline time.Time) time.Duration {
 
 // tablePublish publishes within the reconnect window: it waits for a
 // session up to the window; nothing is retried.
-func (c *Client) tablePublish(ctx context.Context, op, topic string, args wamp.List, kwargs wamp.Dict) error {
+func (c *Client) tablePublish(ctx context.Context, op, topic string, args []any, kwargs map[string]any) error {
 	return c.publish(ctx, op, topic, args, kwargs, c.waitFor(c.windowDeadline()))
 }
 
@@ -66,7 +48,7 @@ func (c *Client) tablePublish(ctx context.Context, op, topic string, args wamp.L
 // Every other outcome, a lost connection included, is returned as it is.
 // A procedure still missing while the backend answers on its error-logs
 // table belongs to an undeclared table (ErrUnknownTable).
-func (c *Client) tableCall(ctx context.Context, op, table, uri string, args wamp.List, kwargs wamp.Dict, cs callSettings) (*Result, error) {
+func (c *Client) tableCall(ctx context.Context, op, table, uri string, args []any, kwargs map[string]any, cs callSettings) (*Result, error) {
 	deadline := c.windowDeadline()
 	delay := notServedInitial
 	for attempt := 0; ; attempt++ {
@@ -113,16 +95,4 @@ func notServedYet(err error) bool {
 		}
 	}
 	return false
-}
-
-// backendRunning asks the data backend for one row of its error-logs
-// table, which every backend serves.
-func (c *Client) backendRunning(ctx context.Context, deadline time.Time) bool {
-	probe := wamp.List{map[string]any{"limit": int64(1), "offset": int64(0)}}
-	_, err := c.call(ctx, "probe", wire.HistoryProc(wire.ErrorLogsTable), probe, nil, callSettings{}, c.waitFor(deadline))
-	if err == nil {
-		return true
-	}
-	var we *WampError
-	return errors.As(err, &we) && we.URI != wire.ErrNoSuchProcedure
 }
