@@ -12,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // TestAuthIDRewrittenToSerial joins with the per-app and the legacy
@@ -88,8 +89,8 @@ func TestAuthRefusals(t *testing.T) {
 		name, realm, authid, secret string
 		abort, reason               string
 	}{
-		{"wrong secret", f.in1.Realm(), id, "wrong", wire.ErrAuthenticationFailed, denyBadSignature},
-		{"legacy wrong secret", f.in1.Realm(), serial, "wrong", wire.ErrAuthenticationFailed, denyBadSignature},
+		{"wrong secret", f.in1.Realm(), id, "wrong", wire.ErrAuthenticationFailed, router.DenyBadSignature},
+		{"legacy wrong secret", f.in1.Realm(), serial, "wrong", wire.ErrAuthenticationFailed, router.DenyBadSignature},
 		{"unknown device", f.in1.Realm(), wire.AppAuthID(26, "dev", 1, "nope"), "x", wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},
 		{"unknown legacy serial", f.in1.Realm(), "nope", "nope", wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},
 		{"upper-case authid is a serial", f.in1.Realm(), "APP-26-dev-e1@" + serial, secret, wire.ErrAuthenticationFailed, registry.DenyUnknownDevice},

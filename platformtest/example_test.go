@@ -114,10 +114,10 @@ func ExamplePlatform_Refuse() {
 	in := p.Install(p.AddDevice("d"), p.AddApp("a", ""), platformtest.Dev)
 
 	p.Refuse(platformtest.Refusal{
-		Action: platformtest.ActionSubscribe,
-		URI:    "alerts",
-		Error:  "app.error.busy",
-		Times:  1,
+		Kind:  platformtest.KindSubscribe,
+		URI:   "alerts",
+		Error: "app.error.busy",
+		Times: 1,
 	})
 
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

@@ -1,29 +1,27 @@
-// This file holds fault injection and control: dropping, freezing and
-// restarting connections and the router, withholding realms, and refusing
-// chosen inbound messages of app sessions.
+// This file holds fault injection in Go: dropping, freezing and restarting
+// connections and the router, withholding realms, and interceptions of
+// single inbound messages of app sessions (kfake-style: fail, drop, delay,
+// hang until released, or watch; one-shot or kept) with the two uses the
+// platform names itself, Refuse and RefuseWrites. The router
+// (internal/router) carries them out.
 
 package platformtest
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"slices"
-
-	"github.com/gammazero/nexus/v3/wamp"
+	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/template"
 )
 
 // DropConnections closes every connection abruptly: no WebSocket close
 // frame, no GOODBYE. Clients see their transport fail; the router drops
 // their sessions.
-func (p *Platform) DropConnections() {
-	conns := p.trackedConns(false)
-	for _, c := range conns {
-		_ = c.hardClose()
-	}
-	p.log.Info("connections dropped", "count", len(conns))
-}
+func (p *Platform) DropConnections() { p.rt.DropConnections() }
 
 // FreezeConnections makes every existing WebSocket link silently dead: it
 // stays open, but nothing is read from it and whatever is written to it is
@@ -31,163 +29,195 @@ func (p *Platform) DropConnections() {
 // notices through its own (see WithServerKeepalive) and then drops the
 // session while the socket stays open. New connections work normally.
 // Frozen links are closed by DropConnections, Down and Close.
-func (p *Platform) FreezeConnections() {
-	conns := p.trackedConns(true)
-	for _, c := range conns {
-		c.frozen.Store(true)
-	}
-	p.log.Info("connections frozen", "count", len(conns))
-}
+func (p *Platform) FreezeConnections() { p.rt.FreezeConnections() }
 
 // Down stops listening, drops every connection and closes the router, as
 // when the platform's router goes away. Provisioned state is kept.
-func (p *Platform) Down() {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.downLocked()
-}
+func (p *Platform) Down() { p.rt.Down() }
 
 // Up starts a new router with the same realms, services and state and
 // listens on the same address again. It is a no-op when the platform is
 // up and an error when the platform is closed or the address is taken.
-func (p *Platform) Up() error {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	return p.upIfDownLocked()
-}
+func (p *Platform) Up() error { return p.rt.Up() }
 
 // Restart is Down followed by Up.
-func (p *Platform) Restart() error {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.downLocked()
-	return p.upIfDownLocked()
-}
-
-func (p *Platform) upIfDownLocked() error {
-	p.mu.Lock()
-	closed, up := p.closed, p.gen != nil
-	p.mu.Unlock()
-	switch {
-	case closed:
-		return errors.New("platformtest: platform closed")
-	case up:
-		return nil
-	}
-	if err := p.upLocked(nil); err != nil {
-		return fmt.Errorf("platformtest: %w", err)
-	}
-	p.log.Info("platform up", "url", p.URL())
-	return nil
-}
+func (p *Platform) Restart() error { return p.rt.Restart() }
 
 // WithholdRealm takes a realm out of the router until ReleaseRealm: its
 // sessions are closed (GOODBYE wamp.close.system_shutdown), its services
 // stop, and joins get ABORT wamp.error.no_such_realm. A realm that is not
 // provisioned yet stays out when it is created.
-func (p *Platform) WithholdRealm(name string) {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.mu.Lock()
-	p.withheld[name] = true
-	p.mu.Unlock()
-	p.reconcileLocked()
-}
+func (p *Platform) WithholdRealm(name string) { p.rt.WithholdRealm(name) }
 
 // ReleaseRealm puts a withheld realm back, with its services.
-func (p *Platform) ReleaseRealm(name string) {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.mu.Lock()
-	delete(p.withheld, name)
-	p.mu.Unlock()
-	p.reconcileLocked()
+func (p *Platform) ReleaseRealm(name string) { p.rt.ReleaseRealm(name) }
+
+// Fault describes an interception of inbound messages of app sessions:
+// which messages it matches and what happens to them. Without Fail, Drop,
+// Delay or Hang it only watches them (Interception.Seen, Wait). A
+// PUBLISH that did not ask for an acknowledgement is never answered.
+type Fault struct {
+	Kind   Kind   // KindPublish, KindCall, KindSubscribe or KindRegister; "" = any
+	Realm  string // "" = any realm
+	URI    string // topic or procedure exactly as sent; "" = any
+	Prefix bool   // URI matches every topic or procedure it is a prefix of
+	Times  int    // how many messages it takes; 0 = until cancelled
+
+	Fail  string        // answer an ERROR with this URI instead of forwarding
+	Args  []any         // arguments of that ERROR
+	Drop  bool          // swallow: an acknowledged PUBLISH gets PUBLISHED, other kinds no answer
+	Delay time.Duration // forward (or fail) each message this much platform time later
+	Hang  bool          // hold each message until Release or Cancel
 }
 
-// Action names the kind of inbound message a Refusal applies to.
-type Action string
+// Interception is an installed Fault.
+type Interception struct{ i *router.Interception }
 
-// Actions a Refusal can refuse.
-const (
-	ActionPublish   Action = "publish"
-	ActionSubscribe Action = "subscribe"
-	ActionCall      Action = "call"
-	ActionRegister  Action = "register"
-)
-
-// Refusal describes inbound messages of app sessions the platform answers
-// with an ERROR instead of forwarding them to the router.
-type Refusal struct {
-	Action Action
-	URI    string // topic or procedure, exactly as sent; "" matches any
-	Error  string // error URI; default wamp.error.not_authorized
-	Args   []any  // arguments of the ERROR
-	Times  int    // how many messages to refuse; 0 = until cancelled
-}
-
-type refusal struct {
-	spec Refusal
-	left int // -1: until cancelled
-}
-
-// Refuse answers the next matching inbound messages of app sessions with
-// an ERROR (a PUBLISH only when it asked for acknowledgement) and drops
-// them. Refusals are checked in the order they were made. The returned
-// function cancels the refusal; calling it more than once is harmless.
-func (p *Platform) Refuse(r Refusal) (cancel func()) {
-	switch r.Action {
-	case ActionPublish, ActionSubscribe, ActionCall, ActionRegister:
+// Intercept installs a fault. Interceptions are checked in the order they
+// were made, after a message is recorded and before authorization; the
+// first that matches takes the message. A delayed or held message goes on
+// later, possibly after messages the client sent behind it, as calls on a
+// real router do.
+func (p *Platform) Intercept(f Fault) *Interception {
+	switch f.Kind {
+	case "", KindPublish, KindCall, KindSubscribe, KindRegister:
 	default:
 		if p.tb != nil {
 			p.tb.Helper()
 		}
-		p.fail(fmt.Errorf("refuse: unknown action %q", r.Action))
+		p.fail(fmt.Errorf("intercept: unknown kind %q", f.Kind))
+		return &Interception{i: p.rt.Intercept(router.Fault{Times: -1})}
+	}
+	return &Interception{i: p.rt.Intercept(router.Fault{
+		Kind: string(f.Kind), Realm: f.Realm, URI: f.URI, Prefix: f.Prefix, Times: f.Times,
+		Fail: f.Fail, Args: f.Args, Drop: f.Drop, Delay: f.Delay, Hang: f.Hang,
+	})}
+}
+
+// Cancel ends the interception: it takes no more messages and the messages
+// it holds go on. Calling it more than once is harmless.
+func (in *Interception) Cancel() { in.i.Cancel() }
+
+// Release lets the messages held so far go on; messages that match later
+// are held again.
+func (in *Interception) Release() { in.i.Release() }
+
+// Seen returns copies of the messages the interception took, oldest first.
+func (in *Interception) Seen() []Message { return messages(in.i.Seen()) }
+
+// Wait returns once the interception has taken n messages, or ctx.Err().
+func (in *Interception) Wait(ctx context.Context, n int) error { return in.i.Wait(ctx, n) }
+
+// Refusal describes inbound messages of app sessions the platform answers
+// with an ERROR instead of forwarding them to the router.
+type Refusal struct {
+	Kind  Kind   // the kind of message refused
+	URI   string // topic or procedure, exactly as sent; "" matches any
+	Error string // error URI; default wamp.error.not_authorized
+	Args  []any  // arguments of the ERROR
+	Times int    // how many messages to refuse; 0 = until cancelled
+}
+
+// Refuse answers the next matching inbound messages of app sessions with
+// an ERROR (a PUBLISH only when it asked for acknowledgement) and drops
+// them: an interception with Fail set. The returned function cancels the
+// refusal; calling it more than once is harmless.
+func (p *Platform) Refuse(r Refusal) (cancel func()) {
+	if r.Kind == "" {
+		if p.tb != nil {
+			p.tb.Helper()
+		}
+		p.fail(fmt.Errorf("refuse: no kind of message"))
 		return func() {}
 	}
 	if r.Error == "" {
 		r.Error = wire.ErrNotAuthorized
 	}
-	r.Args = cloneList(r.Args)
-	rf := &refusal{spec: r, left: r.Times}
-	if r.Times <= 0 {
-		rf.left = -1
-	}
-	p.mu.Lock()
-	p.refusals = append(p.refusals, rf)
-	p.mu.Unlock()
-	return func() {
-		p.mu.Lock()
-		defer p.mu.Unlock()
-		p.refusals = slices.DeleteFunc(p.refusals, func(x *refusal) bool { return x == rf })
-	}
+	return p.Intercept(Fault{Kind: r.Kind, URI: r.URI, Fail: r.Error, Args: r.Args, Times: r.Times}).Cancel
 }
 
-// takeRefusal returns the refusal matching a message, using it up once.
-func (p *Platform) takeRefusal(kind, uri string) (Refusal, bool) {
+// WriteRefusal is how the data backend of a realm answers writes; see
+// Platform.RefuseWrites.
+type WriteRefusal int
+
+const (
+	// AcceptWrites stores writes: the normal state.
+	AcceptWrites WriteRefusal = iota
+	// StorageFull refuses appends with sys.dataservice.error.storage_full
+	// (the disk is nearly full) and drops publications.
+	StorageFull
+	// StorageOverusage refuses appends with
+	// sys.dataservice.error.storage_overusage (the account's allowance is
+	// used up) and drops publications.
+	StorageOverusage
+)
+
+// String returns the refusal's name.
+func (r WriteRefusal) String() string {
+	switch r {
+	case AcceptWrites:
+		return "AcceptWrites"
+	case StorageFull:
+		return "StorageFull"
+	case StorageOverusage:
+		return "StorageOverusage"
+	}
+	return fmt.Sprintf("WriteRefusal(%d)", int(r))
+}
+
+// RefuseWrites switches how the data backend of realm answers appends and
+// publications to every declared table, error-logs included: StorageFull
+// and StorageOverusage refuse appends with their error URI and drop
+// publications (interceptions of append.<S>.<A>.<t>, appendBulk.…,
+// <S>.<A>.<t> and bulk.…); AcceptWrites stores them again. InsertRows is
+// never refused. An unknown realm fails the test (a platform made by
+// Start panics), as provisioning mistakes do.
+func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
+	if p.tb != nil {
+		p.tb.Helper()
+	}
+	ri, src, err := p.realmTemplate(realm)
+	if err != nil {
+		p.fail(fmt.Errorf("refuse writes: %w", err))
+		return
+	}
+	var uri, reason string
+	switch r {
+	case StorageFull:
+		uri, reason = wire.ErrStorageFull, "storage is full: writes are refused until space is freed"
+	case StorageOverusage:
+		uri, reason = wire.ErrStorageOverusage, "the account's storage allowance is used up"
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for i, rf := range p.refusals {
-		if string(rf.spec.Action) != kind || (rf.spec.URI != "" && rf.spec.URI != uri) {
-			continue
-		}
-		if rf.left > 0 {
-			rf.left--
-			if rf.left == 0 {
-				p.refusals = slices.Delete(p.refusals, i, i+1)
-			}
-		}
-		return rf.spec, true
+	for _, in := range p.writes[realm] {
+		in.Cancel()
 	}
-	return Refusal{}, false
-}
-
-// refusalError builds the ERROR answering a refused message.
-func refusalError(msg wamp.Message, req wamp.ID, r Refusal) *wamp.Error {
-	return &wamp.Error{
-		Type:      msg.MessageType(),
-		Request:   req,
-		Details:   wamp.Dict{},
-		Error:     wamp.URI(r.Error),
-		Arguments: cloneList(r.Args),
+	delete(p.writes, realm)
+	if uri == "" {
+		return
 	}
+	tpl, _ := registry.ParseDataTemplate(src) // parsed when the app was added
+	names := []string{template.ErrorLogsName}
+	if tpl != nil {
+		for _, t := range tpl.Tables {
+			names = append(names, t.Name)
+		}
+	}
+	var ins []*Interception
+	for _, t := range names {
+		s, a, args := ri.Swarm, ri.App, []any{reason}
+		for _, f := range []Fault{
+			{Realm: realm, Kind: KindCall, URI: wire.AppendProc(s, a, t), Fail: uri, Args: args},
+			{Realm: realm, Kind: KindCall, URI: wire.AppendBulkProc(s, a, t), Fail: uri, Args: args},
+			{Realm: realm, Kind: KindPublish, URI: wire.TableTopic(s, a, t), Drop: true},
+			{Realm: realm, Kind: KindPublish, URI: wire.BulkTableTopic(s, a, t), Drop: true},
+		} {
+			ins = append(ins, p.Intercept(f))
+		}
+	}
+	if p.writes == nil {
+		p.writes = map[string][]*Interception{}
+	}
+	p.writes[realm] = ins
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 func waitDone(t *testing.T, c *client.Client, what string) {
@@ -26,20 +27,8 @@ func waitDone(t *testing.T, c *client.Client, what string) {
 // waitSessionGone waits until the platform no longer lists session id.
 func waitSessionGone(t *testing.T, p *Platform, id uint64) {
 	t.Helper()
-	ctx := testCtx(t)
-	for {
-		p.mu.Lock()
-		_, present := p.sessions[id]
-		wake := p.sessWake
-		p.mu.Unlock()
-		if !present {
-			return
-		}
-		select {
-		case <-wake:
-		case <-ctx.Done():
-			t.Fatalf("session %d still present", id)
-		}
+	if err := p.rt.WaitGone(testCtx(t), id); err != nil {
+		t.Fatalf("session %d still present: %v", id, err)
 	}
 }
 
@@ -151,7 +140,7 @@ func TestFreezeConnections(t *testing.T) {
 func TestRefuse(t *testing.T) {
 	f := newFixture(t)
 	c := joinInstallation(t, f.p, f.in1, false)
-	f.p.Refuse(Refusal{Action: ActionSubscribe, URI: "my.topic", Error: "app.error.busy", Args: []any{"later"}, Times: 1})
+	f.p.Refuse(Refusal{Kind: KindSubscribe, URI: "my.topic", Error: "app.error.busy", Args: []any{"later"}, Times: 1})
 	subscribe := func() wamp.Message {
 		req := c.newReq()
 		return c.answer(req, &wamp.Subscribe{Request: req, Topic: "my.topic", Options: wamp.Dict{}}).msg
@@ -160,14 +149,14 @@ func TestRefuse(t *testing.T) {
 	if !ok || first.Error != "app.error.busy" || first.Type != wamp.SUBSCRIBE {
 		t.Fatalf("first subscribe: %+v, want ERROR app.error.busy", first)
 	}
-	if diff := cmp.Diff([]any{"later"}, cloneList(first.Arguments)); diff != "" {
+	if diff := cmp.Diff([]any{"later"}, wirevalue.CloneList(first.Arguments)); diff != "" {
 		t.Errorf("error args (-want +got):\n%s", diff)
 	}
 	if msg := subscribe(); msg.MessageType() != wamp.SUBSCRIBED {
 		t.Fatalf("second subscribe: %+v", msg)
 	}
 
-	cancel := f.p.Refuse(Refusal{Action: ActionCall})
+	cancel := f.p.Refuse(Refusal{Kind: KindCall})
 	call := func() string {
 		req := c.newReq()
 		return errorURI(c.answer(req, &wamp.Call{Request: req, Procedure: "any.proc", Options: wamp.Dict{}}).msg)

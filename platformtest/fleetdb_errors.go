@@ -26,8 +26,6 @@ const (
 	errInvalidMetric    = wire.ErrInvalidMetric
 	errInvalidGroupBy   = wire.ErrInvalidGroupBy
 	errTooManyGroups    = wire.ErrSeriesTooManyGroups
-	errStorageFull      = wire.ErrStorageFull
-	errStorageOveruse   = wire.ErrStorageOverusage
 	errEntityConflict   = wire.ErrEntityKeyConflict
 	errSecretSentinel   = wire.ErrSecretSentinel
 	errSecretCipher     = wire.ErrSecretCiphertext

@@ -84,11 +84,4 @@ func feedOptions(private bool) wamp.Dict {
 
 // runtimeOf returns the running service session of a realm; nil while the
 // realm is not in the router.
-func (p *Platform) runtimeOf(name string) *realm.Host {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.gen == nil || p.gen.realms[name] == nil {
-		return nil
-	}
-	return p.gen.realms[name].host
-}
+func (p *Platform) runtimeOf(name string) *realm.Host { return p.rt.Host(name) }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 )
@@ -117,7 +118,7 @@ func callArgs(t *testing.T, c *client.Client, uri string, args wamp.List, kwargs
 	var res callResult
 	var cb client.ProgressHandler
 	if progress {
-		cb = func(r *wamp.Result) { res.progress = append(res.progress, cloneList(r.Arguments)) }
+		cb = func(r *wamp.Result) { res.progress = append(res.progress, wirevalue.CloneList(r.Arguments)) }
 	}
 	r, err := c.Call(testCtx(t), uri, nil, args, kwargs, cb)
 	if err != nil {
@@ -125,10 +126,10 @@ func callArgs(t *testing.T, c *client.Client, uri string, args wamp.List, kwargs
 		if !errors.As(err, &re) {
 			t.Fatalf("call %s: %v", uri, err)
 		}
-		res.errURI, res.errArgs, res.errKw = string(re.Err.Error), cloneList(re.Err.Arguments), cloneDict(re.Err.ArgumentsKw)
+		res.errURI, res.errArgs, res.errKw = string(re.Err.Error), wirevalue.CloneList(re.Err.Arguments), wirevalue.CloneDict(re.Err.ArgumentsKw)
 		return res
 	}
-	res.args = cloneList(r.Arguments)
+	res.args = wirevalue.CloneList(r.Arguments)
 	return res
 }
 
@@ -195,7 +196,7 @@ func (f *dbFixture) insert(t *testing.T, table string, rows ...map[string]any) {
 func subscribe(t *testing.T, c *client.Client, topic string) <-chan []any {
 	t.Helper()
 	ch := make(chan []any, 64)
-	if err := c.Subscribe(topic, func(e *wamp.Event) { ch <- cloneList(e.Arguments) }, nil); err != nil {
+	if err := c.Subscribe(topic, func(e *wamp.Event) { ch <- wirevalue.CloneList(e.Arguments) }, nil); err != nil {
 		t.Fatalf("subscribe %s: %v", topic, err)
 	}
 	return ch

@@ -27,6 +27,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
@@ -52,7 +53,7 @@ func (b *backend) serveHistory(ctx context.Context, h *realm.Host, t *table, inv
 	if denied(inv, t.private || t.system) {
 		return notAuthorized(t.name)
 	}
-	q, err := validateHistory(cloneList(inv.Arguments))
+	q, err := validateHistory(wirevalue.CloneList(inv.Arguments))
 	if err != nil {
 		return err.result()
 	}
@@ -259,7 +260,7 @@ func (b *backend) serveViewHistory(ctx context.Context, h *realm.Host, v *view, 
 	if denied(inv, v.private) {
 		return notAuthorized(v.name)
 	}
-	q, err := validateHistory(cloneList(inv.Arguments))
+	q, err := validateHistory(wirevalue.CloneList(inv.Arguments))
 	if err != nil {
 		return err.result()
 	}

@@ -1,6 +1,6 @@
 // This file holds the test hooks of the data backend (WIRE.md §6.6),
 // exported as methods of Platform: direct inserts (no feed), the stored
-// rows, the storage refusal switch, the chunk budget of a read and the
+// rows, the chunk budget of a read and the
 // rows of a transform. Every inbound payload of the backend is recorded by
 // the router (Platform.Recorded). The hooks serve no URI.
 
@@ -9,59 +9,9 @@ package platformtest
 import (
 	"fmt"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/wirevalue"
 )
-
-// WriteRefusal is how the data backend of a realm answers writes; see
-// Platform.RefuseWrites.
-type WriteRefusal int
-
-const (
-	// AcceptWrites stores writes: the normal state.
-	AcceptWrites WriteRefusal = iota
-	// StorageFull refuses appends with sys.dataservice.error.storage_full
-	// (the disk is nearly full) and drops publications.
-	StorageFull
-	// StorageOverusage refuses appends with
-	// sys.dataservice.error.storage_overusage (the account's allowance is
-	// used up) and drops publications.
-	StorageOverusage
-)
-
-// String returns the refusal's name.
-func (r WriteRefusal) String() string {
-	switch r {
-	case AcceptWrites:
-		return "AcceptWrites"
-	case StorageFull:
-		return "StorageFull"
-	case StorageOverusage:
-		return "StorageOverusage"
-	}
-	return fmt.Sprintf("WriteRefusal(%d)", int(r))
-}
-
-// RefuseWrites switches how the data backend of realm answers appends and
-// publications to every table, error-logs included: StorageFull and
-// StorageOverusage refuse appends with their error URI and drop
-// publications; AcceptWrites stores them again. InsertRows is never
-// refused. An unknown realm fails the test (a platform made by Start
-// panics), as provisioning mistakes do.
-func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
-	b := p.mustBackend(realm)
-	if b == nil {
-		return
-	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	switch r {
-	case StorageFull:
-		b.refusal = errStorageFull
-	case StorageOverusage:
-		b.refusal = errStorageOveruse
-	default:
-		b.refusal = ""
-	}
-}
 
 // InsertRows stores rows in a table of in's realm as if in's device had
 // appended them: device_key and authid are the device's key and serial
@@ -149,7 +99,7 @@ func normalizeValue(v any) any {
 	case int:
 		return int64(x)
 	}
-	return cloneList([]any{v})[0]
+	return wirevalue.CloneList([]any{v})[0]
 }
 
 // TableRows returns the rows stored in a table of realm, oldest first (by

@@ -45,7 +45,6 @@ type backend struct {
 	mu       sync.RWMutex // guards everything below; rows are immutable once stored
 	tables   map[string]*table
 	views    map[string]*view
-	refusal  string // "", errStorageFull or errStorageOveruse
 	seq      int64
 	examined atomic.Int64 // rows looked at by reads, for the scaling tests
 	handled  counter      // publications handled, stored or dropped

@@ -38,6 +38,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
@@ -57,7 +58,7 @@ type pending struct {
 }
 
 func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
-	msg := writeMsg{args: cloneList(inv.Arguments), kwargs: cloneDict(inv.ArgumentsKw), details: cloneDict(inv.Details)}
+	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
 	n, err := b.write(h, t, msg, bulk)
 	if err != nil {
 		return err.result()
@@ -71,7 +72,7 @@ func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bul
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	defer b.handled.add()
-	msg := writeMsg{args: cloneList(ev.Arguments), kwargs: cloneDict(ev.ArgumentsKw), details: cloneDict(ev.Details), topic: topic}
+	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
 	if _, err := b.write(h, t, msg, bulk); err != nil {
 		if err.missingTsp {
 			b.logDropped(h, t, msg)
@@ -82,15 +83,6 @@ func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk boo
 
 // write stores the rows of one message and publishes them on the feed.
 func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
-	b.mu.RLock()
-	refused := b.refusal
-	b.mu.RUnlock()
-	switch refused {
-	case errStorageFull:
-		return 0, dataRefusal(refused, "storage is full: writes are refused until space is freed")
-	case errStorageOveruse:
-		return 0, dataRefusal(refused, "the account's storage allowance is used up")
-	}
 	var ps []*pending
 	if bulk {
 		var batch []any

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/gorilla/websocket"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -93,9 +94,9 @@ type frame struct {
 // dialWire opens a WebSocket link with the JSON or msgpack subprotocol.
 func dialWire(t *testing.T, p *Platform, json bool) *wireClient {
 	t.Helper()
-	proto, ser, ptype := protoMsgpack, serialize.Serializer(&serialize.MessagePackSerializer{}), websocket.BinaryMessage
+	proto, ser, ptype := wire.SubprotocolMsgpack, serialize.Serializer(&serialize.MessagePackSerializer{}), websocket.BinaryMessage
 	if json {
-		proto, ser, ptype = protoJSON, &serialize.JSONSerializer{}, websocket.TextMessage
+		proto, ser, ptype = wire.SubprotocolJSON, &serialize.JSONSerializer{}, websocket.TextMessage
 	}
 	d := websocket.Dialer{Subprotocols: []string{proto}}
 	conn, rsp, err := d.DialContext(testCtx(t), p.URL(), http.Header{})

@@ -1,5 +1,8 @@
 // This file holds the Platform type, its construction (New, Start), its
-// addresses and Close.
+// addresses and Close. A Platform is a facade: the provisioned world is
+// internal/registry, the message router internal/router, the management
+// REST API internal/rest, and each platform service a package of its own
+// attached to realms through internal/realm.
 
 package platformtest
 
@@ -15,6 +18,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // Platform is an in-memory IronFlock platform: a WAMP router with the
@@ -28,37 +32,16 @@ type Platform struct {
 	log   *slog.Logger
 	clock *Clock
 	tb    testing.TB // set by New: provisioning mistakes fail the test
-	mux   *http.ServeMux
-	addr  string // host:port, fixed when the platform starts
+	addr  string     // host:port, fixed when the platform starts
 
-	// ctl serialises lifecycle changes (Up, Down, realms entering or leaving
-	// the router, Close). It is taken before mu, never while holding it.
-	ctl sync.Mutex
-	// joinLock is held shared by a connection from the moment its HELLO is
-	// handed to the router until its authentication starts, and exclusively
-	// while a realm is removed from the router or the router is closed:
-	// nexus panics when a realm closes under a join in that window.
-	joinLock sync.RWMutex
-	// wg counts the goroutines of the HTTP server and of every connection.
-	wg sync.WaitGroup
-
-	mu       sync.Mutex // guards everything below
-	closed   bool
-	gen      *generation // the running router; nil while the platform is down
-	conns    map[*trackedConn]struct{}
-	peers    map[*wsPeer]struct{}
-	withheld map[string]bool
-	services []realm.Service
-	sessions map[uint64]*session
-	sessWake chan struct{} // closed and replaced whenever sessions change
-	recorded []Message
-	authLog  []AuthAttempt
-	refusals []*refusal
+	reg     *registry.Registry // the provisioned world
+	rt      *router.Router     // the message router and its realms
+	handles sync.Map           // registry entity → its Go handle (provision.go)
 
 	fleet fleetState // the data backends, by realm (fleetdb_store.go)
 
-	reg     *registry.Registry // the provisioned world, with its own lock
-	handles sync.Map           // registry entity → its Go handle (provision.go)
+	mu     sync.Mutex                 // guards writes
+	writes map[string][]*Interception // RefuseWrites, by realm
 }
 
 // New starts a platform for a test. It fails tb when the platform cannot
@@ -83,33 +66,26 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
-	p := &Platform{
-		set:      set,
-		log:      set.logger,
-		clock:    newClock(set.start),
-		mux:      http.NewServeMux(),
-		conns:    map[*trackedConn]struct{}{},
-		peers:    map[*wsPeer]struct{}{},
-		withheld: map[string]bool{},
-		sessions: map[uint64]*session{},
-		sessWake: make(chan struct{}),
-	}
+	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build})
-	p.mux.HandleFunc(wire.RouterPath, p.serveWAMP)
-	p.services = append(p.services, fleetdbService{p}) // the data backend (fleetdb_service.go)
+	mux := http.NewServeMux()
+	p.rt = router.New(router.Config{
+		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
+		Keepalive: set.keepalive,
+		Services:  []realm.Service{fleetdbService{p}}, // the data backend (fleetdb_service.go)
+	})
+	mux.Handle(wire.RouterPath, p.rt)
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
-		Online: p.onlineDevices, Changed: p.reconcile,
-	}).Mount(p.mux)
+		Online: p.rt.Online, Changed: p.rt.Reconcile,
+	}).Mount(mux)
 
 	ln, err := net.Listen("tcp", set.addr)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
 	}
 	p.addr = ln.Addr().String()
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	if err := p.upLocked(ln); err != nil {
+	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
 		return nil, err
 	}
@@ -124,31 +100,6 @@ func (p *Platform) URL() string { return "ws://" + p.addr + wire.RouterPath }
 // It is also the DEVICE_ENDPOINT_URL of every installation.
 func (p *Platform) HTTPURL() string { return "http://" + p.addr }
 
-// Clock returns the platform clock.
-func (p *Platform) Clock() *Clock { return p.clock }
-
-// Close stops the platform: it closes every connection abruptly, the
-// router and the HTTP server, and waits for all their goroutines. Close is
-// idempotent.
-func (p *Platform) Close() {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.mu.Lock()
-	if p.closed {
-		p.mu.Unlock()
-		return
-	}
-	p.closed = true
-	p.mu.Unlock()
-	p.downLocked()
-	p.wg.Wait()
-	p.clock.stop()
-	p.mu.Lock()
-	p.wakeSessionsLocked()
-	p.mu.Unlock()
-	p.log.Info("platform closed")
-}
-
 // ManagementURL returns the base URL of the management REST API,
 // http://127.0.0.1:PORT/v1/platform.
 func (p *Platform) ManagementURL() string { return p.HTTPURL() + rest.Prefix }
@@ -156,6 +107,22 @@ func (p *Platform) ManagementURL() string { return p.HTTPURL() + rest.Prefix }
 // OpenAPI returns the OpenAPI 3.1 document of the management REST API, as
 // served at /v1/platform/openapi.json.
 func OpenAPI() []byte { return rest.OpenAPI() }
+
+// Clock returns the platform clock.
+func (p *Platform) Clock() *Clock { return p.clock }
+
+// Close stops the platform: it closes every connection abruptly, the
+// router and the HTTP server, and waits for all their goroutines. Close is
+// idempotent.
+func (p *Platform) Close() {
+	p.rt.Close()
+	p.clock.stop()
+	p.log.Info("platform closed")
+}
+
+// reconcile brings the router's realms in line with the provisioned ones
+// (an install may have created a realm).
+func (p *Platform) reconcile() { p.rt.Reconcile() }
 
 // fail reports a provisioning error: it fails the test of a platform made
 // by New and panics on a platform made by Start.

@@ -1,6 +1,5 @@
-// This file holds what the platform's services and the REST API learn
-// from the registry and the router: a realm's app data template and the
-// devices with a joined session.
+// This file holds what the platform's services learn from the registry: a
+// realm's app data template.
 
 package platformtest
 
@@ -28,17 +27,4 @@ func (p *Platform) realmTemplate(name string) (realm.Info, string, error) {
 		return realm.Info{}, "", fmt.Errorf("no realm %q: install an app first", name)
 	}
 	return ri, src, nil
-}
-
-// onlineDevices returns the keys of the devices with a joined session.
-func (p *Platform) onlineDevices() map[int]bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	on := map[int]bool{}
-	for _, s := range p.sessions {
-		if s.active {
-			on[s.device.Key] = true
-		}
-	}
-	return on
 }

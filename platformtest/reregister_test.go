@@ -8,6 +8,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // TestForceReregisterTakeover: a second session of the same device
@@ -83,4 +84,4 @@ func TestForceReregisterTakeover(t *testing.T) {
 }
 
 // normalizeRaw converts a decoded raw message for comparison.
-func normalizeRaw(raw []any) []any { return cloneList(raw) }
+func normalizeRaw(raw []any) []any { return wirevalue.CloneList(raw) }

@@ -43,7 +43,7 @@ func TestServicesFollowRealms(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
 	events := make(chan *wamp.Event, 4)
-	f.p.addService(echoService(events)) // realm-2-26-dev is already up
+	f.p.rt.AddService(echoService(events)) // realm-2-26-dev is already up
 	prod := f.p.Install(f.d1, f.app, Prod)
 
 	echo := func(in *Installation) {

@@ -125,3 +125,9 @@ const (
 	RoleApp       = "app"
 	RoleAppReader = "app_reader"
 )
+
+// WebSocket subprotocols of WAMP, in the order the platform prefers them.
+const (
+	SubprotocolMsgpack = "wamp.2.msgpack"
+	SubprotocolJSON    = "wamp.2.json"
+)

@@ -5,7 +5,7 @@
 // JSON binary convention, and the hooks the platform needs (inbound
 // screening of app sessions, injected messages, swallowed answers).
 
-package platformtest
+package router
 
 import (
 	"sync"
@@ -27,7 +27,7 @@ const (
 
 // wsPeer implements wamp.Peer for one WebSocket connection.
 type wsPeer struct {
-	p     *Platform
+	rt    *Router
 	gen   *generation
 	conn  *websocket.Conn
 	tc    *trackedConn
@@ -60,9 +60,9 @@ type wsPeer struct {
 	pubIdentFeature bool             // the client wants publisher identities
 }
 
-func newPeer(p *Platform, conn *websocket.Conn, tc *trackedConn, json bool) *wsPeer {
+func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPeer {
 	w := &wsPeer{
-		p:           p,
+		rt:          rt,
 		conn:        conn,
 		tc:          tc,
 		json:        json,
@@ -123,18 +123,18 @@ func (w *wsPeer) enqueue(msg wamp.Message) {
 	select {
 	case w.wr <- msg:
 	default:
-		w.p.log.Warn("outbound queue full, message dropped", "type", msg.MessageType().String())
+		w.rt.log.Warn("outbound queue full, message dropped", "type", msg.MessageType().String())
 	}
 }
 
 // readLoop reads messages from the connection and hands them to the router.
 func (w *wsPeer) readLoop() {
-	defer w.p.wg.Done()
+	defer w.rt.wg.Done()
 	defer func() {
 		w.closeInbound()
 		w.releaseJoin()
 		<-w.writerDone
-		w.p.peerGone(w)
+		w.rt.peerGone(w)
 	}()
 	w.conn.SetPongHandler(func(string) error {
 		w.pendingPings.Store(0)
@@ -147,7 +147,7 @@ func (w *wsPeer) readLoop() {
 		}
 		msg, err := w.ser.Deserialize(data)
 		if err != nil {
-			w.p.log.Debug("undecodable WAMP message ignored", "err", err)
+			w.rt.log.Debug("undecodable WAMP message ignored", "err", err)
 			continue
 		}
 		if w.json {
@@ -169,14 +169,14 @@ func (w *wsPeer) inbound(msg wamp.Message) bool {
 	case *wamp.Hello:
 		if first {
 			w.noteHello(m)
-			if !w.p.holdJoin(w) {
+			if !w.rt.holdJoin(w) {
 				return false
 			}
 		}
 	case *wamp.Subscribe:
 		w.noteSubscribe(m)
 	}
-	if s := w.session(); s != nil && !w.p.screenInbound(w, s, msg) {
+	if s := w.session(); s != nil && !w.rt.screenInbound(w, s, msg) {
 		return true // answered by the platform, not forwarded
 	}
 	return w.sendIn(msg)
@@ -218,24 +218,24 @@ func (w *wsPeer) releaseJoin() {
 	w.joinHeld = false
 	w.mu.Unlock()
 	if held {
-		w.p.joinLock.RUnlock()
+		w.rt.joinLock.RUnlock()
 	}
 }
 
 // holdJoin takes the shared join lock for w's HELLO, unless the router w
 // belongs to is gone.
-func (p *Platform) holdJoin(w *wsPeer) bool {
-	p.joinLock.RLock()
-	p.mu.Lock()
-	ok := !p.closed && p.gen == w.gen
-	p.mu.Unlock()
+func (rt *Router) holdJoin(w *wsPeer) bool {
+	rt.joinLock.RLock()
+	rt.mu.Lock()
+	ok := !rt.closed && rt.gen == w.gen
+	rt.mu.Unlock()
 	select {
 	case <-w.done:
 		ok = false
 	default:
 	}
 	if !ok {
-		p.joinLock.RUnlock()
+		rt.joinLock.RUnlock()
 		return false
 	}
 	w.mu.Lock()
@@ -246,10 +246,10 @@ func (p *Platform) holdJoin(w *wsPeer) bool {
 
 // writeLoop writes queued messages and keepalive pings.
 func (w *wsPeer) writeLoop() {
-	defer w.p.wg.Done()
+	defer w.rt.wg.Done()
 	defer close(w.writerDone)
 	var tick <-chan time.Time
-	if ka := w.p.set.keepalive; ka > 0 {
+	if ka := w.rt.cfg.Keepalive; ka > 0 {
 		t := time.NewTicker(ka)
 		defer t.Stop()
 		tick = t.C
@@ -263,7 +263,7 @@ func (w *wsPeer) writeLoop() {
 			}
 		case <-tick:
 			if w.pendingPings.Load() >= 2 {
-				w.p.log.Info("closing link that missed two pongs", "peer", w.tc.RemoteAddr().String())
+				w.rt.log.Info("closing link that missed two pongs", "peer", w.tc.RemoteAddr().String())
 				_ = w.tc.Close()
 				return
 			}
@@ -304,7 +304,7 @@ func (w *wsPeer) write(msg wamp.Message) bool {
 	case *wamp.Event:
 		msg = w.eventOut(m)
 	case *wamp.Welcome:
-		w.p.sessionJoined(w)
+		w.rt.sessionJoined(w)
 	case *wamp.Subscribed:
 		w.noteSubscribeAnswer(m.Request, m.Subscription)
 	case *wamp.Unregistered:
@@ -326,7 +326,7 @@ func (w *wsPeer) write(msg wamp.Message) bool {
 	}
 	b, err := w.ser.Serialize(msg)
 	if err != nil {
-		w.p.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
+		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
 		return true
 	}
 	return w.conn.WriteMessage(w.ptype, b) == nil

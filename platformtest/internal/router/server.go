@@ -4,7 +4,7 @@
 // behaviour of a tracked connection, and the WAMP WebSocket endpoint
 // /ws-ua-usr.
 
-package platformtest
+package router
 
 import (
 	"net"
@@ -14,15 +14,10 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/gorilla/websocket"
 
 	"github.com/gammazero/nexus/v3/wamp"
-)
-
-// WebSocket subprotocols, in the order the platform prefers them.
-const (
-	protoMsgpack = "wamp.2.msgpack"
-	protoJSON    = "wamp.2.json"
 )
 
 // maxMessageBytes bounds one inbound WebSocket message.
@@ -31,7 +26,7 @@ const maxMessageBytes = 64 << 20
 // trackingListener registers every accepted connection with the platform.
 type trackingListener struct {
 	net.Listener
-	p *Platform
+	rt *Router
 }
 
 // Accept accepts a connection and tracks it.
@@ -40,10 +35,10 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	tc := &trackedConn{Conn: c, p: l.p, released: make(chan struct{})}
-	l.p.mu.Lock()
-	l.p.conns[tc] = struct{}{}
-	l.p.mu.Unlock()
+	tc := &trackedConn{Conn: c, rt: l.rt, released: make(chan struct{})}
+	l.rt.mu.Lock()
+	l.rt.conns[tc] = struct{}{}
+	l.rt.mu.Unlock()
 	return tc, nil
 }
 
@@ -52,7 +47,7 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 // (the peer sees nothing) until the platform closes it for good.
 type trackedConn struct {
 	net.Conn
-	p        *Platform
+	rt       *Router
 	ws       atomic.Bool // upgraded to a WebSocket
 	frozen   atomic.Bool
 	released chan struct{} // closed by Close: frozen reads return
@@ -102,20 +97,20 @@ func (c *trackedConn) hardClose() error {
 	var err error
 	c.hardOnce.Do(func() {
 		err = c.Conn.Close()
-		c.p.mu.Lock()
-		delete(c.p.conns, c)
-		c.p.mu.Unlock()
+		c.rt.mu.Lock()
+		delete(c.rt.conns, c)
+		c.rt.mu.Unlock()
 	})
 	return err
 }
 
 // trackedConns returns the tracked connections, WebSocket ones only when
 // wsOnly is set.
-func (p *Platform) trackedConns(wsOnly bool) []*trackedConn {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	out := make([]*trackedConn, 0, len(p.conns))
-	for c := range p.conns {
+func (rt *Router) trackedConns(wsOnly bool) []*trackedConn {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	out := make([]*trackedConn, 0, len(rt.conns))
+	for c := range rt.conns {
 		if !wsOnly || c.ws.Load() {
 			out = append(out, c)
 		}
@@ -123,24 +118,24 @@ func (p *Platform) trackedConns(wsOnly bool) []*trackedConn {
 	return out
 }
 
-// serveWAMP upgrades a request to a WAMP WebSocket link and hands it to the
-// router.
-func (p *Platform) serveWAMP(w http.ResponseWriter, r *http.Request) {
+// ServeHTTP serves the WAMP endpoint: it upgrades a request to a WAMP
+// WebSocket link and hands it to the router.
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !websocket.IsWebSocketUpgrade(r) {
 		http.Error(w, "this is the WAMP WebSocket endpoint; connect with subprotocol "+
-			protoMsgpack+" or "+protoJSON, http.StatusBadRequest)
+			wire.SubprotocolMsgpack+" or "+wire.SubprotocolJSON, http.StatusBadRequest)
 		return
 	}
 	offered := websocket.Subprotocols(r)
 	var proto string
-	for _, sp := range []string{protoMsgpack, protoJSON} {
+	for _, sp := range []string{wire.SubprotocolMsgpack, wire.SubprotocolJSON} {
 		if slices.Contains(offered, sp) {
 			proto = sp
 			break
 		}
 	}
 	if proto == "" {
-		http.Error(w, "unsupported WebSocket subprotocol: offer "+protoMsgpack+" or "+protoJSON,
+		http.Error(w, "unsupported WebSocket subprotocol: offer "+wire.SubprotocolMsgpack+" or "+wire.SubprotocolJSON,
 			http.StatusBadRequest)
 		return
 	}
@@ -160,34 +155,34 @@ func (p *Platform) serveWAMP(w http.ResponseWriter, r *http.Request) {
 	}
 	tc.ws.Store(true)
 
-	wp := newPeer(p, conn, tc, proto == protoJSON)
-	gen := p.adoptPeer(wp)
+	wp := newPeer(rt, conn, tc, proto == wire.SubprotocolJSON)
+	gen := rt.adoptPeer(wp)
 	if gen == nil {
 		_ = tc.hardClose()
 		return
 	}
-	defer p.wg.Done()
+	defer rt.wg.Done()
 	details := wamp.Dict{"type": "websocket", "protocol": proto, "peer": r.RemoteAddr}
-	err = gen.rt.AttachClient(wp, details)
+	err = gen.nx.AttachClient(wp, details)
 	wp.releaseJoin()
 	if err != nil {
-		p.log.Debug("wamp join ended without session", "peer", r.RemoteAddr, "err", err)
+		rt.log.Debug("wamp join ended without session", "peer", r.RemoteAddr, "err", err)
 	}
 }
 
 // adoptPeer registers wp with the running router generation and starts its
 // goroutines; nil when the platform is down or closed. On success the
-// calling handler is counted in p.wg too and must call p.wg.Done.
-func (p *Platform) adoptPeer(wp *wsPeer) *generation {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.closed || p.gen == nil {
+// calling handler is counted in rt.wg too and must call rt.wg.Done.
+func (rt *Router) adoptPeer(wp *wsPeer) *generation {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.closed || rt.gen == nil {
 		return nil
 	}
-	wp.gen = p.gen
-	p.peers[wp] = struct{}{}
-	p.wg.Add(3)
+	wp.gen = rt.gen
+	rt.peers[wp] = struct{}{}
+	rt.wg.Add(3)
 	go wp.readLoop()
 	go wp.writeLoop()
-	return p.gen
+	return rt.gen
 }

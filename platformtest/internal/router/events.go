@@ -8,12 +8,12 @@
 // with the topic and the publisher; the connection's writer builds the
 // EVENT's details from the note.
 
-package platformtest
+package router
 
 import (
 	"reflect"
 
-	"github.com/gammazero/nexus/v3/router"
+	nexus "github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
@@ -40,14 +40,14 @@ type eventNote struct {
 // publishFilter keeps nexus's black- and whitelist filtering and leaves a
 // note for every network subscriber that gets the publication.
 type publishFilter struct {
-	p     *Platform
-	inner router.PublishFilter
+	rt    *Router
+	inner nexus.PublishFilter
 	note  eventNote
 }
 
 // publishFilterFactory is the realms' nexus FilterFactory. It runs in the
 // publisher's session goroutine before the broker fans out.
-func (p *Platform) publishFilterFactory(msg *wamp.Publish) router.PublishFilter {
+func (rt *Router) publishFilterFactory(msg *wamp.Publish) nexus.PublishFilter {
 	var pub *publisherIdent
 	if v, ok := msg.Options[publisherKey]; ok {
 		pub, _ = v.(*publisherIdent)
@@ -62,8 +62,8 @@ func (p *Platform) publishFilterFactory(msg *wamp.Publish) router.PublishFilter 
 		msg.Arguments = make(wamp.List, 0, 1)
 	}
 	return &publishFilter{
-		p:     p,
-		inner: router.NewSimplePublishFilter(msg),
+		rt:    rt,
+		inner: nexus.NewSimplePublishFilter(msg),
 		note:  eventNote{args: msg.Arguments, topic: string(msg.Topic), pub: pub},
 	}
 }
@@ -74,7 +74,7 @@ func (f *publishFilter) Allowed(sess *wamp.Session) bool {
 	if f.inner != nil && !f.inner.Allowed(sess) {
 		return false
 	}
-	if s := f.p.sessionByID(uint64(sess.ID)); s != nil && s.peer != nil {
+	if s := f.rt.sessionByID(uint64(sess.ID)); s != nil && s.peer != nil {
 		s.peer.noteEvent(f.note)
 	}
 	return true

@@ -3,7 +3,7 @@
 // with the provisioned realms minus the withheld ones), the realm
 // configuration, and the adapter that sends nexus logs to slog.
 
-package platformtest
+package router
 
 import (
 	"context"
@@ -16,98 +16,98 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
-	"github.com/gammazero/nexus/v3/router"
+	nexus "github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/router/auth"
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
 // generation is one run of the router and the HTTP server.
 type generation struct {
-	rt        router.Router
+	nx        nexus.Router
 	srv       *http.Server
 	serveDone chan struct{}
-	realms    map[string]*realmRuntime // guarded by Platform.mu
+	realms    map[string]*realmRuntime // guarded by Router.mu
 }
 
-// upLocked starts a router and serves on ln (a new listener on p.addr when
-// ln is nil). The caller holds p.ctl.
-func (p *Platform) upLocked(ln net.Listener) error {
+// upLocked starts a router and serves on ln (a new listener on rt.addr when
+// ln is nil). The caller holds rt.ctl.
+func (rt *Router) upLocked(ln net.Listener) error {
 	if ln == nil {
 		var err error
-		if ln, err = net.Listen("tcp", p.addr); err != nil {
-			return fmt.Errorf("listen on %s: %w", p.addr, err)
+		if ln, err = net.Listen("tcp", rt.addr); err != nil {
+			return fmt.Errorf("listen on %s: %w", rt.addr, err)
 		}
 	}
-	rt, err := router.NewRouter(&router.Config{}, nexusLogger{p.log})
+	nx, err := nexus.NewRouter(&nexus.Config{}, nexusLogger{rt.log})
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("start router: %w", err)
 	}
 	gen := &generation{
-		rt: rt,
+		nx: nx,
 		srv: &http.Server{
-			Handler:           p.mux,
+			Handler:           rt.cfg.Handler,
 			ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog:          slog.NewLogLogger(p.log.Handler(), slog.LevelDebug),
+			ErrorLog:          slog.NewLogLogger(rt.log.Handler(), slog.LevelDebug),
 		},
 		serveDone: make(chan struct{}),
 		realms:    map[string]*realmRuntime{},
 	}
-	p.mu.Lock()
-	p.gen = gen
-	p.wg.Add(1)
-	p.mu.Unlock()
-	p.reconcileLocked() // realms and their services are up before the first client
+	rt.mu.Lock()
+	rt.gen = gen
+	rt.wg.Add(1)
+	rt.mu.Unlock()
+	rt.reconcileLocked() // realms and their services are up before the first client
 	go func() {
-		defer p.wg.Done()
+		defer rt.wg.Done()
 		defer close(gen.serveDone)
-		_ = gen.srv.Serve(&trackingListener{Listener: ln, p: p})
+		_ = gen.srv.Serve(&trackingListener{Listener: ln, rt: rt})
 	}()
 	return nil
 }
 
 // downLocked stops listening, closes every connection abruptly, stops the
 // realms' services and closes the router, then waits for the goroutines of
-// the server and the connections. The caller holds p.ctl.
-func (p *Platform) downLocked() {
-	p.mu.Lock()
-	gen := p.gen
-	p.gen = nil
-	p.mu.Unlock()
+// the server and the connections. The caller holds rt.ctl.
+func (rt *Router) downLocked() {
+	rt.mu.Lock()
+	gen := rt.gen
+	rt.gen = nil
+	rt.mu.Unlock()
 	if gen == nil {
 		return
 	}
 	_ = gen.srv.Close()
 	<-gen.serveDone
-	for _, c := range p.trackedConns(false) {
+	for _, c := range rt.trackedConns(false) {
 		_ = c.hardClose()
 	}
-	p.mu.Lock()
+	rt.mu.Lock()
 	rrs := make([]*realmRuntime, 0, len(gen.realms))
 	for _, rr := range gen.realms {
 		rrs = append(rrs, rr)
 	}
 	gen.realms = map[string]*realmRuntime{}
-	p.mu.Unlock()
+	rt.mu.Unlock()
 	for _, rr := range rrs {
 		rr.stop()
 	}
-	p.joinLock.Lock()
-	gen.rt.Close()
-	p.joinLock.Unlock()
-	p.wg.Wait()
-	p.log.Info("platform down")
+	rt.joinLock.Lock()
+	gen.nx.Close()
+	rt.joinLock.Unlock()
+	rt.wg.Wait()
+	rt.log.Info("platform down")
 }
 
 // reconcileLocked brings the router's realms in line with the provisioned
-// realms that are not withheld. The caller holds p.ctl.
-func (p *Platform) reconcileLocked() {
+// realms that are not withheld. The caller holds rt.ctl.
+func (rt *Router) reconcileLocked() {
 	var provisioned []realm.Info
-	p.reg.Do(func(s *registry.State) { provisioned = s.Realms() })
-	p.mu.Lock()
-	gen := p.gen
+	rt.reg.Do(func(s *registry.State) { provisioned = s.Realms() })
+	rt.mu.Lock()
+	gen := rt.gen
 	if gen == nil {
-		p.mu.Unlock()
+		rt.mu.Unlock()
 		return
 	}
 	var up []realm.Info
@@ -115,68 +115,61 @@ func (p *Platform) reconcileLocked() {
 	keep := map[string]bool{}
 	for _, ri := range provisioned {
 		keep[ri.Name] = true
-		if !p.withheld[ri.Name] && gen.realms[ri.Name] == nil {
+		if !rt.withheld[ri.Name] && gen.realms[ri.Name] == nil {
 			up = append(up, ri)
 		}
 	}
 	for name := range gen.realms {
-		if p.withheld[name] || !keep[name] {
+		if rt.withheld[name] || !keep[name] {
 			down = append(down, name)
 		}
 	}
-	p.mu.Unlock()
+	rt.mu.Unlock()
 	slices.Sort(down)
 	for _, name := range down {
-		p.realmDown(gen, name)
+		rt.realmDown(gen, name)
 	}
 	for _, ri := range up {
-		p.realmUp(gen, ri)
+		rt.realmUp(gen, ri)
 	}
-}
-
-// reconcile is reconcileLocked for callers that do not hold p.ctl.
-func (p *Platform) reconcile() {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.reconcileLocked()
 }
 
 // realmUp adds a realm to the router and starts its services.
-func (p *Platform) realmUp(gen *generation, ri realm.Info) {
-	if err := gen.rt.AddRealm(p.realmConfig(ri)); err != nil {
-		p.log.Error("cannot add realm", "realm", ri.Name, "err", err)
+func (rt *Router) realmUp(gen *generation, ri realm.Info) {
+	if err := gen.nx.AddRealm(rt.realmConfig(ri)); err != nil {
+		rt.log.Error("cannot add realm", "realm", ri.Name, "err", err)
 		return
 	}
-	rr := p.startRealmRuntime(gen, ri)
-	p.mu.Lock()
+	rr := rt.startRealmRuntime(gen, ri)
+	rt.mu.Lock()
 	gen.realms[ri.Name] = rr
-	p.mu.Unlock()
-	p.log.Info("realm up", "realm", ri.Name)
+	rt.mu.Unlock()
+	rt.log.Info("realm up", "realm", ri.Name)
 }
 
 // realmDown stops a realm's services and removes the realm from the
 // router; its sessions get GOODBYE wamp.close.system_shutdown.
-func (p *Platform) realmDown(gen *generation, name string) {
-	p.mu.Lock()
+func (rt *Router) realmDown(gen *generation, name string) {
+	rt.mu.Lock()
 	rr := gen.realms[name]
 	delete(gen.realms, name)
-	p.mu.Unlock()
+	rt.mu.Unlock()
 	rr.stop()
-	p.joinLock.Lock()
-	gen.rt.RemoveRealm(wamp.URI(name))
-	p.joinLock.Unlock()
-	p.log.Info("realm down", "realm", name)
+	rt.joinLock.Lock()
+	gen.nx.RemoveRealm(wamp.URI(name))
+	rt.joinLock.Unlock()
+	rt.log.Info("realm down", "realm", name)
 }
 
-func (p *Platform) realmConfig(ri realm.Info) *router.RealmConfig {
-	return &router.RealmConfig{
+func (rt *Router) realmConfig(ri realm.Info) *nexus.RealmConfig {
+	return &nexus.RealmConfig{
 		URI:            wamp.URI(ri.Name),
 		AllowDisclose:  true,
-		Authenticators: []auth.Authenticator{&craAuthenticator{p: p, realm: ri}},
-		Authorizer:     &authorizer{p: p, realm: ri},
+		Authenticators: []auth.Authenticator{&craAuthenticator{rt: rt, realm: ri}},
+		Authorizer:     &authorizer{rt: rt, realm: ri},
 		MetaStrict:     true,
 		// Network subscribers get EVENT details of their own (events.go).
-		PublishFilterFactory: p.publishFilterFactory,
+		PublishFilterFactory: rt.publishFilterFactory,
 	}
 }
 

@@ -19,7 +19,7 @@
 // Every other role (app_reader comes with cross-app access) may not
 // publish, call, subscribe or register.
 
-package platformtest
+package router
 
 import (
 	"strconv"
@@ -33,7 +33,7 @@ import (
 
 // authorizer is the nexus Authorizer of one realm.
 type authorizer struct {
-	p     *Platform
+	rt    *Router
 	realm realm.Info
 }
 
@@ -41,7 +41,7 @@ type authorizer struct {
 // sessions (the platform's own services) are trusted by nexus and never
 // reach it.
 func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, error) {
-	s := a.p.sessionByID(uint64(sess.ID))
+	s := a.rt.sessionByID(uint64(sess.ID))
 	if s == nil {
 		return false, nil
 	}

@@ -2,7 +2,7 @@
 // are normalised on the way in (binary strings, NUL + base64, become
 // []byte) and binary values take the JSON form on the way out.
 
-package platformtest
+package router
 
 import (
 	"github.com/gammazero/nexus/v3/wamp"

@@ -1,12 +1,12 @@
 // This file holds the screening of inbound messages of admitted sessions
-// (recording, refusals) and the emulation of force_reregister (WIRE.md
+// (recording, interceptions) and the emulation of force_reregister (WIRE.md
 // §2.9), which nexus lacks: a REGISTER with force_reregister: true for a
 // procedure another session holds revokes the earlier registration first.
 // The owner gets UNREGISTERED with request 0 and details.registration, as
 // from the real router. A client whose link died silently relies on it to
 // re-register while the router still holds its old session.
 
-package platformtest
+package router
 
 import (
 	"context"
@@ -21,54 +21,42 @@ import (
 // reregisterTimeout bounds the registration lookups of one takeover.
 const reregisterTimeout = 5 * time.Second
 
-// screenInbound records msg and applies refusals and force_reregister.
-// It returns false when the platform answered msg itself.
-func (p *Platform) screenInbound(w *wsPeer, s *session, msg wamp.Message) bool {
-	var kind, uri string
-	var req wamp.ID
-	ack := true
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		kind, uri, req = KindPublish, string(m.Topic), m.Request
-		ack, _ = m.Options[wire.OptAcknowledge].(bool)
-	case *wamp.Call:
-		kind, uri, req = KindCall, string(m.Procedure), m.Request
-	case *wamp.Subscribe:
-		kind, uri, req = KindSubscribe, string(m.Topic), m.Request
-	case *wamp.Register:
-		kind, uri, req = KindRegister, string(m.Procedure), m.Request
-	default:
+// screenInbound records msg and applies interceptions and
+// force_reregister. It returns false when msg does not go on to the router
+// now: the platform answered it, dropped it, or holds it.
+func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message) bool {
+	m, ok := rt.record(s, msg)
+	if !ok {
 		return true
 	}
-	p.record(s, msg)
-	if r, ok := p.takeRefusal(kind, uri); ok {
-		if ack {
-			w.enqueue(refusalError(msg, req, r))
+	forward := func() bool {
+		if reg, ok := msg.(*wamp.Register); ok {
+			rt.forceReregister(w, s, reg)
 		}
-		return false
+		return true
 	}
-	if reg, ok := msg.(*wamp.Register); ok {
-		p.forceReregister(w, s, reg)
+	if i := rt.take(&m); i != nil {
+		return i.apply(w, msg, forward)
 	}
-	return true
+	return forward()
 }
 
 // forceReregister revokes the registrations other sessions hold on the
 // procedure of reg when reg asks for force_reregister and would be
 // authorized. reg itself is forwarded afterwards by the caller.
-func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
+func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if force, _ := reg.Options[wire.OptForceReregister].(bool); !force {
 		return
 	}
 	if s.role != wire.RoleApp || !appMay(s.realm, s.device.Key, reg) {
 		return // refused by the router anyway; never revoke for it
 	}
-	p.mu.Lock()
+	rt.mu.Lock()
 	var h *realm.Host
 	if w.gen != nil && w.gen.realms[s.realm.Name] != nil {
 		h = w.gen.realms[s.realm.Name].host
 	}
-	p.mu.Unlock()
+	rt.mu.Unlock()
 	if h == nil || h.Session == nil {
 		return
 	}
@@ -94,12 +82,12 @@ func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 		if uint64(sid) == s.id {
 			continue
 		}
-		owner := p.sessionByID(uint64(sid))
+		owner := rt.sessionByID(uint64(sid))
 		if owner == nil || owner.peer == nil {
 			continue // the platform's own session keeps its procedures
 		}
-		if p.revoke(owner.peer, regID) {
-			p.log.Info("registration taken over", "procedure", string(reg.Procedure),
+		if rt.revoke(owner.peer, regID) {
+			rt.log.Info("registration taken over", "procedure", string(reg.Procedure),
 				"registration", uint64(regID), "from", owner.id, "to", s.id)
 		}
 	}
@@ -107,7 +95,7 @@ func (p *Platform) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 
 // revoke unregisters regID on behalf of owner and tells owner, as the
 // router of the real platform does on a takeover.
-func (p *Platform) revoke(owner *wsPeer, regID wamp.ID) bool {
+func (rt *Router) revoke(owner *wsPeer, regID wamp.ID) bool {
 	unreg, barrier := owner.nextInjectID(), owner.nextInjectID()
 	owner.expectSwallow(unreg, barrier)
 	if !owner.sendIn(&wamp.Unregister{Request: unreg, Registration: regID}) {

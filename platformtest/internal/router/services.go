@@ -9,13 +9,13 @@
 // ironflock.location_service.update is not served by any service: callers
 // get wamp.error.no_such_procedure, as on the real platform.
 
-package platformtest
+package router
 
 import (
 	"slices"
 	"time"
 
-	"github.com/gammazero/nexus/v3/client"
+	nexusclient "github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
@@ -30,29 +30,29 @@ const platformAuthID = "ironflock-platform"
 
 // realmRuntime is what runs for one realm while it is in the router.
 type realmRuntime struct {
-	p    *Platform
+	rt   *Router
 	host *realm.Host // Session nil when it could not join
 }
 
 // startRealmRuntime joins the platform's local session to a realm that
 // was just added and attaches the services.
-func (p *Platform) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntime {
-	rr := &realmRuntime{p: p, host: &realm.Host{Realm: ri, Clock: p.clock, Log: p.log}}
-	c, err := client.ConnectLocal(gen.rt, client.Config{
+func (rt *Router) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntime {
+	rr := &realmRuntime{rt: rt, host: &realm.Host{Realm: ri, Clock: rt.clock, Log: rt.log}}
+	c, err := nexusclient.ConnectLocal(gen.nx, nexusclient.Config{
 		Realm:           ri.Name,
 		HelloDetails:    wamp.Dict{"authid": platformAuthID},
 		LocalQueueSize:  localQueueSize,
 		ResponseTimeout: 10 * time.Second,
-		Logger:          nexusLogger{p.log},
+		Logger:          nexusLogger{rt.log},
 	})
 	if err != nil {
-		p.log.Error("platform session cannot join realm", "realm", ri.Name, "err", err)
+		rt.log.Error("platform session cannot join realm", "realm", ri.Name, "err", err)
 		return rr
 	}
 	rr.host.Session = c
-	p.mu.Lock()
-	svcs := slices.Clone(p.services)
-	p.mu.Unlock()
+	rt.mu.Lock()
+	svcs := slices.Clone(rt.services)
+	rt.mu.Unlock()
 	for _, s := range svcs {
 		rr.attach(s)
 	}
@@ -64,7 +64,7 @@ func (rr *realmRuntime) attach(s realm.Service) {
 		return
 	}
 	if err := s.Attach(rr.host); err != nil {
-		rr.p.log.Error("service cannot attach", "service", s.Name(), "realm", rr.host.Realm.Name, "err", err)
+		rr.rt.log.Error("service cannot attach", "service", s.Name(), "realm", rr.host.Realm.Name, "err", err)
 	}
 }
 
@@ -75,19 +75,19 @@ func (rr *realmRuntime) stop() {
 	}
 }
 
-// addService runs s on every realm, now and whenever a realm comes up.
-func (p *Platform) addService(s realm.Service) {
-	p.ctl.Lock()
-	defer p.ctl.Unlock()
-	p.mu.Lock()
-	p.services = append(p.services, s)
+// AddService runs s on every realm, now and whenever a realm comes up.
+func (rt *Router) AddService(s realm.Service) {
+	rt.ctl.Lock()
+	defer rt.ctl.Unlock()
+	rt.mu.Lock()
+	rt.services = append(rt.services, s)
 	var rrs []*realmRuntime
-	if p.gen != nil {
-		for _, rr := range p.gen.realms {
+	if rt.gen != nil {
+		for _, rr := range rt.gen.realms {
 			rrs = append(rrs, rr)
 		}
 	}
-	p.mu.Unlock()
+	rt.mu.Unlock()
 	for _, rr := range rrs {
 		rr.attach(s)
 	}

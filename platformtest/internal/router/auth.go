@@ -2,7 +2,7 @@
 // authenticator, the decision which credential a realm admits with which
 // role, and the authentication log with the platform's denial reasons.
 
-package platformtest
+package router
 
 import (
 	"crypto/rand"
@@ -22,8 +22,8 @@ import (
 // Denial reasons the router adds to the platform's (registry.Deny*): a
 // wrong signature and a missing answer to the challenge.
 const (
-	denyBadSignature = "bad_signature"
-	denyNoResponse   = "no_response"
+	DenyBadSignature = "bad_signature"
+	DenyNoResponse   = "no_response"
 )
 
 // authProvider is the authprovider the platform reports in WELCOME.
@@ -54,7 +54,7 @@ type AuthAttempt struct {
 
 // craAuthenticator is the WAMP-CRA authenticator of one realm.
 type craAuthenticator struct {
-	p     *Platform
+	rt    *Router
 	realm realm.Info
 }
 
@@ -71,9 +71,9 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	}
 	authid, _ := wamp.AsString(details["authid"])
 	var v registry.Verdict
-	a.p.reg.Do(func(s *registry.State) { v = s.Judge(a.realm, authid) })
+	a.rt.reg.Do(func(s *registry.State) { v = s.Judge(a.realm, authid) })
 	if v.Reason == registry.DenyMissingArgs {
-		a.p.logAuth(a.realm, authid, v, 0)
+		a.rt.logAuth(a.realm, authid, v, 0)
 		return nil, errAuthFailed
 	}
 	key := v.Secret
@@ -81,7 +81,7 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	if v.Reason != "" {
 		key, role = registry.RandomHex(16), wire.RoleApp
 	}
-	challenge := challengeString(sid, authid, role, a.p.clock.Now())
+	challenge := challengeString(sid, authid, role, a.rt.clock.Now())
 	select {
 	case client.Send() <- &wamp.Challenge{AuthMethod: wire.AuthMethodWAMPCRA, Extra: wamp.Dict{"challenge": challenge}}:
 	default:
@@ -89,24 +89,24 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	}
 	msg, err := wamp.RecvTimeout(client, authResponseTimeout)
 	if err != nil {
-		v.Reason = denyNoResponse
-		a.p.logAuth(a.realm, authid, v, 0)
+		v.Reason = DenyNoResponse
+		a.rt.logAuth(a.realm, authid, v, 0)
 		return nil, err
 	}
 	rsp, ok := msg.(*wamp.Authenticate)
 	if !ok {
-		v.Reason = denyNoResponse
-		a.p.logAuth(a.realm, authid, v, 0)
+		v.Reason = DenyNoResponse
+		a.rt.logAuth(a.realm, authid, v, 0)
 		return nil, errors.New("expected AUTHENTICATE, got " + msg.MessageType().String())
 	}
 	if v.Reason == "" && !crsign.VerifySignature(rsp.Signature, challenge, []byte(key)) {
-		v.Reason = denyBadSignature
+		v.Reason = DenyBadSignature
 	}
 	if v.Reason != "" {
-		a.p.logAuth(a.realm, authid, v, 0)
+		a.rt.logAuth(a.realm, authid, v, 0)
 		return nil, errAuthFailed
 	}
-	a.p.admit(sid, a.realm, authid, v, wp)
+	a.rt.admit(sid, a.realm, authid, v, wp)
 	return &wamp.Welcome{Details: wamp.Dict{
 		"authid":       v.Device.Serial, // every session's authid is the device serial
 		"authrole":     v.Role,
@@ -139,7 +139,7 @@ func challengeString(sid wamp.ID, authid, role string, now time.Time) string {
 }
 
 // admit records an admitted session.
-func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v registry.Verdict, wp *wsPeer) {
+func (rt *Router) admit(sid wamp.ID, ri realm.Info, authid string, v registry.Verdict, wp *wsPeer) {
 	s := &session{
 		id:         uint64(sid),
 		realm:      ri,
@@ -148,22 +148,22 @@ func (p *Platform) admit(sid wamp.ID, ri realm.Info, authid string, v registry.V
 		role:       v.Role,
 		device:     v.Device,
 		app:        v.App,
-		stage:      Stage(v.Stage),
+		stage:      v.Stage,
 		peer:       wp,
 	}
-	p.mu.Lock()
-	p.sessions[s.id] = s
-	p.mu.Unlock()
+	rt.mu.Lock()
+	rt.sessions[s.id] = s
+	rt.mu.Unlock()
 	if wp != nil {
 		wp.setSession(s)
 	}
-	p.logAuth(ri, authid, v, s.id)
+	rt.logAuth(ri, authid, v, s.id)
 }
 
 // logAuth appends to the authentication log.
-func (p *Platform) logAuth(ri realm.Info, authid string, v registry.Verdict, sid uint64) {
+func (rt *Router) logAuth(ri realm.Info, authid string, v registry.Verdict, sid uint64) {
 	at := AuthAttempt{
-		Time:     p.clock.Now(),
+		Time:     rt.clock.Now(),
 		Realm:    ri.Name,
 		AuthID:   authid,
 		Admitted: v.Reason == "",
@@ -175,11 +175,11 @@ func (p *Platform) logAuth(ri realm.Info, authid string, v registry.Verdict, sid
 	}
 	if at.Admitted {
 		at.Role = v.Role
-		p.log.Debug("session admitted", "realm", ri.Name, "authid", authid, "role", v.Role, "session", sid)
+		rt.log.Debug("session admitted", "realm", ri.Name, "authid", authid, "role", v.Role, "session", sid)
 	} else {
-		p.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.Reason)
+		rt.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.Reason)
 	}
-	p.mu.Lock()
-	p.authLog = append(p.authLog, at)
-	p.mu.Unlock()
+	rt.mu.Lock()
+	rt.authLog = append(rt.authLog, at)
+	rt.mu.Unlock()
 }

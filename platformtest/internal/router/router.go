@@ -1,0 +1,158 @@
+// Package router is the core of the fake platform's message router: a
+// nexus router behind the platform's own WebSocket peers, with the
+// platform's WAMP-CRA authentication (decided by internal/registry) and
+// the authorization rules of role app, the sessions it admitted, the
+// recording of what app sessions send, interceptions of single messages,
+// the connection faults (drop, freeze, restart, withheld realms), the
+// emulation of force_reregister, and the services of every realm (through
+// the seam of internal/realm).
+//
+// It lives in its own package, not in the platformtest facade, because it
+// is the one part of the fake with its own concurrency (a goroutine pair
+// per link, a lifecycle lock, a join lock against nexus's realm removal)
+// and its own state (sessions, links, recording): kept apart, its locks
+// are never mixed with the registry's or a service's, and the facade
+// only delegates.
+package router
+
+import (
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+)
+
+// Clock is the platform clock as the router uses it.
+type Clock interface {
+	realm.Clock
+	// After fires once platform time reaches Now()+d.
+	After(d time.Duration) <-chan time.Time
+}
+
+// Config configures a Router.
+type Config struct {
+	Registry *registry.Registry
+	Clock    Clock
+	Log      *slog.Logger
+	// Handler serves every HTTP request of the platform's server; the
+	// Router itself is the handler of the WAMP endpoint.
+	Handler http.Handler
+	// Keepalive is the interval of the server's WebSocket pings; 0 turns
+	// them off.
+	Keepalive time.Duration
+	// Services run on every realm.
+	Services []realm.Service
+}
+
+// Router is the platform's message router. It is safe for concurrent use.
+type Router struct {
+	cfg   Config
+	reg   *registry.Registry
+	clock Clock
+	log   *slog.Logger
+	addr  string // host:port, fixed by the first Up
+
+	// ctl serialises lifecycle changes (Up, Down, realms entering or leaving
+	// the router, Close). It is taken before mu, never while holding it.
+	ctl sync.Mutex
+	// joinLock is held shared by a connection from the moment its HELLO is
+	// handed to the router until its authentication starts, and exclusively
+	// while a realm is removed from the router or the router is closed:
+	// nexus panics when a realm closes under a join in that window.
+	joinLock sync.RWMutex
+	// wg counts the goroutines of the HTTP server, of every connection and
+	// of every message an interception holds.
+	wg sync.WaitGroup
+
+	mu            sync.Mutex // guards everything below
+	closed        bool
+	gen           *generation // the running router; nil while down
+	conns         map[*trackedConn]struct{}
+	peers         map[*wsPeer]struct{}
+	withheld      map[string]bool
+	services      []realm.Service
+	sessions      map[uint64]*session
+	sessWake      chan struct{} // closed and replaced whenever sessions change
+	recorded      []Message
+	authLog       []AuthAttempt
+	interceptions []*Interception
+}
+
+// New returns a router that is down; Up starts it.
+func New(cfg Config) *Router {
+	return &Router{
+		cfg:      cfg,
+		reg:      cfg.Registry,
+		clock:    cfg.Clock,
+		log:      cfg.Log,
+		conns:    map[*trackedConn]struct{}{},
+		peers:    map[*wsPeer]struct{}{},
+		withheld: map[string]bool{},
+		services: cfg.Services,
+		sessions: map[uint64]*session{},
+		sessWake: make(chan struct{}),
+	}
+}
+
+// Start serves on ln, whose address later Ups listen on again.
+func (rt *Router) Start(ln net.Listener) error {
+	rt.ctl.Lock()
+	defer rt.ctl.Unlock()
+	rt.addr = ln.Addr().String()
+	return rt.upLocked(ln)
+}
+
+// Close stops the router: it closes every connection abruptly, the router
+// and the HTTP server, and waits for all their goroutines. Close is
+// idempotent; a closed router stays down.
+func (rt *Router) Close() {
+	rt.ctl.Lock()
+	defer rt.ctl.Unlock()
+	rt.mu.Lock()
+	if rt.closed {
+		rt.mu.Unlock()
+		return
+	}
+	rt.closed = true
+	rt.mu.Unlock()
+	rt.downLocked()
+	rt.wg.Wait()
+	rt.mu.Lock()
+	rt.wakeSessionsLocked()
+	rt.mu.Unlock()
+}
+
+// Reconcile brings the router's realms in line with the provisioned
+// realms that are not withheld.
+func (rt *Router) Reconcile() {
+	rt.ctl.Lock()
+	defer rt.ctl.Unlock()
+	rt.reconcileLocked()
+}
+
+// Host returns the current Host of a realm that is in the router, or nil.
+func (rt *Router) Host(name string) *realm.Host {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if rt.gen == nil || rt.gen.realms[name] == nil {
+		return nil
+	}
+	return rt.gen.realms[name].host
+}
+
+// Online returns the keys of the devices with a joined session.
+func (rt *Router) Online() map[int]bool {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	on := map[int]bool{}
+	for _, s := range rt.sessions {
+		if s.active {
+			on[s.device.Key] = true
+		}
+	}
+	return on
+}
