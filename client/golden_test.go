@@ -136,7 +136,7 @@ func TestGoldenPayloads(t *testing.T) {
 				if m.URI == "history.transformed.error-logs" {
 					continue // the backend probe of an unknown table
 				}
-				got = append(got, golden{m.Kind, m.URI, m.Args, m.Kwargs, m.Options})
+				got = append(got, golden{string(m.Kind), m.URI, m.Args, m.Kwargs, m.Options})
 			}
 			if len(got) == 0 {
 				t.Fatal("nothing recorded")

@@ -125,7 +125,7 @@ func TestRestoreFailureIsRetried(t *testing.T) {
 	peer := connect(t, f.b)
 	tr := setupTraffic(t, c)
 
-	cancel := f.p.Refuse(platformtest.Refusal{Action: platformtest.ActionSubscribe, URI: "com.example.restore", Times: 1})
+	cancel := f.p.Refuse(platformtest.Refusal{Kind: platformtest.KindSubscribe, URI: "com.example.restore", Times: 1})
 	defer cancel()
 	f.p.DropConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)

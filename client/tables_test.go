@@ -308,7 +308,7 @@ func TestCallNotServedYetIsRetried(t *testing.T) {
 	f := tableFleet(t)
 	c := connect(t, f.a)
 	uri := "append." + f.a.Env()["SWARM_KEY"] + "." + f.a.Env()["APP_KEY"] + ".sensordata"
-	cancel := f.p.Refuse(platformtest.Refusal{Action: platformtest.ActionCall, URI: uri, Error: "wamp.error.no_such_procedure", Times: 1})
+	cancel := f.p.Refuse(platformtest.Refusal{Kind: platformtest.KindCall, URI: uri, Error: "wamp.error.no_such_procedure", Times: 1})
 	defer cancel()
 	if _, err := c.AppendToTable(ctxT(t), "sensordata", sensorRow{Tsp: t0, Temperature: 1}); err != nil {
 		t.Fatalf("append refused once as not served yet: %v", err)
