@@ -74,8 +74,9 @@ type Fault struct {
 type Interception struct{ i *router.Interception }
 
 // Intercept installs a fault. Interceptions are checked in the order they
-// were made, after a message is recorded and before authorization; the
-// first that matches takes the message. A delayed or held message goes on
+// were made, after a message is recorded and before authorization: those
+// that only watch see the message and pass it on, the first that acts
+// takes it. A delayed or held message goes on
 // later, possibly after messages the client sent behind it, as calls on a
 // real router do.
 func (p *Platform) Intercept(f Fault) *Interception {
@@ -85,8 +86,7 @@ func (p *Platform) Intercept(f Fault) *Interception {
 		if p.tb != nil {
 			p.tb.Helper()
 		}
-		p.fail(fmt.Errorf("intercept: unknown kind %q", f.Kind))
-		return &Interception{i: p.rt.Intercept(router.Fault{Times: -1})}
+		p.fail(fmt.Errorf("intercept: unknown kind %q", f.Kind)) // does not return
 	}
 	return &Interception{i: p.rt.Intercept(router.Fault{
 		Kind: string(f.Kind), Realm: f.Realm, URI: f.URI, Prefix: f.Prefix, Times: f.Times,
@@ -127,8 +127,7 @@ func (p *Platform) Refuse(r Refusal) (cancel func()) {
 		if p.tb != nil {
 			p.tb.Helper()
 		}
-		p.fail(fmt.Errorf("refuse: no kind of message"))
-		return func() {}
+		p.fail(fmt.Errorf("refuse: no kind of message")) // does not return
 	}
 	if r.Error == "" {
 		r.Error = wire.ErrNotAuthorized

@@ -4,7 +4,9 @@
 // error URI, drops them, delays them on the platform clock, holds them
 // until released, or only watches them; it ends after a number of
 // messages or when cancelled. Interceptions are checked in the order they
-// were made, after the message is recorded and before the router sees it.
+// were made, after the message is recorded and before the router sees it:
+// watching ones see the message and pass it on, the first one that acts
+// takes it.
 
 package router
 
@@ -128,12 +130,16 @@ func (i *Interception) matches(m *Message) bool {
 	return f.URI == "" || f.URI == m.URI
 }
 
-// take returns the interception matching m, using it up once, and notes m
-// as seen; nil when none matches.
+// take notes m with every interception that matches it, up to and
+// including the first that acts on it (a fault with Fail, Drop, Delay or
+// Hang), using each up once, and returns that one; nil when none acts.
+// Watching interceptions pass the message on.
 func (rt *Router) take(m *Message) *Interception {
 	rt.mu.Lock()
-	var hit *Interception
-	for n, i := range rt.interceptions {
+	var hits []*Interception
+	var acting *Interception
+	for n := 0; n < len(rt.interceptions) && acting == nil; n++ {
+		i := rt.interceptions[n]
 		if !i.matches(m) {
 			continue
 		}
@@ -141,20 +147,30 @@ func (rt *Router) take(m *Message) *Interception {
 			i.left--
 			if i.left == 0 {
 				rt.interceptions = slices.Delete(rt.interceptions, n, n+1)
+				n--
 			}
 		}
-		hit = i
-		break
+		hits = append(hits, i)
+		if i.acts() {
+			acting = i
+		}
 	}
 	rt.mu.Unlock()
-	if hit != nil {
-		hit.mu.Lock()
-		hit.seen = append(hit.seen, m.clone())
-		close(hit.wake)
-		hit.wake = make(chan struct{})
-		hit.mu.Unlock()
+	for _, i := range hits {
+		i.mu.Lock()
+		i.seen = append(i.seen, m.clone())
+		close(i.wake)
+		i.wake = make(chan struct{})
+		i.mu.Unlock()
 	}
-	return hit
+	return acting
+}
+
+// acts reports whether the fault does something to a message rather than
+// only watching it.
+func (i *Interception) acts() bool {
+	f := &i.f
+	return f.Fail != "" || f.Drop || f.Delay > 0 || f.Hang
 }
 
 // apply carries out i's fault on msg from w; it reports whether msg goes
