@@ -30,7 +30,7 @@
 //     exist. Every admitted session's authid is the device serial, so
 //     callees see caller_authid = serial.
 //   - Authorization of role app (WIRE.md §2.9 and the platform's
-//     allow-list, see the rules in authorize.go), refusals as ERROR
+//     allow-list, see the rules in internal/router/authorize.go), refusals as ERROR
 //     wamp.error.not_authorized, publications and calls disclosed to
 //     subscribers and callees (publisher_authid, caller_authid = serial).
 //   - force_reregister: a REGISTER with it takes a procedure over from
@@ -147,10 +147,33 @@
 //
 // # Faults and control
 //
-// DropConnections, FreezeConnections, Down, Up, Restart, WithholdRealm,
-// ReleaseRealm and Refuse change what clients see; Clock moves platform
+// DropConnections, FreezeConnections, Down, Up, Restart, WithholdRealm and
+// ReleaseRealm break connections and the router; Clock moves platform
 // time; Sessions, WaitSessions, Recorded, Publications, Calls and AuthLog
 // show what happened. Everything returned is a copy.
+//
+// Intercept scripts the outage of one service, message by message, in the
+// manner of kfake's control hooks: a Fault matches inbound messages of app
+// sessions by kind, realm and URI (exact or prefix) and fails them with an
+// error URI, drops them, delays them on the platform clock, holds them
+// until Release, or only watches them (Seen, Wait); one-shot (Times) or
+// kept until Cancel. Refuse (fail with an ERROR) and RefuseWrites (a full
+// disk: appends refused, publications dropped, for every table of a realm)
+// are interceptions. An interception acts before the router: a call it
+// fails never reaches the callee, exactly as if the service had refused it.
+//
+// In a test, package clienttest gives a started SDK client for an
+// installation in one line.
+//
+// # Layout
+//
+// This package is a facade. The provisioned world (projects, devices, apps
+// and releases, groups, users, installations with their credentials,
+// realms, grants) is internal/registry; the message router with its links,
+// sessions, authentication, authorization, recording and interceptions is
+// internal/router; the management REST API is internal/rest; each platform
+// service is a package of its own attached to every realm through the
+// seam of internal/realm, the data backend being internal/fleetdb.
 //
 // A platform made by New fails its test on a provisioning mistake (a
 // duplicate name, an unknown stage...); one made by Start panics. Seeds

@@ -8,7 +8,7 @@
 //	PUT    /swarms/{swarm_key}/groups/{group_key}/apps/{app_key}        update it {release_key?, target_state?}
 //	DELETE /swarms/{swarm_key}/groups/{group_key}/apps/{app_key}        remove it
 //
-// Apps of a group propagate to its members (model_groups.go).
+// Apps of a group propagate to its members (internal/registry, groups.go).
 
 package rest
 
