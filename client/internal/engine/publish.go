@@ -21,18 +21,11 @@ type Payload struct {
 // acknowledgement (PUBLISHED) within ctx and the response timeout.
 func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
 	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Publish{
+	return s.expect(ctx, id, &wamp.Publish{
 		Request:     id,
 		Options:     wamp.Dict{wire.OptAcknowledge: true},
 		Topic:       wamp.URI(topic),
 		Arguments:   args,
 		ArgumentsKw: kwargs,
-	}, newRequest(), s.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Published); !ok {
-		return unexpected(msg, "PUBLISHED")
-	}
-	return nil
+	}, newRequest(), wamp.PUBLISHED)
 }

@@ -92,14 +92,7 @@ func (s *Session) Register(ctx context.Context, p *Procedure) error {
 	for k, v := range p.Options {
 		opts[k] = v
 	}
-	msg, err := s.roundTrip(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, req, s.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Registered); !ok {
-		return unexpected(msg, "REGISTERED")
-	}
-	return nil
+	return s.expect(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, req, wamp.REGISTERED)
 }
 
 func (s *Session) installProcedure(regID uint64, p *Procedure) {
@@ -127,14 +120,7 @@ func (s *Session) Unregister(ctx context.Context, p *Procedure) error {
 		return nil
 	}
 	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Unregister{Request: id, Registration: wamp.ID(regID)}, newRequest(), s.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Unregistered); !ok {
-		return unexpected(msg, "UNREGISTERED")
-	}
-	return nil
+	return s.expect(ctx, id, &wamp.Unregister{Request: id, Registration: wamp.ID(regID)}, newRequest(), wamp.UNREGISTERED)
 }
 
 // onRevoked handles UNREGISTERED with request 0: another session took the

@@ -223,6 +223,19 @@ func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, r
 	return s.await(ctx, id, req, timeout)
 }
 
+// expect sends msg and waits, within ctx and the response timeout, for an
+// answer of type want; an ERROR answer is an *Error.
+func (s *Session) expect(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, want wamp.MessageType) error {
+	m, err := s.roundTrip(ctx, id, msg, req, s.responseTimeout)
+	if err != nil {
+		return err
+	}
+	if m.MessageType() != want {
+		return unexpected(m, want.String())
+	}
+	return nil
+}
+
 // giveUp forgets a request whose caller stopped waiting; an answer that
 // still comes is handed to onLate, if any.
 func (s *Session) giveUp(id wamp.ID, req *request) {

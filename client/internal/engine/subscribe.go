@@ -66,14 +66,7 @@ func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
 		}
 	}
 	req.onReply, req.onLate = install, install
-	msg, err := s.roundTrip(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, req, s.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Subscribed); !ok {
-		return unexpected(msg, "SUBSCRIBED")
-	}
-	return nil
+	return s.expect(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, req, wamp.SUBSCRIBED)
 }
 
 // installTopic maps a router subscription to t; a retired t is
@@ -102,14 +95,7 @@ func (s *Session) Unsubscribe(ctx context.Context, t *Topic) error {
 		return nil
 	}
 	id := s.nextID()
-	msg, err := s.roundTrip(ctx, id, &wamp.Unsubscribe{Request: id, Subscription: wamp.ID(subID)}, newRequest(), s.responseTimeout)
-	if err != nil {
-		return err
-	}
-	if _, ok := msg.(*wamp.Unsubscribed); !ok {
-		return unexpected(msg, "UNSUBSCRIBED")
-	}
-	return nil
+	return s.expect(ctx, id, &wamp.Unsubscribe{Request: id, Subscription: wamp.ID(subID)}, newRequest(), wamp.UNSUBSCRIBED)
 }
 
 func (s *Session) onEvent(m *wamp.Event) {
