@@ -36,8 +36,20 @@
 //   - force_reregister: a REGISTER with it takes a procedure over from
 //     another session; the previous owner gets UNREGISTERED with request 0
 //     and details.registration.
-//   - No event is dropped for a slow network subscriber: each link queues
-//     up to 32768 messages.
+//   - No event is dropped for a subscriber that keeps up: each link queues
+//     up to 32768 frames or 64 MiB. A link that cannot keep up (its queue
+//     overflows, or a write stalls for 10 seconds) is dropped with a log
+//     line; keepalive pings run on their own, so a stalled write does not
+//     stop them.
+//   - Hostile peers: a WebSocket link may send 64 KiB before its session is
+//     admitted (64 MiB per message after), at most 256 links may wait for
+//     authentication (more get HTTP 503), and what cannot be decoded is
+//     answered as WAMP says: ERROR wamp.error.invalid_argument where the
+//     request ID can be read, else ABORT wamp.error.protocol_violation.
+//   - The legacy credential is admitted as on the real platform (its
+//     default mode); WithStrictAuth refuses it (reason legacy_denied), as
+//     the platform's strict mode does. A serial is easy to learn, so by
+//     default one device can join another's realms as it.
 //   - ironflock.location_service.update is not served
 //     (wamp.error.no_such_procedure), as on the real platform today.
 //
@@ -150,7 +162,10 @@
 // DropConnections, FreezeConnections, Down, Up, Restart, WithholdRealm and
 // ReleaseRealm break connections and the router; Clock moves platform
 // time; Sessions, WaitSessions, Recorded, Publications, Calls and AuthLog
-// show what happened. Everything returned is a copy.
+// show what happened. Everything returned is a copy. The recording keeps
+// every inbound message by default, as a test wants; WithRecording bounds
+// it to a ring of the newest messages (by count and bytes) and
+// WithoutRecording turns it off, as cmd/flockd does for a long run.
 //
 // Intercept scripts the outage of one service, message by message, in the
 // manner of kfake's control hooks: a Fault matches inbound messages of app

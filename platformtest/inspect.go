@@ -62,7 +62,8 @@ type AuthAttempt struct {
 	// Reason is the denial reason, "" when admitted: missing_args,
 	// bad_realm, unknown_device, stale_epoch, not_installed,
 	// not_installed_realm_stage, unknown_provider, no_grant,
-	// legacy_foreign, bad_signature or no_response.
+	// legacy_foreign, legacy_denied (WithStrictAuth), bad_signature or
+	// no_response.
 	Reason string
 }
 

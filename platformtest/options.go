@@ -5,6 +5,8 @@ package platformtest
 import (
 	"log/slog"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // settings collects what the options set. Defaults live in defaultSettings.
@@ -14,6 +16,8 @@ type settings struct {
 	start     time.Time
 	keepalive time.Duration
 	build     time.Duration // how long a release build takes (WithBuildDuration)
+	record    router.RecordLimits
+	strict    bool // the legacy credential is refused (WithStrictAuth)
 }
 
 func defaultSettings() settings {
@@ -65,3 +69,28 @@ func WithServerKeepalive(d time.Duration) Option {
 func WithBuildDuration(d time.Duration) Option {
 	return func(s *settings) { s.build = max(d, 0) }
 }
+
+// WithRecording bounds the recording of inbound messages (Recorded,
+// Publications, Calls) to the newest messages within messages and bytes
+// (estimated payload bytes); 0 leaves a dimension unbounded. By default the
+// recording keeps everything, which a test wants and a long-running server
+// does not: cmd/flockd bounds it.
+func WithRecording(messages int, bytes int64) Option {
+	return func(s *settings) {
+		s.record = router.RecordLimits{Messages: max(messages, 0), Bytes: max(bytes, 0)}
+	}
+}
+
+// WithoutRecording records nothing: Recorded, Publications and Calls stay
+// empty. Interceptions still see every message.
+func WithoutRecording() Option {
+	return func(s *settings) { s.record = router.RecordLimits{Off: true} }
+}
+
+// WithStrictAuth refuses the legacy credential (serial, serial) on every
+// realm (denial reason legacy_denied): only per-app credentials join. The
+// real platform's default admits the legacy credential on the realm of an
+// app installed on the device, and a serial is easy to learn (it is the
+// authid of every row and every caller), so by default one device can join
+// another's realms as it; strict mode is the platform's "strict" mode.
+func WithStrictAuth() Option { return func(s *settings) { s.strict = true } }

@@ -67,12 +67,12 @@ func Start(opts ...Option) (*Platform, error) {
 		o(&set)
 	}
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
-	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build})
+	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
-		Keepalive: set.keepalive,
-		Services:  []realm.Service{fleetdbService{p}}, // the data backend (fleetdb_service.go)
+		Keepalive: set.keepalive, Record: set.record,
+		Services: []realm.Service{fleetdbService{p}}, // the data backend (fleetdb_service.go)
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	rest.New(rest.Config{

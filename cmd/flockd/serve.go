@@ -24,8 +24,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	config := fs.String("config", "", "YAML `file` with projects, devices, apps, installations and users (default: a demo)")
 	envFile := fs.String("env-file", "", "write the URLs, device environments and tokens as JSON to `file` once listening")
 	verbose := fs.Bool("v", false, "log debug lines, including the router's")
+	recordMsgs := fs.Int("record-messages", 10000, "keep the newest `n` inbound messages for inspection (0: no bound)")
+	recordBytes := fs.Int64("record-bytes", 64<<20, "keep at most `n` bytes of recorded payloads (0: no bound)")
+	noRecord := fs.Bool("no-record", false, "record no inbound messages")
+	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -48,7 +52,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	p, err := platformtest.Start(platformtest.WithAddr(*listen), platformtest.WithLogger(log))
+	opts := []platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
+		platformtest.WithRecording(*recordMsgs, *recordBytes)}
+	if *noRecord {
+		opts = append(opts, platformtest.WithoutRecording())
+	}
+	if *strict {
+		opts = append(opts, platformtest.WithStrictAuth())
+	}
+	p, err := platformtest.Start(opts...)
 	if err != nil {
 		return err
 	}

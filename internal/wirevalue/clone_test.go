@@ -37,3 +37,14 @@ func TestCloneSharesNothing(t *testing.T) {
 		t.Fatal("nil containers must stay nil")
 	}
 }
+
+func TestSize(t *testing.T) {
+	small := Size(map[string]any{"a": 1})
+	big := Size(map[string]any{"a": 1, "blob": make([]byte, 1000), "list": []any{"xyz", nil, 2.5}})
+	if small <= 0 || big < 1000 || big > 1100 {
+		t.Fatalf("Size: small %d, big %d", small, big)
+	}
+	if Size(wamp.List{"abc"}) != Size([]any{"abc"}) || Size(wamp.Dict{"k": "v"}) != Size(map[string]any{"k": "v"}) {
+		t.Fatal("nexus containers must size like plain ones")
+	}
+}

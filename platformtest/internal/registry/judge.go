@@ -22,6 +22,7 @@ const (
 	DenyUnknownProvider        = "unknown_provider"
 	DenyNoGrant                = "no_grant"
 	DenyLegacyForeign          = "legacy_foreign"
+	DenyLegacyDenied           = "legacy_denied"
 )
 
 // Verdict is what a realm makes of an authid before the challenge.
@@ -93,11 +94,15 @@ func (s *State) judgeApp(ri realm.Info, app int, stage string, epoch int, serial
 }
 
 // judgeLegacy judges the legacy credential (serial, serial): role app on
-// the realm of an app installed on that device in that stage.
+// the realm of an app installed on that device in that stage; refused on
+// every realm in strict mode.
 func (s *State) judgeLegacy(ri realm.Info, serial string) Verdict {
 	d := s.DeviceBySerial(serial)
 	if d == nil {
 		return Verdict{Reason: DenyUnknownDevice}
+	}
+	if s.strict {
+		return Verdict{Device: d, Reason: DenyLegacyDenied}
 	}
 	v := Verdict{Device: d, Stage: ri.Stage, Role: wire.RoleApp, Secret: serial}
 	in := s.installs[instKey{d.Key, ri.App, ri.Stage}]

@@ -28,6 +28,8 @@ type Config struct {
 	Log   *slog.Logger
 	// Build is how long a release build takes in platform time.
 	Build time.Duration
+	// StrictAuth refuses the legacy credential (serial, serial).
+	StrictAuth bool
 }
 
 // New returns an empty registry.
@@ -36,6 +38,7 @@ func New(cfg Config) *Registry {
 		clock:    cfg.Clock,
 		log:      cfg.Log,
 		build:    cfg.Build,
+		strict:   cfg.StrictAuth,
 		projects: map[int]*Project{},
 		devices:  map[int]*Device{},
 		apps:     map[int]*App{},
@@ -60,9 +63,10 @@ func (r *Registry) Do(f func(s *State)) {
 // State is the provisioned world. Its methods and the fields of the
 // entities it hands out may only be used inside Registry.Do.
 type State struct {
-	clock realm.Clock
-	log   *slog.Logger
-	build time.Duration
+	clock  realm.Clock
+	log    *slog.Logger
+	build  time.Duration
+	strict bool // the legacy credential is refused
 
 	projects map[int]*Project
 	devices  map[int]*Device

@@ -156,6 +156,7 @@ func (rt *Router) admit(sid wamp.ID, ri realm.Info, authid string, v registry.Ve
 	rt.mu.Unlock()
 	if wp != nil {
 		wp.setSession(s)
+		wp.tc.authenticated(rt)
 	}
 	rt.logAuth(ri, authid, v, s.id)
 }

@@ -1,9 +1,11 @@
 // This file holds wsPeer, the server side of one WAMP WebSocket link: a
-// nexus wamp.Peer over gorilla/websocket with a reader goroutine that hands
-// messages to the router, a writer goroutine behind a large outbound queue
-// (the router never drops an event), optional server keepalive, the WAMP
-// JSON binary convention, and the hooks the platform needs (inbound
-// screening of app sessions, injected messages, swallowed answers).
+// nexus wamp.Peer over gorilla/websocket. Four goroutines serve a link: the
+// reader hands messages to the router (peer_read.go); the pump takes what
+// the router sends at once, encodes it and queues the frames, bounded by
+// count and bytes; the writer writes them with a deadline; the pinger
+// keeps the link alive on its own (peer_write.go). A link that cannot keep
+// up is dropped. This file holds the peer itself and the hooks the
+// platform needs (injected messages, swallowed answers).
 
 package router
 
@@ -19,10 +21,8 @@ import (
 )
 
 const (
-	outQueueSize      = 1 << 15
-	closeFlushTimeout = time.Second     // how long Close lets queued messages out
-	pingWriteTimeout  = 5 * time.Second // deadline of one keepalive ping
-	injectIDBase      = 1 << 52         // request IDs of injected messages
+	closeFlushTimeout = time.Second // how long Close lets queued messages out
+	injectIDBase      = 1 << 52     // request IDs of injected messages
 )
 
 // wsPeer implements wamp.Peer for one WebSocket connection.
@@ -38,9 +38,10 @@ type wsPeer struct {
 	rd chan wamp.Message // to the router, unbuffered
 	wr chan wamp.Message // from the router
 
+	out        *outQueue     // encoded frames to write (peer_write.go)
 	done       chan struct{} // closed by Close
 	closeOnce  sync.Once
-	writerDone chan struct{}
+	writerDone chan struct{} // closed when the pump and the writer have ended
 	inStop     chan struct{} // closed when inbound ends
 	inStopOnce sync.Once
 	rdMu       sync.Mutex // held while sending on rd, so rd is closed safely
@@ -48,6 +49,8 @@ type wsPeer struct {
 
 	pendingPings atomic.Int32
 	injectSeq    atomic.Uint64
+	dropping     atomic.Bool  // the link is being dropped for not keeping up
+	flushBy      atomic.Int64 // Unix nanoseconds by which a closing link's queue must be out
 
 	mu              sync.Mutex
 	sess            *session // set once authenticated
@@ -67,7 +70,8 @@ func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPe
 		tc:          tc,
 		json:        json,
 		rd:          make(chan wamp.Message),
-		wr:          make(chan wamp.Message, outQueueSize),
+		wr:          make(chan wamp.Message, rt.limits.QueueMessages),
+		out:         newOutQueue(rt.limits.QueueMessages, rt.limits.QueueBytes),
 		done:        make(chan struct{}),
 		writerDone:  make(chan struct{}),
 		inStop:      make(chan struct{}),
@@ -98,10 +102,11 @@ func (w *wsPeer) IsLocal() bool { return false }
 // closes the connection. Close does not block.
 func (w *wsPeer) Close() {
 	w.closeOnce.Do(func() {
+		by := time.Now().Add(closeFlushTimeout)
+		w.flushBy.Store(by.UnixNano())
 		close(w.done)
-		// Unblocks a write stuck on a full socket; the writer sets its own
-		// deadline for the flush.
-		_ = w.tc.SetWriteDeadline(time.Now().Add(closeFlushTimeout))
+		// Unblocks a write stuck on a full socket.
+		_ = w.tc.SetWriteDeadline(by)
 		w.closeInbound()
 	})
 }
@@ -110,6 +115,14 @@ func (w *wsPeer) session() *session {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.sess
+}
+
+// sessionID returns the ID of the link's session, 0 before it is admitted.
+func (w *wsPeer) sessionID() uint64 {
+	if s := w.session(); s != nil {
+		return s.id
+	}
+	return 0
 }
 
 func (w *wsPeer) setSession(s *session) {
@@ -125,61 +138,6 @@ func (w *wsPeer) enqueue(msg wamp.Message) {
 	default:
 		w.rt.log.Warn("outbound queue full, message dropped", "type", msg.MessageType().String())
 	}
-}
-
-// readLoop reads messages from the connection and hands them to the router.
-func (w *wsPeer) readLoop() {
-	defer w.rt.wg.Done()
-	defer func() {
-		w.closeInbound()
-		w.releaseJoin()
-		<-w.writerDone
-		w.rt.peerGone(w)
-	}()
-	w.conn.SetPongHandler(func(string) error {
-		w.pendingPings.Store(0)
-		return nil
-	})
-	for {
-		_, data, err := w.conn.ReadMessage()
-		if err != nil {
-			return
-		}
-		msg, err := w.ser.Deserialize(data)
-		if err != nil {
-			w.rt.log.Debug("undecodable WAMP message ignored", "err", err)
-			continue
-		}
-		if w.json {
-			normalizeJSONInbound(msg)
-		}
-		if !w.inbound(msg) {
-			return
-		}
-	}
-}
-
-// inbound routes one decoded message; false ends the link.
-func (w *wsPeer) inbound(msg wamp.Message) bool {
-	w.mu.Lock()
-	first := !w.sawFirst
-	w.sawFirst = true
-	w.mu.Unlock()
-	switch m := msg.(type) {
-	case *wamp.Hello:
-		if first {
-			w.noteHello(m)
-			if !w.rt.holdJoin(w) {
-				return false
-			}
-		}
-	case *wamp.Subscribe:
-		w.noteSubscribe(m)
-	}
-	if s := w.session(); s != nil && !w.rt.screenInbound(w, s, msg) {
-		return true // answered by the platform, not forwarded
-	}
-	return w.sendIn(msg)
 }
 
 // sendIn hands msg to the router; false once the link is closing.
@@ -242,94 +200,6 @@ func (rt *Router) holdJoin(w *wsPeer) bool {
 	w.joinHeld = true
 	w.mu.Unlock()
 	return true
-}
-
-// writeLoop writes queued messages and keepalive pings.
-func (w *wsPeer) writeLoop() {
-	defer w.rt.wg.Done()
-	defer close(w.writerDone)
-	var tick <-chan time.Time
-	if ka := w.rt.cfg.Keepalive; ka > 0 {
-		t := time.NewTicker(ka)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case msg := <-w.wr:
-			if !w.write(msg) {
-				_ = w.tc.Close()
-				return
-			}
-		case <-tick:
-			if w.pendingPings.Load() >= 2 {
-				w.rt.log.Info("closing link that missed two pongs", "peer", w.tc.RemoteAddr().String())
-				_ = w.tc.Close()
-				return
-			}
-			w.pendingPings.Add(1)
-			err := w.conn.WriteControl(websocket.PingMessage, []byte("keepalive"), time.Now().Add(pingWriteTimeout))
-			if err != nil {
-				_ = w.tc.Close()
-				return
-			}
-		case <-w.done:
-			_ = w.conn.SetWriteDeadline(time.Now().Add(closeFlushTimeout))
-			w.flush()
-			return
-		}
-	}
-}
-
-// flush writes what is still queued, then a close frame, and closes.
-func (w *wsPeer) flush() {
-	defer func() { _ = w.tc.Close() }()
-	for {
-		select {
-		case msg := <-w.wr:
-			if !w.write(msg) {
-				return
-			}
-		default:
-			msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "goodbye")
-			_ = w.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(closeFlushTimeout))
-			return
-		}
-	}
-}
-
-// write sends one message; false when the connection failed.
-func (w *wsPeer) write(msg wamp.Message) bool {
-	switch m := msg.(type) {
-	case *wamp.Event:
-		msg = w.eventOut(m)
-	case *wamp.Welcome:
-		w.rt.sessionJoined(w)
-	case *wamp.Subscribed:
-		w.noteSubscribeAnswer(m.Request, m.Subscription)
-	case *wamp.Unregistered:
-		if w.swallowed(m.Request) {
-			return true
-		}
-	case *wamp.Error:
-		switch m.Type {
-		case wamp.SUBSCRIBE:
-			w.noteSubscribeAnswer(m.Request, 0)
-		case wamp.UNREGISTER, wamp.UNSUBSCRIBE:
-			if w.swallowed(m.Request) {
-				return true
-			}
-		}
-	}
-	if w.json {
-		msg = jsonOutbound(msg)
-	}
-	b, err := w.ser.Serialize(msg)
-	if err != nil {
-		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
-		return true
-	}
-	return w.conn.WriteMessage(w.ptype, b) == nil
 }
 
 // nextInjectID returns a request ID for a message the platform injects on

@@ -20,6 +20,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
@@ -46,15 +47,22 @@ type Config struct {
 	Keepalive time.Duration
 	// Services run on every realm.
 	Services []realm.Service
+	// Limits bound what one link may cost; zero fields take the defaults.
+	Limits Limits
+	// Record bounds the recording; the zero value keeps everything.
+	Record RecordLimits
 }
 
 // Router is the platform's message router. It is safe for concurrent use.
 type Router struct {
-	cfg   Config
-	reg   *registry.Registry
-	clock Clock
-	log   *slog.Logger
-	addr  string // host:port, fixed by the first Up
+	cfg    Config
+	reg    *registry.Registry
+	clock  Clock
+	log    *slog.Logger
+	limits Limits
+	addr   string // host:port, fixed by the first Up
+	// unauth counts the WebSocket links not yet admitted.
+	unauth atomic.Int64
 
 	// ctl serialises lifecycle changes (Up, Down, realms entering or leaving
 	// the router, Close). It is taken before mu, never while holding it.
@@ -77,7 +85,7 @@ type Router struct {
 	services      []realm.Service
 	sessions      map[uint64]*session
 	sessWake      chan struct{} // closed and replaced whenever sessions change
-	recorded      []Message
+	rec           recording
 	authLog       []AuthAttempt
 	interceptions []*Interception
 }
@@ -89,10 +97,12 @@ func New(cfg Config) *Router {
 		reg:      cfg.Registry,
 		clock:    cfg.Clock,
 		log:      cfg.Log,
+		limits:   cfg.Limits.orDefault(),
 		conns:    map[*trackedConn]struct{}{},
 		peers:    map[*wsPeer]struct{}{},
 		withheld: map[string]bool{},
 		services: cfg.Services,
+		rec:      recording{lim: cfg.Record},
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
 	}

@@ -7,6 +7,7 @@
 package router
 
 import (
+	"errors"
 	"net"
 	"net/http"
 	"slices"
@@ -20,8 +21,8 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
-// maxMessageBytes bounds one inbound WebSocket message.
-const maxMessageBytes = 64 << 20
+// errPreAuthLimit ends a link that sent too much before authentication.
+var errPreAuthLimit = errors.New("pre-authentication byte limit reached")
 
 // trackingListener registers every accepted connection with the platform.
 type trackingListener struct {
@@ -53,6 +54,34 @@ type trackedConn struct {
 	released chan struct{} // closed by Close: frozen reads return
 	relOnce  sync.Once
 	hardOnce sync.Once
+
+	// While guarded, a WebSocket link not yet admitted may read only
+	// preAuth more bytes; admission lifts the guard (authenticated).
+	guarded atomic.Bool
+	preAuth atomic.Int64
+	// settled is set once the link stopped counting as unauthenticated
+	// (admitted or ended).
+	settled atomic.Bool
+}
+
+// guard starts counting the bytes a new WebSocket link reads until it is
+// admitted, and counts it among the unauthenticated links.
+func (c *trackedConn) guard(limit int64) {
+	c.preAuth.Store(limit)
+	c.guarded.Store(true)
+}
+
+// authenticated lifts the pre-authentication limit.
+func (c *trackedConn) authenticated(rt *Router) {
+	c.guarded.Store(false)
+	c.settle(rt)
+}
+
+// settle takes the link out of the unauthenticated count, once.
+func (c *trackedConn) settle(rt *Router) {
+	if c.settled.CompareAndSwap(false, true) {
+		rt.unauth.Add(-1)
+	}
 }
 
 // Read reads from the socket; on a frozen connection it blocks until the
@@ -62,7 +91,17 @@ func (c *trackedConn) Read(b []byte) (int, error) {
 		<-c.released
 		return 0, net.ErrClosed
 	}
+	if c.guarded.Load() {
+		left := c.preAuth.Load()
+		if left <= 0 {
+			return 0, errPreAuthLimit
+		}
+		b = b[:min(int64(len(b)), left)]
+	}
 	n, err := c.Conn.Read(b)
+	if c.guarded.Load() {
+		c.preAuth.Add(-int64(n))
+	}
 	if c.frozen.Load() {
 		<-c.released
 		return 0, net.ErrClosed
@@ -139,6 +178,19 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.StatusBadRequest)
 		return
 	}
+	if rt.unauth.Add(1) > int64(rt.limits.MaxUnauthenticated) {
+		rt.unauth.Add(-1)
+		rt.log.Warn("refusing a WebSocket link: too many links await authentication",
+			"peer", r.RemoteAddr, "limit", rt.limits.MaxUnauthenticated)
+		http.Error(w, "too many connections awaiting authentication; try again later", http.StatusServiceUnavailable)
+		return
+	}
+	settled := false
+	defer func() {
+		if !settled {
+			rt.unauth.Add(-1)
+		}
+	}()
 	up := websocket.Upgrader{
 		Subprotocols: []string{proto},
 		CheckOrigin:  func(*http.Request) bool { return true },
@@ -147,17 +199,20 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // Upgrade has answered the request
 	}
-	conn.SetReadLimit(maxMessageBytes)
+	conn.SetReadLimit(rt.limits.MaxMessageBytes)
 	tc, _ := conn.NetConn().(*trackedConn)
 	if tc == nil { // cannot happen: every connection comes from trackingListener
 		_ = conn.Close()
 		return
 	}
 	tc.ws.Store(true)
+	tc.guard(rt.limits.PreAuthBytes)
+	settled = true // from here the link's reader settles the count
 
 	wp := newPeer(rt, conn, tc, proto == wire.SubprotocolJSON)
 	gen := rt.adoptPeer(wp)
 	if gen == nil {
+		tc.settle(rt)
 		_ = tc.hardClose()
 		return
 	}
@@ -181,8 +236,10 @@ func (rt *Router) adoptPeer(wp *wsPeer) *generation {
 	}
 	wp.gen = rt.gen
 	rt.peers[wp] = struct{}{}
-	rt.wg.Add(3)
+	rt.wg.Add(5)
 	go wp.readLoop()
+	go wp.pumpLoop()
 	go wp.writeLoop()
+	go wp.pingLoop()
 	return rt.gen
 }

@@ -13,7 +13,6 @@ import (
 
 	"github.com/gammazero/nexus/v3/wamp"
 
-	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
@@ -183,8 +182,8 @@ func (rt *Router) sessionByID(id uint64) *session {
 }
 
 // record appends an inbound message of an app session to the recording
-// and returns it; false for a message that is not recorded (anything but
-// PUBLISH, CALL, SUBSCRIBE and REGISTER).
+// and returns it (sharing msg's payload); false for a message that is not
+// recorded (anything but PUBLISH, CALL, SUBSCRIBE and REGISTER).
 func (rt *Router) record(s *session, msg wamp.Message) (Message, bool) {
 	var m Message
 	switch x := msg.(type) {
@@ -199,12 +198,14 @@ func (rt *Router) record(s *session, msg wamp.Message) (Message, bool) {
 	default:
 		return Message{}, false
 	}
-	m.Args = wirevalue.CloneList(m.Args)
-	m.Kwargs = wirevalue.CloneDict(m.Kwargs)
-	m.Options = wirevalue.CloneDict(m.Options)
 	m.Realm, m.Session, m.AuthID, m.Time = s.realm.Name, s.id, s.authID, rt.clock.Now()
+	if rt.cfg.Record.Off {
+		return m, true
+	}
+	kept := m.clone()
+	size := sizeOf(&kept)
 	rt.mu.Lock()
-	rt.recorded = append(rt.recorded, m)
+	rt.rec.add(kept, size)
 	rt.mu.Unlock()
 	return m, true
 }
@@ -212,7 +213,7 @@ func (rt *Router) record(s *session, msg wamp.Message) (Message, bool) {
 // ClearRecorded forgets the recorded messages.
 func (rt *Router) ClearRecorded() {
 	rt.mu.Lock()
-	rt.recorded = nil
+	rt.rec.clear()
 	rt.mu.Unlock()
 }
 
@@ -223,14 +224,10 @@ func (rt *Router) Recorded(kind string) []Message {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	var out []Message
-	for _, m := range rt.recorded {
-		if kind != "" && m.Kind != kind {
-			continue
+	for _, m := range rt.rec.all() {
+		if kind == "" || m.Kind == kind {
+			out = append(out, m.clone())
 		}
-		m.Args = wirevalue.CloneList(m.Args)
-		m.Kwargs = wirevalue.CloneDict(m.Kwargs)
-		m.Options = wirevalue.CloneDict(m.Options)
-		out = append(out, m)
 	}
 	return out
 }
