@@ -289,16 +289,26 @@ func (c *checker) dataType(n *yaml.Node, path string) DataType {
 	return ""
 }
 
-// entityKey walks maintainLatestFlagFor.
+// entityKey walks maintainLatestFlagFor: a list of column ids, or one
+// column id written as a plain string (a one-element list).
 func (c *checker) entityKey(n *yaml.Node, path string, cols []Column) []string {
-	items, ok := c.sequence(n, path, "a list of column ids, for example [machine]")
-	if !ok {
-		return nil
+	single := false
+	var items []*yaml.Node
+	if r := resolve(n); r != nil && r.Kind == yaml.ScalarNode && r.Tag == "!!str" {
+		items, single = []*yaml.Node{r}, true
+	} else {
+		var ok bool
+		if items, ok = c.sequence(n, path, "a list of column ids, for example [machine]"); !ok {
+			return nil
+		}
 	}
 	var out []string
 	seen := map[string]*yaml.Node{}
 	for i, it := range items {
 		p := indexPath(path, i)
+		if single {
+			p = path
+		}
 		id, ok := c.text(it, p)
 		if !ok {
 			continue

@@ -190,11 +190,17 @@ func TestParseDataEntityKey(t *testing.T) {
 		{name: "unknown column", src: entity("maintainLatestFlagFor: [serial]"), want: []want{E(8, 31, "data.tables[0].maintainLatestFlagFor[0]", `unknown column "serial"; allowed: a column of this table other than tsp (machine, api_key) or device_key, authid`)}},
 		{name: "secret column", src: entity("maintainLatestFlagFor: [api_key]"), want: []want{E(8, 31, "data.tables[0].maintainLatestFlagFor[0]", `secret column "api_key" cannot be part of the entity key`)}},
 		{name: "listed twice", src: entity("maintainLatestFlagFor: [machine, machine]"), want: []want{E(8, 40, "data.tables[0].maintainLatestFlagFor[1]", `column "machine" is listed twice (first at line 8)`)}},
-		{name: "a string, not a list", src: entity("maintainLatestFlagFor: machine"), want: []want{E(8, 30, "data.tables[0].maintainLatestFlagFor", "must be a list of column ids, for example [machine], got the string \"machine\"")}},
+		{name: "one column as a string", src: entity("maintainLatestFlagFor: machine")},
+		{name: "an unknown column as a string", src: entity("maintainLatestFlagFor: serial"), want: []want{E(8, 30, "data.tables[0].maintainLatestFlagFor", `unknown column "serial"`)}},
+		{name: "a number, not a list", src: entity("maintainLatestFlagFor: 7"), want: []want{E(8, 30, "data.tables[0].maintainLatestFlagFor", "must be a list of column ids, for example [machine], got")}},
 	})
 	tpl := mustData(t, entity("maintainLatestFlagFor: [machine, device_key]"))
 	if d := cmp.Diff([]string{"machine", "device_key"}, tpl.Tables[0].EntityKey); d != "" {
 		t.Error(d)
+	}
+	tpl = mustData(t, entity("maintainLatestFlagFor: machine"))
+	if d := cmp.Diff([]string{"machine"}, tpl.Tables[0].EntityKey); d != "" {
+		t.Errorf("a single string is a one-element list: %s", d)
 	}
 }
 

@@ -34,6 +34,9 @@
 //
 //   - Column ids obey the 63-byte identifier limit of table names.
 //   - A column path must start at args, kwargs or details (PathKeys).
+//   - maintainLatestFlagFor may be one column id written as a string
+//     (maintainLatestFlagFor: machine), read as a one-element list, as
+//     apps written from older documentation do.
 //   - Duplicate entries in maintainLatestFlagFor and duplicate namespace
 //     names are errors; duplicate content types are warnings.
 //   - Interval texts (dropAfter, chunkTimeInterval, columnstoreAfter,
