@@ -250,11 +250,7 @@ func list(v ...any) []any {
 // waitHandled waits until the backend has handled n publications.
 func (f *dbFixture) waitHandled(t *testing.T, n int64) {
 	t.Helper()
-	b, err := f.p.backendFor(f.realm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.handled.wait(testCtx(t), n); err != nil {
+	if err := f.p.fleet.WaitHandled(testCtx(t), f.realm, n); err != nil {
 		t.Fatalf("waiting for %d publications to be handled: %v", n, err)
 	}
 }

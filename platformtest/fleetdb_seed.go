@@ -10,6 +10,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 )
 
 // applySeedData inserts a seed's table rows and sets its transform rows.
@@ -29,7 +31,7 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult) error {
 		if len(sa.TransformRows) == 0 {
 			continue
 		}
-		tpl, err := parseDataTemplate(sa.DataTemplate)
+		tpl, err := fleetdb.ParseTemplate(sa.DataTemplate)
 		if err != nil {
 			return fmt.Errorf("apps[%d]: %w", i, err)
 		}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
@@ -54,7 +55,7 @@ type Platform struct {
 	authLog  []AuthAttempt
 	refusals []*refusal
 
-	fleet fleetState // the data backends, by realm (fleetdb_store.go)
+	fleet *fleetdb.DB // the data backend of every realm (fleetdb.go); set once by Start
 }
 
 // New starts a platform for a test. It fails tb when the platform cannot
@@ -92,7 +93,8 @@ func Start(opts ...Option) (*Platform, error) {
 		sessWake: make(chan struct{}),
 	}
 	p.mux.HandleFunc(wire.RouterPath, p.serveWAMP)
-	p.services = append(p.services, fleetdbService{p}) // the data backend (fleetdb_service.go)
+	p.fleet = p.newFleetDB()
+	p.services = append(p.services, p.fleet)
 	p.mountREST()
 
 	ln, err := net.Listen("tcp", set.addr)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
@@ -243,7 +244,7 @@ func (p *Platform) addAppLocked(name, dataTemplate, aiTemplate string, spec prov
 			return nil, fmt.Errorf("app %q exists", a.name)
 		}
 	}
-	if _, err := parseDataTemplate(dataTemplate); err != nil {
+	if _, err := fleetdb.ParseTemplate(dataTemplate); err != nil {
 		return nil, fmt.Errorf("app %q: %w", name, err)
 	}
 	key, err := p.allocKeyLocked("app", spec, func(k int) bool { return p.st.apps[k] != nil })

@@ -23,7 +23,7 @@
 // Every inbound payload the backend receives from an app is recorded by
 // the router before validation (Platform.Recorded, Calls, Publications).
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
@@ -36,18 +36,19 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
-// fleetdbService is the data backend as an in-process service.
-type fleetdbService struct{ p *Platform }
-
 // Name returns "fleetdb".
-func (fleetdbService) Name() string { return "fleetdb" }
+func (*DB) Name() string { return "fleetdb" }
 
-// Attach registers the data backend of one realm.
-func (s fleetdbService) Attach(h *realm.Host) error {
-	b, err := s.p.backendFor(h.Realm.Name)
+// Attach registers the data backend of h's realm on h and keeps h as the
+// realm's current Host, through which hooks publish (SetTransformRows).
+func (db *DB) Attach(h *realm.Host) error {
+	b, err := db.backend(h.Realm.Name)
 	if err != nil {
 		return err
 	}
+	b.mu.Lock()
+	b.host = h
+	b.mu.Unlock()
 	var errs []error
 	for _, name := range b.tableNames() {
 		t := b.table(name)

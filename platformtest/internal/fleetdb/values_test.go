@@ -1,4 +1,4 @@
-package platformtest
+package fleetdb
 
 import (
 	"math"

@@ -25,7 +25,7 @@
 // a NULL are neither merged nor checked for conflicts (NULLs are distinct
 // in a unique constraint); a non-integral device_key is truncated.
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
@@ -38,6 +38,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
@@ -57,7 +58,7 @@ type pending struct {
 }
 
 func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
-	msg := writeMsg{args: cloneList(inv.Arguments), kwargs: cloneDict(inv.ArgumentsKw), details: cloneDict(inv.Details)}
+	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
 	n, err := b.write(h, t, msg, bulk)
 	if err != nil {
 		return err.result()
@@ -71,7 +72,7 @@ func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bul
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	defer b.handled.add()
-	msg := writeMsg{args: cloneList(ev.Arguments), kwargs: cloneDict(ev.ArgumentsKw), details: cloneDict(ev.Details), topic: topic}
+	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
 	if _, err := b.write(h, t, msg, bulk); err != nil {
 		if err.missingTsp {
 			b.logDropped(h, t, msg)
@@ -191,7 +192,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		}
 		if s, ok := raw[i].(string); ok && c.secret {
 			switch {
-			case s == SecretPlaceholder || s == secretUIMask:
+			case s == secretPlaceholder || s == secretUIMask:
 				p.keep[i], kept = true, c.id
 				continue
 			case strings.HasPrefix(s, secretCipherPrefix):
@@ -208,7 +209,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 	p.vals[t.authID] = authID
 	if kept != "" {
 		if _, complete := t.entityKey(p.vals); len(t.entity) == 0 || !complete {
-			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, SecretPlaceholder)
+			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, secretPlaceholder)
 		}
 	}
 	return p, nil

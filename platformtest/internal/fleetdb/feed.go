@@ -10,10 +10,10 @@
 // Rows are typed per column (tsp in epoch milliseconds) with device_key
 // and authid, secrets masked. Private tables, private transforms and
 // error-logs are published with exclude_authrole ["app_reader"], so
-// cross-app readers never see them. Rows inserted by Platform.InsertRows
-// are not published.
+// cross-app readers never see them. Rows inserted by DB.InsertRows are not
+// published.
 
-package platformtest
+package fleetdb
 
 import (
 	"slices"
@@ -80,15 +80,4 @@ func feedOptions(private bool) wamp.Dict {
 		opts[wire.OptExcludeAuthRole] = wamp.List{wire.RoleAppReader}
 	}
 	return opts
-}
-
-// runtimeOf returns the running service session of a realm; nil while the
-// realm is not in the router.
-func (p *Platform) runtimeOf(name string) *realm.Host {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.gen == nil || p.gen.realms[name] == nil {
-		return nil
-	}
-	return p.gen.realms[name].host
 }

@@ -4,12 +4,12 @@
 //	history.transformed.<t>          every declared table and error-logs
 //	history.transformed.<transform>  every declared transform
 //
-// A table read: validate (fleetdb_validate.go), time range (truthy bounds,
-// whole seconds, start ≤ tsp < end), filters (fleetdb_filter.go), the
-// latest marker (fleetdb_latest.go), newest first by (tsp, insertion
+// A table read: validate (validate.go), time range (truthy bounds,
+// whole seconds, start ≤ tsp < end), filters (filter.go), the
+// latest marker (latest.go), newest first by (tsp, insertion
 // sequence), offset, limit, projection and columnPaths pruning, typed
 // values, then the answer in ascending order or in chunks
-// (fleetdb_chunk.go). A transform read: limit at most 3000
+// (chunk.go). A transform read: limit at most 3000
 // (invalid_limit), filters on the transform's declared columns only,
 // offset and limit over the view's rows in their order; time range,
 // columns and the latest marker are ignored.
@@ -17,7 +17,7 @@
 // limit 0 passes the validator (uint32); the fake answers it with no rows,
 // as Postgres does for LIMIT 0.
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
@@ -27,6 +27,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
@@ -52,7 +53,7 @@ func (b *backend) serveHistory(ctx context.Context, h *realm.Host, t *table, inv
 	if denied(inv, t.private || t.system) {
 		return notAuthorized(t.name)
 	}
-	q, err := validateHistory(cloneList(inv.Arguments))
+	q, err := validateHistory(wirevalue.CloneList(inv.Arguments))
 	if err != nil {
 		return err.result()
 	}
@@ -259,7 +260,7 @@ func (b *backend) serveViewHistory(ctx context.Context, h *realm.Host, v *view, 
 	if denied(inv, v.private) {
 		return notAuthorized(v.name)
 	}
-	q, err := validateHistory(cloneList(inv.Arguments))
+	q, err := validateHistory(wirevalue.CloneList(inv.Arguments))
 	if err != nil {
 		return err.result()
 	}
@@ -305,7 +306,7 @@ func (v *view) outRow(r map[string]any) map[string]any {
 	m := make(map[string]any, len(r))
 	for k, x := range r {
 		if i, ok := v.byID[k]; ok && v.cols[i].secret && x != nil {
-			x = SecretPlaceholder
+			x = secretPlaceholder
 		}
 		m[k] = jsonOut(x)
 	}

@@ -1,6 +1,6 @@
 // This file holds the storage of the fake data backend: one backend per
-// realm, created from the app's data template and kept in the Platform (so
-// rows survive Restart and withheld realms), its tables with their rows
+// realm, created from the app's data template and kept in the DB (so rows
+// survive Restart and withheld realms), its tables with their rows
 // ordered by (tsp, insertion sequence), the latest row per entity as an
 // index, the entity-key uniqueness index, and its transforms (views whose
 // rows tests supply). It serves no URI.
@@ -12,11 +12,10 @@
 // so tests can check that a read's cost follows its result, not the
 // table's size.
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -32,16 +31,11 @@ import (
 // defaultChunkBytes is the chunk budget of a read: 8 MiB of estimated JSON.
 const defaultChunkBytes = 8 << 20
 
-// fleetState holds the data backends of a platform by realm name.
-type fleetState struct {
-	mu       sync.Mutex
-	backends map[string]*backend
-}
-
 // backend is the data backend of one realm.
 type backend struct {
 	realm    realm.Info
 	mu       sync.RWMutex // guards everything below; rows are immutable once stored
+	host     *realm.Host  // the realm's current Host (Attach); nil before the first
 	tables   map[string]*table
 	views    map[string]*view
 	refusal  string // "", errStorageFull or errStorageOveruse
@@ -136,51 +130,6 @@ type view struct {
 	byID       map[string]int
 	rows       []map[string]any // typed, unmasked
 	chunkBytes int
-}
-
-// backendFor returns the data backend of a provisioned realm, creating it
-// from the app's data template on first use.
-func (p *Platform) backendFor(realm string) (*backend, error) {
-	p.mu.Lock()
-	ri := p.st.realms[realm]
-	var src string
-	if ri != nil {
-		if a := p.st.apps[ri.App]; a != nil {
-			src = a.dataTemplate
-		}
-	}
-	p.mu.Unlock()
-	if ri == nil {
-		return nil, fmt.Errorf("no realm %q: install an app first", realm)
-	}
-	p.fleet.mu.Lock()
-	defer p.fleet.mu.Unlock()
-	if p.fleet.backends == nil {
-		p.fleet.backends = map[string]*backend{}
-	}
-	b := p.fleet.backends[realm]
-	if b == nil {
-		tpl, err := parseDataTemplate(src)
-		if err != nil {
-			return nil, fmt.Errorf("realm %q: %w", realm, err)
-		}
-		b = newBackend(*ri, tpl)
-		p.fleet.backends[realm] = b
-	}
-	return b, nil
-}
-
-// parseDataTemplate parses an app's data template; "" (or only white
-// space) is an app without tables, nil.
-func parseDataTemplate(src string) (*template.DataTemplate, error) {
-	if strings.TrimSpace(src) == "" {
-		return nil, nil
-	}
-	tpl, _, err := template.ParseData([]byte(src))
-	if err != nil {
-		return nil, fmt.Errorf("data template: %w", err)
-	}
-	return tpl, nil
 }
 
 func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {

@@ -30,7 +30,7 @@
 // final reversal; the fake follows §2.7 (buckets and groups ascending, NULL
 // groups last).
 
-package platformtest
+package fleetdb
 
 import (
 	"cmp"
@@ -43,6 +43,7 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 
+	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
@@ -173,7 +174,7 @@ func (b *backend) serveSeries(ctx context.Context, h *realm.Host, t *table, inv 
 	if denied(inv, t.private || t.system) {
 		return notAuthorized(t.name)
 	}
-	q, err := validateSeries(cloneList(inv.Arguments))
+	q, err := validateSeries(wirevalue.CloneList(inv.Arguments))
 	if err != nil {
 		return err.result()
 	}
