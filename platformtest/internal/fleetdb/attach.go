@@ -1,27 +1,20 @@
-// This file attaches the fake data backend (fleetdb) to every realm
-// realm-<S>-<A>-<stage>, driven by the app's data template (WIRE.md
-// §6.1). For each declared table and the system table error-logs it
-// registers
+// This file attaches the data backend to a realm realm-<S>-<A>-<stage>
+// when the realm comes up: for each declared table and the system table
+// error-logs it registers
 //
-//	history.transformed.<t>          (fleetdb_history.go)
-//	history.transformed.series.<t>   (fleetdb_series.go)
-//	append.<S>.<A>.<t>               (fleetdb_write.go)
-//	appendBulk.<S>.<A>.<t>           (fleetdb_write.go)
+//	history.transformed.<t>          (history.go)
+//	history.transformed.series.<t>   (series.go)
+//	append.<S>.<A>.<t>               (write.go)
+//	appendBulk.<S>.<A>.<t>           (write.go)
 //
-// and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t> (fleetdb_write.go); for
-// each transform it registers history.transformed.<transform>. Undeclared
-// tables therefore answer wamp.error.no_such_procedure and their
-// publications reach nobody. It publishes transformed.<t> and
-// transformed.bulk.<t> (fleetdb_feed.go).
+// and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t> (write.go); for each
+// transform it registers history.transformed.<transform> (history.go).
+// The feeds transformed.<t> and transformed.bulk.<t> go out through the
+// same Host (feed.go).
 //
-// Not yet served (later issues): secret.reveal.<t> and secret.verify.<t>
-// for tables with a secret column, sys.appaccess.resolve and
-// sys.appaccess.list. They belong in attachFleetdb below.
-//
-// The rows live in the Platform (fleetdb_store.go), not in the realm's
-// service session, so they survive Restart, Down/Up and withheld realms.
-// Every inbound payload the backend receives from an app is recorded by
-// the router before validation (Platform.Recorded, Calls, Publications).
+// Not served: secret.reveal.<t> and secret.verify.<t> (tables with a
+// secret column), sys.appaccess.resolve and sys.appaccess.list. Their
+// places are marked in Attach below.
 
 package fleetdb
 
@@ -61,8 +54,8 @@ func (db *DB) Attach(h *realm.Host) error {
 			}, nil),
 			b.serveWrites(h, t),
 		)
-		// secret.reveal.<t> and secret.verify.<t> (tables with a secret
-		// column) go here.
+		// Not served yet: secret.reveal.<t> and secret.verify.<t> of a
+		// table with a secret column register here.
 	}
 	for _, name := range b.viewNames() {
 		v := b.views[name]
@@ -70,6 +63,7 @@ func (db *DB) Attach(h *realm.Host) error {
 			return b.serveViewHistory(ctx, h, v, inv)
 		}, nil))
 	}
-	// sys.appaccess.resolve and sys.appaccess.list go here.
+	// Not served yet: sys.appaccess.resolve and sys.appaccess.list register
+	// here.
 	return errors.Join(errs...)
 }
