@@ -68,10 +68,10 @@ func (rr *realmRuntime) attach(s realm.Service) {
 	}
 }
 
-// stop ends the realm's local session; nil-safe.
+// stop ends the realm's Host and its local session; nil-safe.
 func (rr *realmRuntime) stop() {
-	if rr != nil && rr.host.Session != nil {
-		_ = rr.host.Session.Close()
+	if rr != nil {
+		rr.host.End()
 	}
 }
 

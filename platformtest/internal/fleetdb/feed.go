@@ -41,10 +41,10 @@ func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any
 		for i, r := range rows {
 			list[i] = r
 		}
-		err = h.Session.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
+		err = h.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
 	} else {
 		for _, r := range rows {
-			if err = h.Session.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
+			if err = h.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
 				break
 			}
 		}
@@ -67,7 +67,7 @@ func publishView(h *realm.Host, v *view, rows []map[string]any) {
 		list[i] = r
 	}
 	opts := feedOptions(v.private)
-	if err := h.Session.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
+	if err := h.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
 		h.Log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
 	}
 }
