@@ -4,13 +4,12 @@
 //	history.transformed.<t>          every declared table and error-logs
 //	history.transformed.<transform>  every declared transform
 //
-// A table read: validate (validate.go), time range (truthy bounds,
-// whole seconds, start ≤ tsp < end), filters (filter.go), the
-// latest marker (latest.go), newest first by (tsp, insertion
-// sequence), offset, limit, projection and columnPaths pruning, typed
-// values, then the answer in ascending order or in chunks
-// (chunk.go). A transform read: limit at most 3000
-// (invalid_limit), filters on the transform's declared columns only,
+// A table read: validate (validate.go), time range (truthy bounds, whole
+// seconds, start ≤ tsp < end), filters (filter.go), the latest marker
+// (latest.go), newest first by (tsp, insertion sequence), offset, limit,
+// projection and columnPaths pruning, typed values, then the answer in
+// ascending order or in chunks (chunk.go). A transform read: limit at most
+// 3000 (invalid_limit), filters on the transform's declared columns only,
 // offset and limit over the view's rows in their order; time range,
 // columns and the latest marker are ignored.
 //

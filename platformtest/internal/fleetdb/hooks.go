@@ -171,8 +171,8 @@ func (db *DB) SetChunkBudget(realm, table string, bytes int) error {
 }
 
 // SetTransformRows sets the rows of a transform of realm and publishes the
-// view on transformed.<transform> through the realm's current Host (none
-// while the realm has never come up). See
+// view on transformed.<transform> through the realm's current Host; nothing
+// is published while the realm is not in the router. See
 // platformtest.Platform.SetTransformRows.
 func (db *DB) SetTransformRows(realm, transform string, rows []map[string]any) error {
 	b, err := db.backend(realm)
