@@ -105,9 +105,9 @@
 // appendBulk.<S>.<A>.<t>, and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t>;
 // each transform serves history.transformed.<transform>. Accepted rows are
 // published on transformed.<t> and transformed.bulk.<t>. Rows live in the
-// Platform: they survive Restart, Down/Up and withheld realms. The
-// fleetdb_*.go files each list the URIs they serve and the choices made
-// where the documents are silent.
+// Platform: they survive Restart, Down/Up and withheld realms. The source
+// files of the data backend (platformtest/internal/fleetdb) each list the
+// URIs they serve and the choices made where the documents are silent.
 //
 // Faithful (WIRE.md §2.2–2.8, §6.1–6.3, PLATFORM.md §1, the seed's
 // querying rules):

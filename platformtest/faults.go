@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 	"github.com/flockgo/ironflock/template"
 )
@@ -175,7 +174,7 @@ func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
 	if p.tb != nil {
 		p.tb.Helper()
 	}
-	ri, src, err := p.realmTemplate(realm)
+	ri, tpl, err := p.realmDataTemplate(realm)
 	if err != nil {
 		p.fail(fmt.Errorf("refuse writes: %w", err))
 		return
@@ -196,7 +195,6 @@ func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
 	if uri == "" {
 		return
 	}
-	tpl, _ := registry.ParseDataTemplate(src) // parsed when the app was added
 	names := []string{template.ErrorLogsName}
 	if tpl != nil {
 		for _, t := range tpl.Tables {

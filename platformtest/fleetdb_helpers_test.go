@@ -247,15 +247,3 @@ func list(v ...any) []any {
 	}
 	return v
 }
-
-// waitHandled waits until the backend has handled n publications.
-func (f *dbFixture) waitHandled(t *testing.T, n int64) {
-	t.Helper()
-	b, err := f.p.backendFor(f.realm)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.handled.wait(testCtx(t), n); err != nil {
-		t.Fatalf("waiting for %d publications to be handled: %v", n, err)
-	}
-}

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -38,7 +39,7 @@ type Platform struct {
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
-	fleet fleetState // the data backends, by realm (fleetdb_store.go)
+	fleet *fleetdb.DB // the data backend of every realm (fleetdb.go)
 
 	mu     sync.Mutex                 // guards writes
 	writes map[string][]*Interception // RefuseWrites, by realm
@@ -68,11 +69,12 @@ func Start(opts ...Option) (*Platform, error) {
 	}
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
 		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{fleetdbService{p}}, // the data backend (fleetdb_service.go)
+		Services: []realm.Service{p.fleet}, // the data backend
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	rest.New(rest.Config{

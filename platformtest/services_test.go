@@ -2,6 +2,7 @@ package platformtest
 
 import (
 	"context"
+	"errors"
 	"testing"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -140,5 +141,76 @@ func TestPatternEventDetails(t *testing.T) {
 		if e.Details["publisher_authid"] != f.d2.Serial() {
 			t.Errorf("subscriber %d: publisher_authid %v", i, e.Details["publisher_authid"])
 		}
+	}
+}
+
+// TestServicePublishesWhileRealmEnds: a service's event handler that
+// publishes after its realm's session said goodbye (the router no longer
+// reads that session) gets realm.ErrEnded instead of waiting forever, so
+// Close returns.
+func TestServicePublishesWhileRealmEnds(t *testing.T) {
+	leakcheck.Check(t)
+	p, err := Start() // not New: a hanging Close must not hang the cleanup too
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := p.Install(p.AddDevice("d"), p.AddApp("a", ""), Dev)
+	hosts := make(chan *realm.Host, 1)
+	entered, release := make(chan struct{}), make(chan struct{})
+	published := make(chan error, 1)
+	p.rt.AddService(testService{name: "relay", attach: func(h *realm.Host) error {
+		hosts <- h
+		return h.Subscribe("test.relay", func(*wamp.Event) {
+			close(entered)
+			<-release
+			published <- h.Publish("test.relayed", nil, nil, nil)
+		}, nil)
+	}})
+	h := <-hosts
+
+	// A session of the test's own watches the platform's session leave.
+	watcher, err := p.rt.LocalSession(in.Realm(), "watcher")
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := make(chan wamp.ID, 8)
+	err = watcher.Subscribe(string(wamp.MetaEventSessionOnLeave), func(e *wamp.Event) {
+		if id, ok := wamp.AsID(e.Arguments[0]); ok {
+			left <- id
+		}
+	}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	c := connect(t, p, in, client.MSGPACK)
+	if err := c.Publish("test.relay", wamp.Dict{wire.OptAcknowledge: true}, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	<-entered
+	closed := make(chan struct{})
+	go func() {
+		p.Close()
+		close(closed)
+	}()
+	for id := wamp.ID(0); id != h.Session.ID(); {
+		select {
+		case id = <-left:
+		case <-testCtx(t).Done():
+			t.Fatal("the platform's session did not leave the realm")
+		}
+	}
+	// Close waits for the handler, so the router is still up.
+	if err := watcher.Close(); err != nil {
+		t.Fatal(err)
+	}
+	close(release) // the handler publishes now, after its session's goodbye
+	select {
+	case <-closed:
+	case <-testCtx(t).Done():
+		t.Fatal("Close does not return while a service's event handler publishes")
+	}
+	if err := <-published; !errors.Is(err, realm.ErrEnded) {
+		t.Errorf("publication after the realm ended: %v, want realm.ErrEnded", err)
 	}
 }

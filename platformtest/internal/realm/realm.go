@@ -13,7 +13,9 @@
 package realm
 
 import (
+	"errors"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -52,7 +54,13 @@ type Host struct {
 	Session *client.Client // the platform's own session on the realm
 	Clock   Clock
 	Log     *slog.Logger
+
+	mu    sync.RWMutex // held shared by publications in flight, exclusively by End
+	ended bool
 }
+
+// ErrEnded is the error of a publication on a Host that has ended.
+var ErrEnded = errors.New("realm: the host has ended")
 
 // Register registers a service procedure. Callers are disclosed, so the
 // handler sees caller_authid (the device serial) and caller_authrole.
@@ -69,9 +77,30 @@ func (h *Host) Subscribe(topic string, fn client.EventHandler, options wamp.Dict
 	return h.Session.Subscribe(topic, fn, options)
 }
 
-// Publish publishes on behalf of the platform.
+// Publish publishes on behalf of the platform. Once the Host has ended it
+// fails with ErrEnded: the router no longer reads a session that said
+// goodbye, so a publication would wait forever, and with it the event
+// handler making it and the session's Close, which waits for that
+// handler.
 func (h *Host) Publish(topic string, options wamp.Dict, args wamp.List, kwargs wamp.Dict) error {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.ended {
+		return ErrEnded
+	}
 	return h.Session.Publish(topic, options, args, kwargs)
+}
+
+// End ends the Host when its realm leaves the router: it waits for the
+// publications in flight, makes later ones fail with ErrEnded and closes
+// the session. Services' handlers may still run while the session closes.
+func (h *Host) End() {
+	h.mu.Lock()
+	h.ended = true
+	h.mu.Unlock()
+	if h.Session != nil {
+		_ = h.Session.Close()
+	}
 }
 
 // Service is an in-process WAMP service of the platform, run on every

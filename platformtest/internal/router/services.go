@@ -12,6 +12,7 @@
 package router
 
 import (
+	"errors"
 	"slices"
 	"time"
 
@@ -68,10 +69,10 @@ func (rr *realmRuntime) attach(s realm.Service) {
 	}
 }
 
-// stop ends the realm's local session; nil-safe.
+// stop ends the realm's Host and its local session; nil-safe.
 func (rr *realmRuntime) stop() {
-	if rr != nil && rr.host.Session != nil {
-		_ = rr.host.Session.Close()
+	if rr != nil {
+		rr.host.End()
 	}
 }
 
@@ -91,4 +92,23 @@ func (rt *Router) AddService(s realm.Service) {
 	for _, rr := range rrs {
 		rr.attach(s)
 	}
+}
+
+// LocalSession joins a trusted local session to a realm that is in the
+// router, as the platform's services do; for tests and tools that watch a
+// realm from inside. The caller closes it.
+func (rt *Router) LocalSession(realmName, authID string) (*nexusclient.Client, error) {
+	rt.mu.Lock()
+	gen := rt.gen
+	rt.mu.Unlock()
+	if gen == nil {
+		return nil, errors.New("router is down")
+	}
+	return nexusclient.ConnectLocal(gen.nx, nexusclient.Config{
+		Realm:           realmName,
+		HelloDetails:    wamp.Dict{"authid": authID},
+		LocalQueueSize:  localQueueSize,
+		ResponseTimeout: 10 * time.Second,
+		Logger:          nexusLogger{rt.log},
+	})
 }

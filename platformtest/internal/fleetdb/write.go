@@ -25,7 +25,7 @@
 // a NULL are neither merged nor checked for conflicts (NULLs are distinct
 // in a unique constraint); a non-integral device_key is truncated.
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
@@ -71,7 +71,6 @@ func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bul
 }
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
-	defer b.handled.add()
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
 	if _, err := b.write(h, t, msg, bulk); err != nil {
 		if err.missingTsp {
@@ -183,7 +182,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		}
 		if s, ok := raw[i].(string); ok && c.secret {
 			switch {
-			case s == SecretPlaceholder || s == secretUIMask:
+			case s == secretPlaceholder || s == secretUIMask:
 				p.keep[i], kept = true, c.id
 				continue
 			case strings.HasPrefix(s, secretCipherPrefix):
@@ -200,7 +199,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 	p.vals[t.authID] = authID
 	if kept != "" {
 		if _, complete := t.entityKey(p.vals); len(t.entity) == 0 || !complete {
-			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, SecretPlaceholder)
+			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, secretPlaceholder)
 		}
 	}
 	return p, nil

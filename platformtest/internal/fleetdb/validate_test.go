@@ -1,4 +1,4 @@
-package platformtest
+package fleetdb
 
 import (
 	"testing"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // typia builds the expected runtime_error object of a failed typia.assert.
@@ -23,7 +24,7 @@ func typia(path, expected string, value ...any) []any {
 // TestValidationErrors: every path of the typia validators of history and
 // series reads, with the exact error objects.
 func TestValidationErrors(t *testing.T) {
-	f := newDB(t)
+	_, b := newUnitDB(t)
 	node := func(n any) map[string]any { return q("limit", 1, "filterAnd", list(n)) }
 	cases := []struct {
 		name string
@@ -99,9 +100,11 @@ func TestValidationErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			r := callArgs(t, f.c, "history.transformed."+tc.proc, tc.args, nil, false)
-			r.refused(t, tc.name, wire.ErrRuntimeError)
-			if diff := cmp.Diff(tc.want, r.errArgs); diff != "" {
+			r := serve(b, "history.transformed."+tc.proc, tc.args)
+			if r.Err != wire.ErrRuntimeError {
+				t.Fatalf("%s: got %q %v, want %s", tc.name, r.Err, r.Args, wire.ErrRuntimeError)
+			}
+			if diff := cmp.Diff(tc.want, wirevalue.CloneList(r.Args)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

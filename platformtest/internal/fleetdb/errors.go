@@ -5,7 +5,7 @@
 // [{name, severity, code}], or with a typia assertion object
 // [{method, path, expected, value | description}]. It serves no URI.
 
-package platformtest
+package fleetdb
 
 import (
 	"fmt"

@@ -11,8 +11,8 @@
 //     so an entity whose newest row is filtered out (deleted) disappears
 //     instead of showing an older row;
 //  6. the legacy condition latest_flag = true (true, "true", 1 or "1") is
-//     the marker (fleetdb_filter.go);
-//  7. series refuse the marker (fleetdb_series.go).
+//     the marker (filter.go);
+//  7. series refuse the marker (series.go).
 //
 // Then the newest first order by (tsp, sequence), offset and limit as for
 // any read. Entities are read from the latest-row index, so the cost
@@ -20,7 +20,7 @@
 // entity key holds NULL form one entity per distinct key, NULL equal to
 // NULL, as DISTINCT ON groups them.
 
-package platformtest
+package fleetdb
 
 import "slices"
 

@@ -4,20 +4,19 @@
 //	history.transformed.<t>          every declared table and error-logs
 //	history.transformed.<transform>  every declared transform
 //
-// A table read: validate (fleetdb_validate.go), time range (truthy bounds,
-// whole seconds, start ≤ tsp < end), filters (fleetdb_filter.go), the
-// latest marker (fleetdb_latest.go), newest first by (tsp, insertion
-// sequence), offset, limit, projection and columnPaths pruning, typed
-// values, then the answer in ascending order or in chunks
-// (fleetdb_chunk.go). A transform read: limit at most 3000
-// (invalid_limit), filters on the transform's declared columns only,
+// A table read: validate (validate.go), time range (truthy bounds, whole
+// seconds, start ≤ tsp < end), filters (filter.go), the latest marker
+// (latest.go), newest first by (tsp, insertion sequence), offset, limit,
+// projection and columnPaths pruning, typed values, then the answer in
+// ascending order or in chunks (chunk.go). A transform read: limit at most
+// 3000 (invalid_limit), filters on the transform's declared columns only,
 // offset and limit over the view's rows in their order; time range,
 // columns and the latest marker are ignored.
 //
 // limit 0 passes the validator (uint32); the fake answers it with no rows,
 // as Postgres does for LIMIT 0.
 
-package platformtest
+package fleetdb
 
 import (
 	"context"
@@ -306,7 +305,7 @@ func (v *view) outRow(r map[string]any) map[string]any {
 	m := make(map[string]any, len(r))
 	for k, x := range r {
 		if i, ok := v.byID[k]; ok && v.cols[i].secret && x != nil {
-			x = SecretPlaceholder
+			x = secretPlaceholder
 		}
 		m[k] = jsonOut(x)
 	}

@@ -3,7 +3,7 @@
 // and history.transformed.series.<t>: how an operand and a filter value
 // are typed and compared, IN / NOT IN and LIKE / ILIKE.
 
-package platformtest
+package fleetdb
 
 import (
 	"encoding/json"

@@ -2,7 +2,7 @@
 // JavaScript service) applies them: Number(), String(), parseFloat() and
 // number formatting. It serves no URI.
 
-package platformtest
+package fleetdb
 
 import (
 	"math"

@@ -1,9 +1,9 @@
 // This file holds the value rules of the fake data backend (fleetdb, a
 // JavaScript service over Postgres): the storage typing of each column
 // type (WIRE.md §6.2) and the typing of values on the way out (WIRE.md
-// §2.5), with JavaScript's conversions (fleetdb_javascript.go). It serves no URI.
+// §2.5), with JavaScript's conversions (javascript.go). It serves no URI.
 
-package platformtest
+package fleetdb
 
 import (
 	"encoding/json"
@@ -15,13 +15,14 @@ import (
 	"github.com/flockgo/ironflock/template"
 )
 
-// SecretPlaceholder is what every read and feed shows instead of a
+// secretPlaceholder is what every read and feed shows instead of a
 // non-null value of a secret column (the seed's SECRET_PLACEHOLDER). Written
 // to a secret column of an entity table it means "keep the stored value".
-const SecretPlaceholder = "__secret__"
+// The platform exports it as platformtest.SecretPlaceholder.
+const secretPlaceholder = "__secret__"
 
 // secretUIMask is the mask of eight bullets the platform's UI shows; written
-// back it means "keep the stored value", like SecretPlaceholder.
+// back it means "keep the stored value", like secretPlaceholder.
 const secretUIMask = "••••••••"
 
 // secretCipherPrefix starts an already-encrypted secret, which writes refuse.
@@ -193,7 +194,7 @@ func outValue(typ template.DataType, secret bool, v any) any {
 		return nil
 	}
 	if secret {
-		return SecretPlaceholder
+		return secretPlaceholder
 	}
 	switch typ {
 	case template.TypeJSON:

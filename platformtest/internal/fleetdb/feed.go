@@ -10,10 +10,10 @@
 // Rows are typed per column (tsp in epoch milliseconds) with device_key
 // and authid, secrets masked. Private tables, private transforms and
 // error-logs are published with exclude_authrole ["app_reader"], so
-// cross-app readers never see them. Rows inserted by Platform.InsertRows
-// are not published.
+// cross-app readers never see them. Rows inserted by DB.InsertRows are not
+// published.
 
-package platformtest
+package fleetdb
 
 import (
 	"slices"
@@ -41,10 +41,10 @@ func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any
 		for i, r := range rows {
 			list[i] = r
 		}
-		err = h.Session.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
+		err = h.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
 	} else {
 		for _, r := range rows {
-			if err = h.Session.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
+			if err = h.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
 				break
 			}
 		}
@@ -67,7 +67,7 @@ func publishView(h *realm.Host, v *view, rows []map[string]any) {
 		list[i] = r
 	}
 	opts := feedOptions(v.private)
-	if err := h.Session.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
+	if err := h.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
 		h.Log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
 	}
 }
@@ -81,7 +81,3 @@ func feedOptions(private bool) wamp.Dict {
 	}
 	return opts
 }
-
-// runtimeOf returns the running service session of a realm; nil while the
-// realm is not in the router.
-func (p *Platform) runtimeOf(name string) *realm.Host { return p.rt.Host(name) }

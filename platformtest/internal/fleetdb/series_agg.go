@@ -2,7 +2,7 @@
 // history.transformed.series.<t>: COUNT, AVG, SUM, MIN, MAX, FIRST and
 // LAST over the rows of one bucket and group.
 
-package platformtest
+package fleetdb
 
 import (
 	"math"

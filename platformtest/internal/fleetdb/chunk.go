@@ -14,7 +14,7 @@
 // the key's length + 3 and the value: strings and binary their length + 2,
 // numbers and booleans 8, null 4, objects and lists their JSON length.
 
-package platformtest
+package fleetdb
 
 import (
 	"cmp"

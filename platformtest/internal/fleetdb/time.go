@@ -3,7 +3,7 @@
 // on timestamp columns also accept, and the time range of a read. It
 // serves no URI.
 
-package platformtest
+package fleetdb
 
 import (
 	"math"

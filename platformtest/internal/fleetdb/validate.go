@@ -29,7 +29,7 @@
 // passes the validator (typia allows extra properties) and is refused
 // later with invalid_filter.
 
-package platformtest
+package fleetdb
 
 import (
 	"math"

@@ -1,4 +1,4 @@
-package platformtest
+package fleetdb
 
 import (
 	"fmt"
@@ -14,28 +14,24 @@ import (
 // same number of rows.
 func TestReadCostFollowsResult(t *testing.T) {
 	examined := func(size int) map[string]int64 {
-		f := newDB(t)
+		db, b := newUnitDB(t)
 		rows := make([]map[string]any, size)
 		for i := range rows {
 			// The newest 10 rows are the last 10 seconds before t0.
 			rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i-size) * time.Second), "temp": i % 7}
 		}
-		f.insert(t, "readings", rows...)
+		insert(t, db, "readings", rows...)
 		machines := make([]map[string]any, 0, size)
 		for i := range size {
 			machines = append(machines, map[string]any{"tsp": t0.Add(time.Duration(i) * time.Second),
 				"machine": fmt.Sprint("m", i%50), "state": "s"})
 		}
-		f.insert(t, "credentials", machines...)
-		b, err := f.p.backendFor(f.realm)
-		if err != nil {
-			t.Fatal(err)
-		}
+		insert(t, db, "credentials", machines...)
 		cost := map[string]int64{}
 		read := func(name, table string, query map[string]any, wantRows int) {
 			t.Helper()
 			before := b.examined.Load()
-			if got := len(f.history(t, table, query)); got != wantRows {
+			if got := len(history(t, b, table, query)); got != wantRows {
 				t.Fatalf("%s on %d rows: %d rows, want %d", name, size, got, wantRows)
 			}
 			cost[name] = b.examined.Load() - before
@@ -63,15 +59,22 @@ func TestReadCostFollowsResult(t *testing.T) {
 // TestInsertOrder: rows inserted out of tsp order, singly or in large
 // batches, are kept ordered by (tsp, insertion).
 func TestInsertOrder(t *testing.T) {
-	f := newDB(t)
+	db, _ := newUnitDB(t)
 	var batch []map[string]any
 	for i := range 100 {
 		batch = append(batch, map[string]any{"tsp": ms(time.Duration((i*37)%100) * time.Second), "temp": (i * 37) % 100})
 	}
-	f.insert(t, "readings", batch...)
-	f.insert(t, "readings", map[string]any{"tsp": ms(50 * time.Second), "temp": 1000})
-	f.insert(t, "readings", map[string]any{"tsp": ms(-time.Second), "temp": -1})
-	got := col(f.p.TableRows(f.realm, "readings"), "temp")
+	insert(t, db, "readings", batch...)
+	insert(t, db, "readings", map[string]any{"tsp": ms(50 * time.Second), "temp": 1000})
+	insert(t, db, "readings", map[string]any{"tsp": ms(-time.Second), "temp": -1})
+	stored, err := db.TableRows(unitRealm.Name, "readings")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]any, len(stored))
+	for i, r := range stored {
+		got[i] = r["temp"]
+	}
 	want := []any{int64(-1)}
 	for i := range 100 {
 		want = append(want, int64(i))
@@ -87,32 +90,25 @@ func TestInsertOrder(t *testing.T) {
 // BenchmarkInsertRows measures direct inserts in tsp order (a million
 // rows take about a second).
 func BenchmarkInsertRows(b *testing.B) {
-	p := New(b)
-	in := p.Install(p.AddDevice("d"), p.AddApp("a", dbTemplate), Dev)
+	db, _ := newUnitDB(b)
 	rows := make([]map[string]any, b.N)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Millisecond), "temp": float64(i) / 2}
 	}
 	b.ResetTimer()
-	if err := p.InsertRows(in, "readings", rows...); err != nil {
-		b.Fatal(err)
-	}
+	insert(b, db, "readings", rows...)
 }
 
 // BenchmarkHistoryRange measures a time-range read of 100 rows on a table
 // of 100 000, with the in-process read path (no wire).
 func BenchmarkHistoryRange(b *testing.B) {
-	p := New(b)
-	in := p.Install(p.AddDevice("d"), p.AddApp("a", dbTemplate), Dev)
+	db, be := newUnitDB(b)
 	rows := make([]map[string]any, 100000)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Second), "temp": i}
 	}
-	if err := p.InsertRows(in, "readings", rows...); err != nil {
-		b.Fatal(err)
-	}
-	be, _ := p.backendFor(in.Realm())
-	query, ferr := validateHistory(list(q("limit", 1000, "timeRange", list(ms(50000*time.Second), ms(50100*time.Second)))))
+	insert(b, db, "readings", rows...)
+	query, ferr := validateHistory(wireArgs(q("limit", 1000, "timeRange", list(ms(50000*time.Second), ms(50100*time.Second)))))
 	if ferr != nil {
 		b.Fatal(ferr)
 	}

@@ -1,6 +1,6 @@
 // This file holds the storage of the fake data backend: one backend per
-// realm, created from the app's data template and kept in the Platform (so
-// rows survive Restart and withheld realms), its tables with their rows
+// realm, created from the app's data template and kept in the DB (so rows
+// survive Restart and withheld realms), its tables with their rows
 // ordered by (tsp, insertion sequence), the latest row per entity as an
 // index, the entity-key uniqueness index, and its transforms (views whose
 // rows tests supply). It serves no URI.
@@ -12,11 +12,9 @@
 // so tests can check that a read's cost follows its result, not the
 // table's size.
 
-package platformtest
+package fleetdb
 
 import (
-	"context"
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -26,66 +24,21 @@ import (
 	"sync/atomic"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
-	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
 )
 
 // defaultChunkBytes is the chunk budget of a read: 8 MiB of estimated JSON.
 const defaultChunkBytes = 8 << 20
 
-// fleetState holds the data backends of a platform by realm name.
-type fleetState struct {
-	mu       sync.Mutex
-	backends map[string]*backend
-}
-
 // backend is the data backend of one realm.
 type backend struct {
 	realm    realm.Info
 	mu       sync.RWMutex // guards everything below; rows are immutable once stored
+	host     *realm.Host  // the realm's current Host (Attach); nil before the first
 	tables   map[string]*table
 	views    map[string]*view
 	seq      int64
 	examined atomic.Int64 // rows looked at by reads, for the scaling tests
-	handled  counter      // publications handled, stored or dropped
-}
-
-// counter counts events and lets tests wait for a count.
-type counter struct {
-	mu   sync.Mutex
-	n    int64
-	wake chan struct{} // closed at the next add
-}
-
-func (c *counter) add() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.n++
-	if c.wake != nil {
-		close(c.wake)
-		c.wake = nil
-	}
-}
-
-// wait returns once the count reaches n, or ctx.Err().
-func (c *counter) wait(ctx context.Context, n int64) error {
-	for {
-		c.mu.Lock()
-		if c.n >= n {
-			c.mu.Unlock()
-			return nil
-		}
-		if c.wake == nil {
-			c.wake = make(chan struct{})
-		}
-		w := c.wake
-		c.mu.Unlock()
-		select {
-		case <-w:
-		case <-ctx.Done():
-			return ctx.Err()
-		}
-	}
 }
 
 // column is a column of a table or transform.
@@ -136,30 +89,6 @@ type view struct {
 	byID       map[string]int
 	rows       []map[string]any // typed, unmasked
 	chunkBytes int
-}
-
-// backendFor returns the data backend of a provisioned realm, creating it
-// from the app's data template on first use.
-func (p *Platform) backendFor(realm string) (*backend, error) {
-	ri, src, err := p.realmTemplate(realm)
-	if err != nil {
-		return nil, err
-	}
-	p.fleet.mu.Lock()
-	defer p.fleet.mu.Unlock()
-	if p.fleet.backends == nil {
-		p.fleet.backends = map[string]*backend{}
-	}
-	b := p.fleet.backends[realm]
-	if b == nil {
-		tpl, err := registry.ParseDataTemplate(src)
-		if err != nil {
-			return nil, fmt.Errorf("realm %q: %w", realm, err)
-		}
-		b = newBackend(ri, tpl)
-		p.fleet.backends[realm] = b
-	}
-	return b, nil
 }
 
 func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {

@@ -5,7 +5,7 @@
 // mixed refused, empty groups removed, values that cannot be coerced to a
 // numeric, timestamp or boolean column drop their condition) and
 // evaluation with SQL three-valued logic. The operators are in
-// fleetdb_filter_ops.go.
+// filter_ops.go.
 //
 // Choices where the documents are silent: a comparison, LIKE or IN without
 // a value, or a comparison or LIKE with a list value, is invalid_filter; a
@@ -17,7 +17,7 @@
 // marker inside a group counts like one at the top; a latest_flag
 // condition that is not the legacy marker is dropped.
 
-package platformtest
+package fleetdb
 
 import (
 	"strconv"

@@ -30,7 +30,7 @@
 // final reversal; the fake follows §2.7 (buckets and groups ascending, NULL
 // groups last).
 
-package platformtest
+package fleetdb
 
 import (
 	"cmp"

@@ -1,0 +1,58 @@
+// This file holds the DB: the data backends of a platform by realm, each
+// created from its app's data template the first time the realm is used
+// and kept for the life of the DB, so rows survive Restart, Down/Up and
+// withheld realms (a realm's Hosts come and go, its backend stays). It
+// serves no URI.
+
+package fleetdb
+
+import (
+	"sync"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/template"
+)
+
+// Config is what a DB needs from the platform.
+type Config struct {
+	// Lookup returns a provisioned realm and the data template of its
+	// app, parsed (nil: an app without tables). It fails for a realm that
+	// does not exist. The DB calls it without holding its own locks.
+	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
+}
+
+// DB is the fake data backend of a platform: one backend per realm, with
+// its own state and lock. It is a realm.Service, safe for concurrent use.
+type DB struct {
+	cfg      Config
+	mu       sync.Mutex // guards backends
+	backends map[string]*backend
+}
+
+// New returns an empty DB.
+func New(cfg Config) *DB {
+	return &DB{cfg: cfg, backends: map[string]*backend{}}
+}
+
+// backend returns the data backend of a provisioned realm, creating it
+// from the app's data template on first use.
+func (db *DB) backend(name string) (*backend, error) {
+	db.mu.Lock()
+	b := db.backends[name]
+	db.mu.Unlock()
+	if b != nil {
+		return b, nil
+	}
+	ri, tpl, err := db.cfg.Lookup(name)
+	if err != nil {
+		return nil, err
+	}
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	if b := db.backends[name]; b != nil {
+		return b, nil // created meanwhile
+	}
+	b = newBackend(ri, tpl)
+	db.backends[name] = b
+	return b, nil
+}

@@ -1,0 +1,190 @@
+// This file holds the control hooks of the data backend (WIRE.md §6.6),
+// which the platform's facade offers tests: direct inserts (no feed), the
+// stored rows, the chunk budget of a read and the rows of a transform.
+// They serve no URI; SetTransformRows publishes transformed.<transform>
+// (feed.go).
+
+package fleetdb
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/flockgo/ironflock/internal/wirevalue"
+)
+
+// Writer is who a direct insert writes as: the device of an installation.
+type Writer struct {
+	DeviceKey int64  // device_key of rows that do not set it
+	Serial    string // authid of rows that do not set it
+	App       string // the app's name, for error messages
+}
+
+// InsertRows stores rows in a table of realm as if w's device had
+// appended them, all or none; nothing is published and the storage
+// refusal does not apply. See platformtest.Platform.InsertRows.
+func (db *DB) InsertRows(realm, table string, w Writer, rows ...map[string]any) error {
+	b, err := db.backend(realm)
+	if err != nil {
+		return fmt.Errorf("insert into %q: %w", table, err)
+	}
+	t := b.table(table)
+	if t == nil {
+		return fmt.Errorf("insert into %q: the data template of app %q declares no such table", table, w.App)
+	}
+	ps := make([]*pending, len(rows))
+	for n, r := range rows {
+		raw := make([]any, len(t.cols))
+		present := make([]bool, len(t.cols))
+		dk, authID := w.DeviceKey, any(w.Serial)
+		for k, v := range r {
+			i, ok := t.byID[k]
+			switch {
+			case !ok || (t.cols[i].implicit && i == t.id):
+				return fmt.Errorf("insert into %q: row %d: no column %q", table, n, k)
+			case i == t.devKey:
+				dk = -1
+				if x, ok := bigintValue(normalizeValue(v)).(int64); ok {
+					dk = x
+				}
+			case i == t.authID:
+				authID = nil
+				if v != nil {
+					authID = jsString(normalizeValue(v))
+				}
+			default:
+				raw[i], present[i] = normalizeValue(v), true
+			}
+		}
+		pd, ferr := t.typed(raw, present, dk, authID)
+		if ferr != nil {
+			return fmt.Errorf("insert into %q: row %d: %v", table, n, describe(ferr))
+		}
+		ps[n] = pd
+	}
+	if len(ps) == 0 {
+		return nil
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if _, _, ferr := b.commit(t, ps); ferr != nil {
+		return fmt.Errorf("insert into %q: %v", table, describe(ferr))
+	}
+	return nil
+}
+
+// describe renders a refusal for a Go error message.
+func describe(e *fleetError) string {
+	if e.missingTsp {
+		return "the row has no tsp"
+	}
+	if len(e.args) == 1 {
+		if s, ok := e.args[0].(string); ok {
+			return e.uri + ": " + s
+		}
+		return e.uri + " " + jsonText(e.args[0])
+	}
+	return e.uri
+}
+
+// normalizeValue brings a value given in Go into the wire's forms (int64,
+// float64, map[string]any, []any...).
+func normalizeValue(v any) any {
+	switch x := v.(type) {
+	case nil, string, bool, int64, float64, time.Time:
+		return v
+	case int:
+		return int64(x)
+	}
+	return wirevalue.Clone(v)
+}
+
+// TableRows returns the rows stored in a table of realm, oldest first,
+// typed as reads type them but with secrets in plaintext. See
+// platformtest.Platform.TableRows.
+func (db *DB) TableRows(realm, table string) ([]map[string]any, error) {
+	b, err := db.backend(realm)
+	if err != nil {
+		return nil, err
+	}
+	b.mu.RLock()
+	defer b.mu.RUnlock()
+	t := b.table(table)
+	if t == nil {
+		return nil, fmt.Errorf("table rows: realm %q has no table %q", realm, table)
+	}
+	out := make([]map[string]any, len(t.rows))
+	for n, r := range t.rows {
+		m := make(map[string]any, len(t.cols))
+		for i := range t.cols {
+			m[t.cols[i].id] = outValue(t.cols[i].typ, false, r.vals[i])
+		}
+		out[n] = m
+	}
+	return out, nil
+}
+
+// SetChunkBudget sets the chunk budget of reads of a table or transform of
+// realm; bytes ≤ 0 restores the default, 8 MiB. See
+// platformtest.Platform.SetChunkBudget.
+func (db *DB) SetChunkBudget(realm, table string, bytes int) error {
+	b, err := db.backend(realm)
+	if err != nil {
+		return err
+	}
+	if bytes <= 0 {
+		bytes = defaultChunkBytes
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch t, v := b.table(table), b.views[table]; {
+	case t != nil:
+		t.chunkBytes = bytes
+	case v != nil:
+		v.chunkBytes = bytes
+	default:
+		return fmt.Errorf("chunk budget: realm %q has no table or transform %q", realm, table)
+	}
+	return nil
+}
+
+// SetTransformRows sets the rows of a transform of realm and publishes the
+// view on transformed.<transform> through the realm's current Host; nothing
+// is published while the realm is not in the router. See
+// platformtest.Platform.SetTransformRows.
+func (db *DB) SetTransformRows(realm, transform string, rows []map[string]any) error {
+	b, err := db.backend(realm)
+	if err != nil {
+		return fmt.Errorf("transform %q: %w", transform, err)
+	}
+	v := b.views[transform]
+	if v == nil {
+		return fmt.Errorf("transform %q: realm %q declares no such transform", transform, realm)
+	}
+	typed := make([]map[string]any, len(rows))
+	for n, r := range rows {
+		m := make(map[string]any, len(r))
+		for k, x := range r {
+			x = normalizeValue(x)
+			if i, ok := v.byID[k]; ok {
+				sv, code := storeValue(v.cols[i].typ, x)
+				if code != "" {
+					return fmt.Errorf("transform %q: row %d: column %q: %s", transform, n, k, describe(pgError(code)))
+				}
+				m[k] = sv
+			} else {
+				m[k] = jsonValue(x)
+			}
+		}
+		typed[n] = m
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	v.rows = typed
+	feed := make([]map[string]any, len(typed))
+	for n, r := range typed {
+		feed[n] = v.outRow(r)
+	}
+	publishView(b.host, v, feed)
+	return nil
+}

@@ -1,0 +1,46 @@
+package fleetdb
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseJSDate(t *testing.T) {
+	base := time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+	ok := map[string]time.Time{
+		"2026":                          time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC),
+		"2026-03":                       time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC),
+		"2026-03-04":                    time.Date(2026, 3, 4, 0, 0, 0, 0, time.UTC),
+		"2026-03-04T05:06":              base.Add(-7 * time.Second),
+		"2026-03-04T05:06:07Z":          base,
+		"2026-03-04t05:06:07z":          base,
+		"2026-03-04 05:06:07":           base,
+		"2026-03-04T05:06:07.1234Z":     base.Add(123 * time.Millisecond),
+		"2026-03-04T07:06:07+02:00":     base,
+		"2026-03-04T03:06:07-0200":      base,
+		"2026-03-04T24:00:00Z":          time.Date(2026, 3, 5, 0, 0, 0, 0, time.UTC),
+		"+002026-03-04T05:06:07Z":       base,
+		"2024-02-29":                    time.Date(2024, 2, 29, 0, 0, 0, 0, time.UTC),
+		"-000001-01-01T00:00:00Z":       time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		"1969-12-31T23:59:59.999Z":      time.UnixMilli(-1).UTC(),
+		"2026-03-04T05:06:07.000+00:00": base,
+	}
+	for s, want := range ok {
+		got, valid := parseJSDate(s)
+		if !valid || got != want.UnixMilli() {
+			t.Errorf("parseJSDate(%q) = %d %v, want %d", s, got, valid, want.UnixMilli())
+		}
+	}
+	for _, s := range []string{"", "2026-02-30", "2026-13-01", "2026-03-04T24:00:01Z", "2026-03-04T05:60", "20260304T050607Z",
+		"2026-03-04T05", "2026-03-04T05:06:07+02", "-000000-01-01", "soon", "2026-3-4", "2026-03-04T05:06:07 Z"} {
+		if got, valid := parseJSDate(s); valid {
+			t.Errorf("parseJSDate(%q) = %d, want invalid", s, got)
+		}
+	}
+	if got, valid := parseDMY("2.1.2026 13:05"); !valid || got != time.Date(2026, 1, 2, 13, 5, 0, 0, time.UTC).UnixMilli() {
+		t.Errorf("parseDMY = %d %v", got, valid)
+	}
+	if _, valid := parseDMY("31.2.2026"); valid {
+		t.Error("parseDMY accepted 31.2.2026")
+	}
+}
