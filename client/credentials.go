@@ -11,7 +11,7 @@ type credential struct {
 	kind           string // "explicit", "per-app" or "legacy" (for logs)
 }
 
-// resolveCredential picks the credential for an attempt (WIRE.md §1.4):
+// resolveCredential picks the credential for an attempt (docs/wire.md §6):
 // the explicit pair, else the per-app pair from the env mirror or the
 // environment (re-read every time, so a rotation is picked up), else the
 // legacy pair (serial, serial).

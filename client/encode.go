@@ -1,4 +1,4 @@
-// This file holds the encoder: Go values into their wire form (WIRE.md §3),
+// This file holds the encoder: Go values into their wire form (docs/wire.md §9),
 // its walk over values, containers and map keys, and cycle detection.
 
 package client
@@ -17,7 +17,7 @@ import (
 	"unicode/utf8"
 )
 
-// encodeValue converts a Go value into its wire form (WIRE.md §3):
+// encodeValue converts a Go value into its wire form (docs/wire.md §9):
 // map[string]any, []any, string, int64, uint64 (above MaxInt64 only),
 // float64, bool, []byte and nil. Structs follow their json tags, times
 // become RFC 3339 strings in UTC, []byte stays binary, floats stay floats.

@@ -11,7 +11,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// routerURL resolves the router's WebSocket URL (WIRE.md §1.2): explicit
+// routerURL resolves the router's WebSocket URL (docs/wire.md §4): explicit
 // option, else DEVICE_ENDPOINT_URL with its path replaced by /ws-ua-usr, else
 // the router of RESWARM_URL, else the public cloud.
 func routerURL(s *settings, env envSource, logger *slog.Logger) (string, error) {

@@ -17,7 +17,7 @@ import (
 )
 
 // envSource reads the device environment: variables from a map (WithEnv) or
-// the process, and the agent's /data/env mirror of them (WIRE.md §1.7).
+// the process, and the agent's /data/env mirror of them (docs/wire.md §3).
 type envSource struct {
 	vars   map[string]string // nil: process environment
 	dir    string            // mirror directory
@@ -45,7 +45,7 @@ func (e envSource) get(name string) string {
 	return os.Getenv(name)
 }
 
-// unreadableWarning is logged once per process (WIRE.md §1.7).
+// unreadableWarning is logged once per process (docs/wire.md §3).
 var unreadableWarning sync.Once
 
 // fileState says what the mirror holds for a name.
@@ -81,7 +81,7 @@ func (e envSource) mirrored(name string) string {
 	return strings.TrimSpace(e.get(name))
 }
 
-// live returns a value with the "live" rules of WIRE.md §1.7: a mirror file
+// live returns a value with the "live" rules of docs/wire.md §3: a mirror file
 // is authoritative even when empty; with the mirror present but the file
 // absent the value is none; without a mirror the variable is used.
 func (e envSource) live(name string) string {

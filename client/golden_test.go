@@ -26,7 +26,7 @@ type golden struct {
 }
 
 // TestGoldenPayloads checks the exact payload of every operation against
-// WIRE.md §2 (URIs, argument shapes, metadata, options). Answers do not
+// docs/wire.md §7 (URIs, argument shapes, metadata, options). Answers do not
 // matter here: the messages are taken from the platform's recording.
 func TestGoldenPayloads(t *testing.T) {
 	p := platformtest.New(t)

@@ -161,7 +161,7 @@ func (c *Client) readRows(ctx context.Context, op, table, uri string, payload ma
 	return rows, opErr(op, uri, err)
 }
 
-// assembleRows turns a read answer into rows (WIRE.md §2.5): a plain list,
+// assembleRows turns a read answer into rows (docs/wire.md §7.6): a plain list,
 // or chunks [index, rows] followed by a summary {chunked, chunkCount,
 // totalRows, order}, ordered by index, concatenated and reversed for "asc".
 func assembleRows(final *Result, chunks []*Result) ([]Row, error) {

@@ -130,7 +130,7 @@ func (id identity) requireApp(op string) error {
 }
 
 // metadata returns the device metadata merged into the kwargs of writes
-// (WIRE.md §1.6): unknown values are sent as null.
+// (docs/wire.md §3): unknown values are sent as null.
 func (id identity) metadata() map[string]any {
 	m := map[string]any{
 		wire.KwSerialNumber: id.SerialNumber,

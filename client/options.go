@@ -31,7 +31,7 @@ func (s Serializer) String() string {
 	return "wamp.2.msgpack"
 }
 
-// Defaults of every tunable, in one place (WIRE.md §5.1 and the seed).
+// Defaults of every tunable, in one place (docs/wire.md §11.2 and the seed).
 const (
 	DefaultKeepaliveIdle     = 30 * time.Second
 	DefaultPongTimeout       = 10 * time.Second

@@ -176,7 +176,7 @@ func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine
 	return engine.Payload{}, invocationError(err)
 }
 
-// yieldPayload converts a handler's return value (WIRE.md §2.9).
+// yieldPayload converts a handler's return value (docs/wire.md §7.9).
 func yieldPayload(res any) ([]any, map[string]any, error) {
 	switch r := res.(type) {
 	case nil:

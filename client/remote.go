@@ -27,7 +27,7 @@ func Protocol(p string) RemoteOption { return func(s *remoteSettings) { s.protoc
 func PortVariable(name string) RemoteOption { return func(s *remoteSettings) { s.variable = name } }
 
 // RemoteAccessURL returns the public URL of the app's remote-access tunnel
-// for port (WIRE.md §1.8); no traffic is involved. For http the URL has the
+// for port (docs/wire.md §7.11); no traffic is involved. For http the URL has the
 // shape https://<device_key>-<app_name>-<port>.<tunnel domain> (https adds a
 // "secure-" prefix; instance devices an "i<INSTANCE_KEY>-" prefix and the
 // cloud tunnel domain). For tcp and udp it is <proto>://<domain>:<public

@@ -11,7 +11,7 @@ import (
 // maxTableName is the longest table name a write accepts.
 const maxTableName = 100
 
-// checkWriteTable validates a table name for writes (WIRE.md §2.2): trimmed,
+// checkWriteTable validates a table name for writes (docs/wire.md §7.3): trimmed,
 // non-empty, at most 100 characters of Unicode letters, digits, '-' and '_',
 // with at least one letter or digit. It returns the trimmed name.
 func checkWriteTable(op, table string) (string, error) {

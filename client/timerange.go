@@ -97,7 +97,7 @@ func formatBound(t time.Time) string {
 
 var isoDate = regexp.MustCompile(`^([+-]\d{6}|\d{4})(?:-(\d{2})(?:-(\d{2})(?:([Tt ])(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?(Z|z|[+-]\d{2}:?\d{2})?)?)?)?$`)
 
-// checkISODate accepts the forms of WIRE.md §3.1: YYYY, YYYY-MM,
+// checkISODate accepts the forms of docs/wire.md §9: YYYY, YYYY-MM,
 // YYYY-MM-DD, or a date with T, t or space and hh:mm[:ss[.fraction]] and an
 // optional Z, ±hh:mm or ±hhmm. 24:00 only as the exact end of a day; the
 // day must exist; no space separator for years 0–99.

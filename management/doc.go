@@ -1,6 +1,6 @@
 // Package management is the Go client of the IronFlock management REST API
 // (devices, apps on devices, apps, releases and groups), as specified by
-// PLATFORM.md §3 and served by the real platform and by the fake in
+// docs/fake.md §9 and served by the real platform and by the fake in
 // package platformtest (and flockd).
 //
 //	c := management.New("http://127.0.0.1:8080", "alice-token")

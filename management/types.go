@@ -1,4 +1,4 @@
-// This file holds the resources of the API (PLATFORM.md §3) and the
+// This file holds the resources of the API (docs/fake.md §9) and the
 // bodies of the requests that create or change them, with their JSON
 // names.
 

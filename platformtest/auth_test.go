@@ -122,7 +122,7 @@ func TestAuthRefusals(t *testing.T) {
 	}
 }
 
-// TestAuthLeadingZeros accepts app-026-dev-e01@serial (WIRE.md §1.4).
+// TestAuthLeadingZeros accepts app-026-dev-e01@serial (docs/wire.md §6).
 func TestAuthLeadingZeros(t *testing.T) {
 	f := newFixture(t)
 	_, secret := f.in1.Credentials()

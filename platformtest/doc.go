@@ -18,8 +18,8 @@
 //
 //   - The WebSocket endpoint /ws-ua-usr, msgpack and JSON (with the WAMP
 //     JSON convention for binary values), server pings every 20 seconds
-//     with two missed pongs closing the link (WIRE.md §1.5).
-//   - Authentication (WIRE.md §1.4): per-app credentials
+//     with two missed pongs closing the link (docs/wire.md §2).
+//   - Authentication (docs/wire.md §6): per-app credentials
 //     app-<A>-<stage>-e<epoch>@<serial> with the HMAC-derived secret, the
 //     previous epoch valid for 15 minutes of platform time after Rotate,
 //     the legacy credential (serial, serial) on the realm of an app
@@ -29,7 +29,7 @@
 //     AuthLog), ABORT wamp.error.no_such_realm for a realm that does not
 //     exist. Every admitted session's authid is the device serial, so
 //     callees see caller_authid = serial.
-//   - Authorization of role app (WIRE.md §2.9 and the platform's
+//   - Authorization of role app (docs/wire.md §7.9 and the platform's
 //     allow-list, see the rules in internal/router/authorize.go), refusals as ERROR
 //     wamp.error.not_authorized, publications and calls disclosed to
 //     subscribers and callees (publisher_authid, caller_authid = serial).
@@ -80,7 +80,7 @@
 //
 // # Management REST API
 //
-// The same HTTP server serves the management API of PLATFORM.md §3 under
+// The same HTTP server serves the management API of docs/fake.md §9 under
 // /v1/platform and /v1/ironflock (ManagementURL; package management is
 // its Go client): devices, apps on devices, apps, releases and groups,
 // sharing the platform's state. Users and their bearer tokens come from
@@ -109,7 +109,7 @@
 // files of the data backend (platformtest/internal/fleetdb) each list the
 // URIs they serve and the choices made where the documents are silent.
 //
-// Faithful (WIRE.md §2.2–2.8, §6.1–6.3, PLATFORM.md §1, the seed's
+// Faithful (docs/wire.md §7.3–7.8, docs/fake.md, package template, the seed's
 // querying rules):
 //
 //   - Writes: column paths over {args, kwargs, details}, device_key as

@@ -11,7 +11,7 @@ import (
 )
 
 // dbTemplate is the data template of the data backend tests: the harness's
-// own tables (WIRE.md §6) and a few more for every column type.
+// own tables (docs/fake.md) and a few more for every column type.
 const dbTemplate = `
 data:
   tables:
@@ -179,7 +179,7 @@ func (f *dbFixture) appendRow(t *testing.T, table string, row any) callResult {
 	return call(t, f.c, "append.2.26."+table, row, f.meta(), false)
 }
 
-// meta is the device metadata an SDK adds to writes (WIRE.md §1.6).
+// meta is the device metadata an SDK adds to writes (docs/wire.md §3).
 func (f *dbFixture) meta() map[string]any {
 	return map[string]any{"DEVICE_SERIAL_NUMBER": f.serial, "DEVICE_KEY": "42", "DEVICE_NAME": "press"}
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
-// The worked examples of WIRE.md, sent by a raw nexus client exactly as
+// The worked examples of docs/wire.md, sent by a raw nexus client exactly as
 // written there.
 
-// TestWireGetHistoryFull is scenario step get_history_full (WIRE.md §2.4)
+// TestWireGetHistoryFull is scenario step get_history_full (docs/wire.md §7.5)
 // on a table without entity key: the latest marker gives the single newest
 // row matching the condition and the time range, offset ignored, projected
 // to temperature plus tsp, device_key and authid.
@@ -55,7 +55,7 @@ func TestWireGetHistoryFull(t *testing.T) {
 	}
 }
 
-// TestWireSeriesExamples are the series examples of WIRE.md §2.7.
+// TestWireSeriesExamples are the series examples of docs/wire.md §7.7.
 func TestWireSeriesExamples(t *testing.T) {
 	f := newDB(t)
 	f.insert(t, "sensordata",
@@ -94,7 +94,7 @@ func TestWireSeriesExamples(t *testing.T) {
 	}
 }
 
-// TestWireWrites are the writes of WIRE.md §2.1–§2.3: append, appendBulk,
+// TestWireWrites are the writes of docs/wire.md §7.1–7.4: append, appendBulk,
 // publish and bulk publish of rows, and both forms of ReportError.
 func TestWireWrites(t *testing.T) {
 	f := newDB(t)

@@ -15,8 +15,8 @@ import (
 
 var ack = wamp.Dict{"acknowledge": true}
 
-// TestWriteTyping: each column type's storage typing (WIRE.md §6.2), read
-// back typed (§2.5), and the Postgres errors of values that cannot be
+// TestWriteTyping: each column type's storage typing (docs/fake.md), read
+// back typed (§7.6), and the Postgres errors of values that cannot be
 // stored.
 func TestWriteTyping(t *testing.T) {
 	f := newDB(t)

@@ -1,7 +1,7 @@
 // This file holds installations in Go: Install, Uninstall, InstallationOf
 // and the Installation handle with the environment a device agent injects
 // into an app container, the per-app WAMP-CRA credential with its
-// rotation (WIRE.md §1.4), the /data/env mirror, and the state of the app
+// rotation (docs/wire.md §6), the /data/env mirror, and the state of the app
 // on the device as the management API shows it.
 
 package platformtest

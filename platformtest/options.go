@@ -51,7 +51,7 @@ func WithLogger(l *slog.Logger) Option {
 func WithStartTime(t time.Time) Option { return func(s *settings) { s.start = t } }
 
 // WithServerKeepalive sets how often the router pings each WebSocket link;
-// a link that misses two pongs in a row is closed (WIRE.md §1.5). The
+// a link that misses two pongs in a row is closed (docs/wire.md §2). The
 // default is 20 seconds; 0 turns server pings off.
 func WithServerKeepalive(d time.Duration) Option {
 	return func(s *settings) {

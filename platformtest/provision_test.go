@@ -127,7 +127,7 @@ func TestEnv(t *testing.T) {
 	if f.in1.Device() != f.d1 || f.in1.App() != f.app || f.in1.Stage() != Dev || f.in1.Realm() != "realm-2-26-dev" {
 		t.Error("installation accessors")
 	}
-	// The secret is the documented HMAC (WIRE.md §1.4).
+	// The secret is the documented HMAC (docs/wire.md §6).
 	if got := registry.AppSecret(f.d1.m.CredKey, f.d1.Serial(), 26, string(Dev), 1); got != secret {
 		t.Errorf("secret %s, derivation gives %s", secret, got)
 	}

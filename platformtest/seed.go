@@ -1,5 +1,5 @@
 // This file holds seeds: the YAML configuration flockd serves a platform
-// from (PLATFORM.md §4), its parsing with unknown keys reported by line,
+// from (docs/flockd.md §3), its parsing with unknown keys reported by line,
 // and its validation. Apply (seed_apply.go) provisions a platform from it.
 
 package platformtest

@@ -11,7 +11,7 @@ import (
 )
 
 // AgentTemplate is a parsed and validated .ironflock/ai-template.yml
-// (PLATFORM.md §2).
+// (package template).
 type AgentTemplate struct {
 	// Agents maps agent name to agent; there is at least one.
 	Agents map[string]*Agent
@@ -82,7 +82,7 @@ const (
 	EffortHigh = "high"
 )
 
-// Limits of the agent template (PLATFORM.md §2).
+// Limits of the agent template (package template).
 const (
 	maxSystemPrompt    = 25000
 	maxToolDescription = 2000

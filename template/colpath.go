@@ -7,7 +7,7 @@ import (
 )
 
 // pathRoots are the objects a column path may start from: the published
-// message is {args, kwargs, details} (WIRE.md §2.2).
+// message is {args, kwargs, details} (docs/wire.md §7.3).
 var pathRoots = []string{"args", "kwargs", "details"}
 
 // DefaultPath returns the path a column reads when the template sets none:

@@ -19,7 +19,7 @@ const (
 )
 
 // DataTemplate is a parsed and validated .ironflock/data-template.yml
-// (PLATFORM.md §1). Defaults are applied: every column has a Path, every
+// (package template). Defaults are applied: every column has a Path, every
 // namespace its content types, size limit, share mode and link lifetime.
 //
 // A nil *DataTemplate is valid and stands for an app without a data

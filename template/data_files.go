@@ -11,7 +11,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Defaults and limits of the files section (PLATFORM.md §1).
+// Defaults and limits of the files section (package template).
 const (
 	// DefaultNamespace is the namespace that exists when none is declared.
 	DefaultNamespace = "default"

@@ -7,7 +7,7 @@ import (
 )
 
 // Transform is one entry of data.transforms: an SQL view over the app's
-// tables, read like a table with the transform rules of WIRE.md §6.3.
+// tables, read like a table with the transform rules of docs/fake.md.
 type Transform struct {
 	// Name is the tablename of the view.
 	Name string

@@ -13,8 +13,8 @@
 //
 // # Findings
 //
-// Validation never stops at the first problem: every rule of PLATFORM.md
-// §1 and §2 that is broken yields a Finding with the file, the line and
+// Validation never stops at the first problem: every rule of the two
+// formats that is broken yields a Finding with the file, the line and
 // column (from the YAML node), a path such as
 // "data.tables[2].columns[0].dataType" and a message that says what is
 // allowed. Findings of SeverityError make ParseData and ParseAgents return

@@ -1,7 +1,7 @@
 package template
 
 // ErrorLogsTable returns the system table "error-logs" that every data
-// backend has (PLATFORM.md §1, WIRE.md §2.3): tsp (timestamp) and the
+// backend has (package template, docs/wire.md §7.4): tsp (timestamp) and the
 // strings msg, user_message, source ("app" or "system") and level ("error",
 // "warn", "info" or "debug"). It is private to cross-app readers. Besides
 // device_key and authid the backend adds an auto-increment id; see

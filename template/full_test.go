@@ -9,7 +9,7 @@ import (
 )
 
 // The templates in testdata are realistic, complete and valid: the seeds'
-// keys and the fake platform's own template of WIRE.md §6.
+// keys and the fake platform's own template of docs/fake.md.
 
 func TestFullDataTemplate(t *testing.T) {
 	src, err := os.ReadFile("testdata/data-template.yml")

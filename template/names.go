@@ -7,7 +7,7 @@ import (
 )
 
 // ErrorLogsName is the name of the system table every data backend has
-// (PLATFORM.md §1). Templates may not declare a table or transform of that name.
+// (package template). Templates may not declare a table or transform of that name.
 const ErrorLogsName = "error-logs"
 
 // maxIdentifierBytes is the longest table, transform or column name:
@@ -45,7 +45,7 @@ func isSQLReserved(name string) bool {
 }
 
 // checkTableName returns what is wrong with a table or transform name, or
-// "" when it follows the rules of PLATFORM.md §1.
+// "" when it follows the rules of package template.
 func checkTableName(name string) string {
 	switch {
 	case name == ErrorLogsName:

@@ -1,4 +1,4 @@
-// This file holds the environment file (PLATFORM.md §4): the router URLs,
+// This file holds the environment file (docs/flockd.md §3): the router URLs,
 // each installation's device environment and the users' tokens as JSON,
 // written atomically.
 

@@ -8,7 +8,7 @@ import (
 )
 
 // AppCredMessagePrefix starts the message whose HMAC is a per-app secret:
-// ironflock/app-cred/v1|<serial>|<A>|<STAGE>|<epoch> (WIRE.md §1.4).
+// ironflock/app-cred/v1|<serial>|<A>|<STAGE>|<epoch> (docs/wire.md §6).
 const AppCredMessagePrefix = "ironflock/app-cred/v1"
 
 // AppCredMessage returns the message signed into a per-app secret.

@@ -4,6 +4,6 @@
 // (package client) and the fake platform (package platformtest) cannot drift
 // apart on a spelling while still being written independently.
 //
-// The facts come from ../shared/WIRE.md; section numbers in comments refer to
-// that document.
+// The repository's docs/wire.md describes the protocol these names belong
+// to; comments cite its sections.
 package wire

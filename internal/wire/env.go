@@ -1,6 +1,6 @@
 package wire
 
-// Environment variables a device agent injects into an app container (WIRE.md §1.1).
+// Environment variables a device agent injects into an app container (docs/wire.md §3).
 const (
 	EnvSerialNumber   = "DEVICE_SERIAL_NUMBER"
 	EnvDeviceKey      = "DEVICE_KEY"

@@ -1,6 +1,6 @@
 package wire
 
-// Router and generic WAMP error URIs (WIRE.md §4.1).
+// Router and generic WAMP error URIs (docs/wire.md §10.1).
 const (
 	ErrNoSuchProcedure      = "wamp.error.no_such_procedure"
 	ErrNoSuchRealm          = "wamp.error.no_such_realm"
@@ -24,11 +24,11 @@ const (
 
 	// NoHandlerPrefix starts the first argument of the invalid_argument error
 	// a nexus callee sends for an INVOCATION that overtook its REGISTERED
-	// (WIRE.md §2.9): the procedure never ran, so the call may be retried.
+	// (docs/wire.md §7.9): the procedure never ran, so the call may be retried.
 	NoHandlerPrefix = "client has no handler for registration"
 )
 
-// Data backend refusals (WIRE.md §4.2).
+// Data backend refusals (docs/wire.md §10.2).
 const (
 	ErrRateLimited           = "sys.dataservice.error.rate_limited"
 	ErrResultTooLarge        = "sys.dataservice.error.result_too_large"

@@ -1,6 +1,6 @@
 package wire
 
-// Names of the management REST API (PLATFORM.md §3) that the fake platform
+// Names of the management REST API (docs/fake.md §9) that the fake platform
 // and package management must spell alike. The resource structs stay
 // separate on each side; the OpenAPI test keeps them honest.
 

@@ -5,13 +5,13 @@ import (
 	"strings"
 )
 
-// RouterPath is the WebSocket path devices connect to (WIRE.md §1.2).
+// RouterPath is the WebSocket path devices connect to (docs/wire.md §4).
 const RouterPath = "/ws-ua-usr"
 
 // DefaultRouterURL is used when no URL, endpoint or studio is configured.
 const DefaultRouterURL = "wss://cbw.ironflock.com/ws-ua-usr"
 
-// StudioRouters maps a studio URL (RESWARM_URL) to its router URL (WIRE.md §1.2).
+// StudioRouters maps a studio URL (RESWARM_URL) to its router URL (docs/wire.md §4).
 var StudioRouters = map[string]string{
 	"https://studio.datapods.io":          "wss://cbw.datapods.io/ws-ua-usr",
 	"https://studio.ironflock.dev":        "wss://cbw.ironflock.dev/ws-ua-usr",
@@ -23,7 +23,7 @@ var StudioRouters = map[string]string{
 }
 
 // Realm returns the realm of an app's data backend: realm-<S>-<A>-<stage>,
-// stage in lower case (WIRE.md §1.3).
+// stage in lower case (docs/wire.md §5).
 func Realm(swarm, app int, stage string) string {
 	return "realm-" + strconv.Itoa(swarm) + "-" + strconv.Itoa(app) + "-" + strings.ToLower(stage)
 }
@@ -69,7 +69,7 @@ func TransformedTopic(table string) string { return "transformed." + table }
 func TransformedBulkTopic(table string) string { return "transformed.bulk." + table }
 
 // DeviceFunction is the URI of a device function:
-// <S>.<deviceKey>.<A>.<STAGE>.<name>, STAGE upper case (WIRE.md §2.9).
+// <S>.<deviceKey>.<A>.<STAGE>.<name>, STAGE upper case (docs/wire.md §7.9).
 func DeviceFunction(swarm, deviceKey, app int, stage, name string) string {
 	return join(itoa(swarm), itoa(deviceKey), itoa(app), strings.ToUpper(stage), name)
 }
@@ -97,7 +97,7 @@ const (
 	AuthMethodWAMPCRA = "wampcra"
 )
 
-// Device metadata keyword arguments added to writes (WIRE.md §1.6).
+// Device metadata keyword arguments added to writes (docs/wire.md §3).
 const (
 	KwSerialNumber = "DEVICE_SERIAL_NUMBER"
 	KwDeviceKey    = "DEVICE_KEY"

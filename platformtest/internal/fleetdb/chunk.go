@@ -1,4 +1,4 @@
-// This file holds the answer of the data backend's reads (WIRE.md §2.5),
+// This file holds the answer of the data backend's reads (docs/wire.md §7.6),
 // for history.transformed.<t>, history.transformed.<transform> and
 // history.transformed.series.<t>: a plain list of rows in ascending order
 // when the result fits the chunk budget; otherwise, when the caller set

@@ -1,6 +1,6 @@
 // Package fleetdb is the fake platform's data backend: one backend per
-// realm realm-<S>-<A>-<stage>, driven by the app's data template (WIRE.md
-// §6.1), attached to the realm as a realm.Service. For each declared
+// realm realm-<S>-<A>-<stage>, driven by the app's data template (docs/fake.md
+// ), attached to the realm as a realm.Service. For each declared
 // table and the system table error-logs it registers
 //
 //	history.transformed.<t>          table reads (history.go)

@@ -1,5 +1,5 @@
 // This file holds the errors of the fake data backend and their wire
-// shapes (WIRE.md §4.2): refusals sys.dataservice.error.* with args
+// shapes (docs/wire.md §10.2): refusals sys.dataservice.error.* with args
 // [message] (sometimes kwargs), wamp.error.runtime_error with args [{}]
 // (a plain JavaScript Error), with a Postgres-like object
 // [{name, severity, code}], or with a typia assertion object

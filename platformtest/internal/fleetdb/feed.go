@@ -1,4 +1,4 @@
-// This file holds the realtime feeds of the data backend (WIRE.md §2.6).
+// This file holds the realtime feeds of the data backend (docs/wire.md §7.8).
 // It publishes:
 //
 //	transformed.<t>       args [row] after each accepted single-row write

@@ -1,5 +1,5 @@
-// This file holds the filters of the data backend's reads (WIRE.md §2.4,
-// §6.3), used by history.transformed.<t>, history.transformed.<transform>
+// This file holds the filters of the data backend's reads (docs/wire.md §7.5,
+// docs/fake.md §3), used by history.transformed.<t>, history.transformed.<transform>
 // and history.transformed.series.<t>: sanitation (unknown columns dropped,
 // implicit columns typed, secret columns refused, group and condition
 // mixed refused, empty groups removed, values that cannot be coerced to a

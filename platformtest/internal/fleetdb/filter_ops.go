@@ -1,5 +1,5 @@
-// This file holds the operators of the data backend's filters (WIRE.md
-// §2.4, §6.3), for history.transformed.<t>, history.transformed.<transform>
+// This file holds the operators of the data backend's filters (docs/wire.md
+// §7.5, docs/fake.md §3), for history.transformed.<t>, history.transformed.<transform>
 // and history.transformed.series.<t>: how an operand and a filter value
 // are typed and compared, IN / NOT IN and LIKE / ILIKE.
 

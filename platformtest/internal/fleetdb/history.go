@@ -1,5 +1,5 @@
-// This file holds the history reads of the data backend (WIRE.md §2.4,
-// §2.5, §6.3). It serves:
+// This file holds the history reads of the data backend (docs/wire.md §7.5,
+// §7.6, docs/fake.md §3). It serves:
 //
 //	history.transformed.<t>          every declared table and error-logs
 //	history.transformed.<transform>  every declared transform

@@ -1,4 +1,4 @@
-// This file holds the control hooks of the data backend (WIRE.md §6.6),
+// This file holds the control hooks of the data backend (docs/fake.md),
 // which the platform's facade offers tests: direct inserts (no feed), the
 // stored rows, the chunk budget of a read and the rows of a transform.
 // They serve no URI; SetTransformRows publishes transformed.<transform>

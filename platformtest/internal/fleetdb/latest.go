@@ -1,5 +1,5 @@
 // This file holds the latest marker of history reads (the seed's seven
-// rules; WIRE.md §2.4, §6.3), for history.transformed.<t>:
+// rules; docs/wire.md §7.5, docs/fake.md §3), for history.transformed.<t>:
 //
 //  1. {"latest": true} in filterAnd returns only the newest row per
 //     entity;

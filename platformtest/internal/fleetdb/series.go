@@ -1,5 +1,5 @@
-// This file holds the series reads of the data backend (WIRE.md §2.7,
-// §6.3). It serves history.transformed.series.<t> for every declared table
+// This file holds the series reads of the data backend (docs/wire.md §7.7,
+// docs/fake.md §3). It serves history.transformed.series.<t> for every declared table
 // and error-logs (transforms have no series).
 //
 // Rows with start ≤ tsp < end (exact milliseconds; end null = now) that
@@ -25,9 +25,9 @@
 // invalid_filter (the latest marker, rule 7 of the seed), and
 // series_too_many_groups (over 50 000 answer rows; kwargs tablename, cap).
 //
-// Order: WIRE.md §2.7 says groups ascend within a bucket in the answer
-// while §6.3 describes the harness as sorting groups ascending before the
-// final reversal; the fake follows §2.7 (buckets and groups ascending, NULL
+// Order: docs/wire.md §7.7 says groups ascend within a bucket in the answer
+// while docs/fake.md §3 describes the harness as sorting groups ascending before the
+// final reversal; the fake follows §7.7 (buckets and groups ascending, NULL
 // groups last).
 
 package fleetdb

@@ -1,4 +1,4 @@
-// This file holds the aggregates of series reads (WIRE.md §2.7, §6.3) for
+// This file holds the aggregates of series reads (docs/wire.md §7.7, docs/fake.md §3) for
 // history.transformed.series.<t>: COUNT, AVG, SUM, MIN, MAX, FIRST and
 // LAST over the rows of one bucket and group.
 

@@ -1,5 +1,5 @@
 // This file holds how the fake data backend reads times: ISO 8601 texts as
-// JavaScript's Date reads them (WIRE.md §3.1), the d.m.yyyy form filters
+// JavaScript's Date reads them (docs/wire.md §9), the d.m.yyyy form filters
 // on timestamp columns also accept, and the time range of a read. It
 // serves no URI.
 
@@ -163,7 +163,7 @@ func truthy(v any) bool {
 	return true
 }
 
-// historyRange parses a read's time range (WIRE.md §3.1): only truthy
+// historyRange parses a read's time range (docs/wire.md §9): only truthy
 // bounds count, truncated to whole seconds. A bound that is not a date
 // fails with invalid_time_range.
 func historyRange(tr any) (start, end timeBound, err *fleetError) {

@@ -1,5 +1,5 @@
 // This file holds the payload validation of the data backend's reads, a
-// port of fleetdb's typia validators (WIRE.md §2.4, §2.7, §4.2, §6.3):
+// port of fleetdb's typia validators (docs/wire.md §7.5, §7.7, §10.2, docs/fake.md §3):
 // the first value that does not fit the declared TypeScript type fails the
 // call with wamp.error.runtime_error and args
 // [{"method": "typia.assert", "path": "$input[0].…", "expected": "<type>",

@@ -1,7 +1,7 @@
 // This file holds the value rules of the fake data backend (fleetdb, a
 // JavaScript service over Postgres): the storage typing of each column
-// type (WIRE.md §6.2) and the typing of values on the way out (WIRE.md
-// §2.5), with JavaScript's conversions (javascript.go). It serves no URI.
+// type (docs/fake.md) and the typing of values on the way out (docs/wire.md
+// §7.6), with JavaScript's conversions (javascript.go). It serves no URI.
 
 package fleetdb
 
@@ -186,7 +186,7 @@ func jsonValue(v any) any {
 	return v
 }
 
-// outValue types a stored value for a read or a feed (WIRE.md §2.5):
+// outValue types a stored value for a read or a feed (docs/wire.md §7.6):
 // timestamps as epoch milliseconds, whole numbers as integers, NaN and
 // infinities as null, secrets masked.
 func outValue(typ template.DataType, secret bool, v any) any {

@@ -1,5 +1,5 @@
-// This file holds the write path of the data backend (WIRE.md §2.2, §6.2,
-// PLATFORM.md §1). It serves, for every declared table and error-logs:
+// This file holds the write path of the data backend (docs/wire.md §7.3, docs/fake.md §3,
+// package template). It serves, for every declared table and error-logs:
 //
 //	append.<S>.<A>.<t>       CALL,    args [row, …]   → {"success": true}
 //	appendBulk.<S>.<A>.<t>   CALL,    args [[row, …]] → {"success": true, "count": n}

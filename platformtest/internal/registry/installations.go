@@ -1,6 +1,6 @@
 // This file holds installations: an app installed on a device in a stage,
 // the realm it creates, the per-app WAMP-CRA credential with its epochs
-// and rotation (WIRE.md §1.4), and the state of the app on the device as
+// and rotation (docs/wire.md §6), and the state of the app on the device as
 // the management API shows it (the installed release, the target state
 // the user asked for and the current state the device agent reports, and
 // whether it is inherited from a group). The fake's device agent is
@@ -22,7 +22,7 @@ import (
 )
 
 // CredentialGrace is how long the previous epoch of a rotated per-app
-// credential stays valid, in platform time (WIRE.md §1.4).
+// credential stays valid, in platform time (docs/wire.md §6).
 const CredentialGrace = 15 * time.Minute
 
 type instKey struct {

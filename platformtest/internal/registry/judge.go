@@ -1,4 +1,4 @@
-// This file holds the platform's authentication decision (WIRE.md §1.4):
+// This file holds the platform's authentication decision (docs/wire.md §6):
 // which credential a realm admits, with which role, or why not. The router
 // asks before it challenges a client; the signature check is the router's.
 
@@ -11,7 +11,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
-// Denial reasons of the authentication log (WIRE.md §1.4).
+// Denial reasons of the authentication log (docs/wire.md §6).
 const (
 	DenyMissingArgs            = "missing_args"
 	DenyBadRealm               = "bad_realm"

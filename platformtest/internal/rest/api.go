@@ -1,5 +1,5 @@
 // Package rest serves the management REST API of the fake platform
-// (PLATFORM.md §3): devices, apps on devices, apps, releases and groups,
+// (docs/fake.md §9): devices, apps on devices, apps, releases and groups,
 // under /v1/platform and /v1/ironflock, with bearer-token users scoped to
 // their projects, JSON error bodies {"error", "code"} and the OpenAPI
 // document. It reads and changes the provisioned world through

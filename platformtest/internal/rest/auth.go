@@ -1,5 +1,5 @@
 // This file holds authentication and scope of the management REST API
-// (PLATFORM.md §3): the bearer token names a user; a user sees the
+// (docs/fake.md §9): the bearer token names a user; a user sees the
 // projects they are a member of with their devices and groups, and the
 // apps they own or that are released. A resource out of sight is 404,
 // never 403; a visible one the user may not change is 403. It serves no

@@ -1,4 +1,4 @@
-// This file holds the answers of the management REST API (PLATFORM.md §3):
+// This file holds the answers of the management REST API (docs/fake.md §9):
 // the error body {"error": "<human text>", "code": "<STABLE_CODE>"} with
 // its stable codes, and the JSON writer of every answer. It serves no
 // route of its own.

@@ -1,5 +1,5 @@
 // This file serves the OpenAPI 3.1 document of the management REST API,
-// written by hand in openapi.json to match PLATFORM.md §3 and the choices
+// written by hand in openapi.json to match docs/fake.md §9 and the choices
 // of this fake where it is silent (listed in the document's description):
 //
 //	GET /openapi.json   the document; no token needed

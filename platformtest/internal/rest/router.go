@@ -1,4 +1,4 @@
-// This file holds the router of the management REST API (PLATFORM.md §3)
+// This file holds the router of the management REST API (docs/fake.md §9)
 // on the platform's HTTP server. It serves
 //
 //	/v1/platform/...    every route of the API (the other files of this package)

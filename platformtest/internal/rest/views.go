@@ -1,5 +1,5 @@
 // This file holds the JSON resources of the management REST API
-// (PLATFORM.md §3) and their construction from the model, under the registry's lock. It
+// (docs/fake.md §9) and their construction from the model, under the registry's lock. It
 // serves no route of its own. Times are RFC 3339 in UTC; lists are ordered
 // by key and never null.
 

@@ -1,4 +1,4 @@
-// This file holds authentication (WIRE.md §1.4): the per-realm WAMP-CRA
+// This file holds authentication (docs/wire.md §6): the per-realm WAMP-CRA
 // authenticator, the decision which credential a realm admits with which
 // role, and the authentication log with the platform's denial reasons.
 

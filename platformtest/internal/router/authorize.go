@@ -1,5 +1,5 @@
 // This file holds authorization: the per-realm nexus Authorizer and the
-// rules of role app (WIRE.md §2.9 and the fixed allow-list of the
+// rules of role app (docs/wire.md §7.9 and the fixed allow-list of the
 // platform). A refusal is ERROR wamp.error.not_authorized.
 //
 // Role app:

@@ -1,6 +1,6 @@
 // This file holds the screening of inbound messages of admitted sessions
-// (recording, interceptions) and the emulation of force_reregister (WIRE.md
-// §2.9), which nexus lacks: a REGISTER with force_reregister: true for a
+// (recording, interceptions) and the emulation of force_reregister (docs/wire.md
+// §7.9), which nexus lacks: a REGISTER with force_reregister: true for a
 // procedure another session holds revokes the earlier registration first.
 // The owner gets UNREGISTERED with request 0 and details.registration, as
 // from the real router. A client whose link died silently relies on it to
