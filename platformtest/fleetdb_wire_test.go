@@ -169,7 +169,8 @@ func TestWireWrites(t *testing.T) {
 	call(t, f.c, "history.transformed.nosuchtable", q("limit", 10), nil, false).refused(t, "undeclared history", "wamp.error.no_such_procedure")
 	call(t, f.c, "append.2.26.nosuchtable", map[string]any{"tsp": 1}, nil, false).refused(t, "undeclared append", "wamp.error.no_such_procedure")
 	call(t, f.c, "history.transformed.series.sensordata_hourly", q("limit", 10), nil, false).refused(t, "series of a transform", "wamp.error.no_such_procedure")
-	call(t, f.c, "secret.reveal.credentials", q("limit", 10), nil, false).refused(t, "reveal (a later issue)", "wamp.error.no_such_procedure")
+	call(t, f.c, "secret.reveal.sensordata", q("limit", 10), nil, false).refused(t, "reveal of a table without secrets", "wamp.error.no_such_procedure")
+	call(t, f.c, "secret.verify.error-logs", q("limit", 1), nil, false).refused(t, "verify on error-logs", "wamp.error.no_such_procedure")
 }
 
 // TestWireRecordsPayloads: every payload the backend received is recorded

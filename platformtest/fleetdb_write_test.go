@@ -246,7 +246,7 @@ func TestEntityMergeAndConflict(t *testing.T) {
 	write(map[string]any{"tsp": ms(0), "state": "no machine"}).ok(t, "no key again")
 
 	var got [][]any
-	for _, r := range f.p.TableRows(f.realm, "credentials") {
+	for _, r := range f.p.DecryptedTableRows(f.realm, "credentials") {
 		got = append(got, []any{r["tsp"], r["machine"], r["state"], r["api_key"]})
 	}
 	want := [][]any{
@@ -284,7 +284,7 @@ func TestSecretWrites(t *testing.T) {
 	if diff := cmp.Diff([]any{SecretPlaceholder, nil}, col(rows, "token")); diff != "" {
 		t.Errorf("masked reads (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]any{"plain", nil}, col(f.p.TableRows(f.realm, "tokens"), "token")); diff != "" {
+	if diff := cmp.Diff([]any{"plain", nil}, col(f.p.DecryptedTableRows(f.realm, "tokens"), "token")); diff != "" {
 		t.Errorf("stored plaintext (-want +got):\n%s", diff)
 	}
 	if got := f.p.TableRows(f.realm, "credentials")[0]["api_key"]; got != nil {

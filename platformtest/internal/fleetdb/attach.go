@@ -8,13 +8,17 @@
 //	appendBulk.<S>.<A>.<t>           (write.go)
 //
 // and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t> (write.go); for each
-// transform it registers history.transformed.<transform> (history.go).
+// table with a secret column it registers
+//
+//	secret.reveal.<t>                (secrets.go)
+//	secret.verify.<t>                (secrets.go)
+//
+// and for each transform history.transformed.<transform> (history.go).
 // The feeds transformed.<t> and transformed.bulk.<t> go out through the
 // same Host (feed.go).
 //
-// Not served: secret.reveal.<t> and secret.verify.<t> (tables with a
-// secret column), sys.appaccess.resolve and sys.appaccess.list. Their
-// places are marked in Attach below.
+// Not served: sys.appaccess.resolve and sys.appaccess.list. Their place is
+// marked in Attach below.
 
 package fleetdb
 
@@ -54,8 +58,9 @@ func (db *DB) Attach(h *realm.Host) error {
 			}, nil),
 			b.serveWrites(h, t),
 		)
-		// Not served yet: secret.reveal.<t> and secret.verify.<t> of a
-		// table with a secret column register here.
+		if len(t.secretCols()) > 0 {
+			errs = append(errs, b.serveSecrets(h, t))
+		}
 	}
 	for _, name := range b.viewNames() {
 		v := b.views[name]

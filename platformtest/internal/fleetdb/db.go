@@ -25,13 +25,14 @@ type Config struct {
 // its own state and lock. It is a realm.Service, safe for concurrent use.
 type DB struct {
 	cfg      Config
+	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
 }
 
-// New returns an empty DB.
+// New returns an empty DB with a fresh random key for secret columns.
 func New(cfg Config) *DB {
-	return &DB{cfg: cfg, backends: map[string]*backend{}}
+	return &DB{cfg: cfg, seal: newSealer(), backends: map[string]*backend{}}
 }
 
 // backend returns the data backend of a provisioned realm, creating it
@@ -52,7 +53,7 @@ func (db *DB) backend(name string) (*backend, error) {
 	if b := db.backends[name]; b != nil {
 		return b, nil // created meanwhile
 	}
-	b = newBackend(ri, tpl)
+	b = newBackend(ri, tpl, db.seal)
 	db.backends[name] = b
 	return b, nil
 }

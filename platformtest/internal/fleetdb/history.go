@@ -65,40 +65,62 @@ func (b *backend) serveHistory(ctx context.Context, h *realm.Host, t *table, inv
 
 // history runs a validated table read and returns its rows newest first.
 func (b *backend) history(t *table, q *readQuery) ([]map[string]any, int, *fleetError) {
-	start, end, err := historyRange(q.timeRange)
+	sel, err := b.read(t, q)
 	if err != nil {
 		return nil, 0, err
+	}
+	out := make([]map[string]any, len(sel.rows))
+	for i, r := range sel.rows {
+		out[i] = sel.prune(t, t.outRow(r, sel.cols))
+	}
+	return out, sel.budget, nil
+}
+
+// selection is what a validated table read selects.
+type selection struct {
+	rows   []*row            // newest first
+	cols   []int             // the projection
+	paths  map[int]*pathNode // columnPaths pruning, by column
+	budget int               // the table's chunk budget
+}
+
+// read selects the rows of a validated table read (time range, filters,
+// latest marker, newest first, offset, limit) and its columns; extra
+// columns join a requested projection.
+func (b *backend) read(t *table, q *readQuery, extra ...int) (*selection, *fleetError) {
+	start, end, err := historyRange(q.timeRange)
+	if err != nil {
+		return nil, err
 	}
 	fe := t.filterEnv()
 	c, err := fe.compile(q.filters, "filterAnd")
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	cols, err := t.projection(q, fe.latest)
+	cols, err := t.projection(q, fe.latest, extra)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	prune := t.pathPlan(q)
+	sel := &selection{cols: cols, paths: t.pathPlan(q)}
 	b.mu.RLock()
-	var sel []*row
 	if fe.latest {
-		sel = b.latestRows(t, c, start, end, q.offset, q.limit)
+		sel.rows = b.latestRows(t, c, start, end, q.offset, q.limit)
 	} else {
-		sel = b.selectRows(t, c, start, end, q.offset, q.limit)
+		sel.rows = b.selectRows(t, c, start, end, q.offset, q.limit)
 	}
-	budget := t.chunkBytes
+	sel.budget = t.chunkBytes
 	b.mu.RUnlock()
-	out := make([]map[string]any, len(sel))
-	for i, r := range sel {
-		m := t.outRow(r, cols)
-		for idx, node := range prune {
-			if v := m[t.cols[idx].id]; v != nil {
-				m[t.cols[idx].id] = node.prune(v)
-			}
+	return sel, nil
+}
+
+// prune applies the columnPaths of a read to an output row.
+func (sel *selection) prune(t *table, m map[string]any) map[string]any {
+	for idx, node := range sel.paths {
+		if v := m[t.cols[idx].id]; v != nil {
+			m[t.cols[idx].id] = node.prune(v)
 		}
-		out[i] = m
 	}
-	return out, budget, nil
+	return m
 }
 
 // selectRows returns the newest matching rows of the time range after
@@ -134,12 +156,16 @@ func (b *backend) selectRows(t *table, c cond, start, end timeBound, offset, lim
 
 // projection returns the columns a read returns: every column, or the
 // requested ones with tsp, device_key and authid (and the entity key with
-// the latest marker). An unknown column fails like Postgres (42703).
-func (t *table) projection(q *readQuery, latest bool) ([]int, *fleetError) {
+// the latest marker, and extra). An unknown column fails like Postgres
+// (42703).
+func (t *table) projection(q *readQuery, latest bool, extra []int) ([]int, *fleetError) {
 	if !q.hasColumns {
 		return t.allCols(), nil
 	}
 	seen := map[int]bool{t.tsp: true, t.devKey: true, t.authID: true}
+	for _, i := range extra {
+		seen[i] = true
+	}
 	if latest {
 		for _, i := range t.entity {
 			seen[i] = true

@@ -1,6 +1,7 @@
 // This file holds the control hooks of the data backend (docs/fake.md),
 // which the platform's facade offers tests: direct inserts (no feed), the
-// stored rows, the chunk budget of a read and the rows of a transform.
+// stored rows (secrets as ciphertext, or decrypted), the chunk budget of a
+// read and the rows of a transform.
 // They serve no URI; SetTransformRows publishes transformed.<transform>
 // (feed.go).
 
@@ -100,9 +101,20 @@ func normalizeValue(v any) any {
 }
 
 // TableRows returns the rows stored in a table of realm, oldest first,
-// typed as reads type them but with secrets in plaintext. See
+// typed as reads type them, with secret columns as stored: ciphertext
+// ifsec:1:…, as direct SQL access shows them. See
 // platformtest.Platform.TableRows.
 func (db *DB) TableRows(realm, table string) ([]map[string]any, error) {
+	return db.storedRows(realm, table, false)
+}
+
+// DecryptedTableRows returns the rows of TableRows with secret columns
+// decrypted. See platformtest.Platform.DecryptedTableRows.
+func (db *DB) DecryptedTableRows(realm, table string) ([]map[string]any, error) {
+	return db.storedRows(realm, table, true)
+}
+
+func (db *DB) storedRows(realm, table string, decrypt bool) ([]map[string]any, error) {
 	b, err := db.backend(realm)
 	if err != nil {
 		return nil, err
@@ -117,7 +129,13 @@ func (db *DB) TableRows(realm, table string) ([]map[string]any, error) {
 	for n, r := range t.rows {
 		m := make(map[string]any, len(t.cols))
 		for i := range t.cols {
-			m[t.cols[i].id] = outValue(t.cols[i].typ, false, r.vals[i])
+			v := r.vals[i]
+			if decrypt && t.cols[i].secret {
+				if v, err = t.seal.plainValue(v); err != nil {
+					return nil, fmt.Errorf("table rows: %q row %d column %q: %w", table, n, t.cols[i].id, err)
+				}
+			}
+			m[t.cols[i].id] = outValue(t.cols[i].typ, false, v)
 		}
 		out[n] = m
 	}

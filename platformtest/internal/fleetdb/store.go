@@ -39,6 +39,7 @@ type backend struct {
 	views    map[string]*view
 	seq      int64
 	examined atomic.Int64 // rows looked at by reads, for the scaling tests
+	limits   rateLimits   // reveal and verify calls per caller (ratelimit.go)
 }
 
 // column is a column of a table or transform.
@@ -79,6 +80,7 @@ type table struct {
 	uniq       map[string]bool // entity key + tsp (entity tables)
 	nextID     int64
 	chunkBytes int
+	seal       *sealer // encrypts the values of secret columns (crypt.go)
 }
 
 // view is a transform: its rows are supplied, in the view's order.
@@ -91,7 +93,7 @@ type view struct {
 	chunkBytes int
 }
 
-func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {
+func newBackend(ri realm.Info, tpl *template.DataTemplate, seal *sealer) *backend {
 	b := &backend{realm: ri, tables: map[string]*table{}, views: map[string]*view{}}
 	var defs []template.Table
 	if tpl != nil {
@@ -109,6 +111,7 @@ func newBackend(ri realm.Info, tpl *template.DataTemplate) *backend {
 	defs = append(defs, template.ErrorLogsTable())
 	for i := range defs {
 		t := newTable(&defs[i])
+		t.seal = seal
 		b.tables[t.name] = t
 	}
 	return b

@@ -18,7 +18,8 @@
 // without a complete entity key (secret_sentinel_unresolvable), then an
 // entity key + tsp stored twice (entity_key_conflict). A batch is all or
 // nothing. A published row without tsp also leaves an error-logs row with
-// source "system".
+// source "system". A secret value is stored encrypted (crypt.go); a kept
+// one is the entity's stored ciphertext, carried over as it is.
 //
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
@@ -192,6 +193,9 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		v, code := storeValue(c.typ, raw[i])
 		if code != "" {
 			return nil, pgError(code)
+		}
+		if s, ok := v.(string); ok && c.secret {
+			v = t.seal.seal(s) // encrypted at rest (crypt.go)
 		}
 		p.vals[i] = v
 	}

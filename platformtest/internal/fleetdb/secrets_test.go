@@ -1,0 +1,150 @@
+package fleetdb
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/template"
+)
+
+// secretTemplate declares a table with a secret column.
+const secretTemplate = `
+data:
+  tables:
+    - tablename: tokens
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: token, name: Token, dataType: string, secret: true}
+`
+
+func newSecretBackend(t *testing.T) (*DB, *backend) {
+	t.Helper()
+	tpl, _, err := template.ParseData([]byte(secretTemplate))
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := New(Config{Lookup: func(string) (realm.Info, *template.DataTemplate, error) { return unitRealm, tpl, nil }})
+	b, err := db.backend(unitRealm.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db, b
+}
+
+// TestSecretRoles: only role app may reveal or verify; every other role,
+// the cross-app reader included, and an undisclosed caller get
+// wamp.error.not_authorized, and their calls do not count against the
+// rate limit.
+func TestSecretRoles(t *testing.T) {
+	db, b := newSecretBackend(t)
+	if err := db.InsertRows(unitRealm.Name, "tokens", unitWriter, map[string]any{"tsp": ms(0), "token": "t"}); err != nil {
+		t.Fatal(err)
+	}
+	h := &realm.Host{Realm: b.realm, Clock: fixedClock(t0), Log: slog.New(slog.DiscardHandler)}
+	tb := b.table("tokens")
+	for _, role := range []any{wire.RoleAppReader, "board_reader", "", nil, 7} {
+		details := wamp.Dict{"caller_authid": unitWriter.Serial}
+		if role != nil {
+			details["caller_authrole"] = role
+		}
+		for range revealPerWindow + 1 {
+			inv := &wamp.Invocation{Arguments: wamp.List{map[string]any{"limit": int64(1)}}, Details: details}
+			if res := b.serveReveal(h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
+				t.Fatalf("reveal as role %v: %q %v", role, res.Err, res.Args)
+			}
+			inv = &wamp.Invocation{Arguments: wamp.List{map[string]any{"column": "token", "candidate": "t"}}, Details: details}
+			if res := b.serveVerify(h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
+				t.Fatalf("verify as role %v: %q %v", role, res.Err, res.Args)
+			}
+		}
+	}
+	details := wamp.Dict{"caller_authid": unitWriter.Serial, "caller_authrole": wire.RoleApp}
+	inv := &wamp.Invocation{Arguments: wamp.List{map[string]any{"column": "token", "candidate": "t"}}, Details: details}
+	res := b.serveVerify(h, tb, inv)
+	if res.Err != "" || len(res.Args) != 1 || res.Args[0].(map[string]any)["match"] != true {
+		t.Fatalf("verify as role app: %q %v", res.Err, res.Args)
+	}
+}
+
+// TestRateLimitWindows: a window opens with the first call, holds limit
+// calls, refuses the next with the time left, and ends exactly 60 s after
+// it opened; clocks moved back open a new window; operations and callers
+// count apart.
+func TestRateLimitWindows(t *testing.T) {
+	var l rateLimits
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	for i := range 3 {
+		if ok, _ := l.take("op", "a", 3, at(time.Duration(i)*time.Second)); !ok {
+			t.Fatalf("call %d refused", i)
+		}
+	}
+	if ok, wait := l.take("op", "a", 3, at(10*time.Second)); ok || wait != 50*time.Second {
+		t.Errorf("fourth call: ok %v, wait %v; want refused, 50s", ok, wait)
+	}
+	if ok, _ := l.take("op", "b", 3, at(10*time.Second)); !ok {
+		t.Error("another caller refused")
+	}
+	if ok, _ := l.take("other", "a", 3, at(10*time.Second)); !ok {
+		t.Error("another operation refused")
+	}
+	if ok, _ := l.take("op", "a", 3, at(rateWindow-time.Nanosecond)); ok {
+		t.Error("last instant of the window admitted")
+	}
+	if ok, _ := l.take("op", "a", 3, at(rateWindow)); !ok {
+		t.Error("first instant of the next window refused")
+	}
+	for range 2 {
+		l.take("op", "a", 3, at(rateWindow))
+	}
+	if ok, _ := l.take("op", "a", 3, at(-time.Second)); !ok {
+		t.Error("clock moved back: no new window")
+	}
+}
+
+// TestRateLimitPrune: ended windows are forgotten once there are many.
+func TestRateLimitPrune(t *testing.T) {
+	var l rateLimits
+	for i := range pruneAbove {
+		l.take("op", strings.Repeat("x", i), 1, t0)
+	}
+	l.take("op", "late", 1, t0.Add(rateWindow))
+	if n := len(l.windows); n != 1 {
+		t.Errorf("%d windows kept, want 1", n)
+	}
+}
+
+// TestSealer: values round-trip, each sealing differs, and anything that
+// is not this key's ciphertext does not open.
+func TestSealer(t *testing.T) {
+	s := newSealer()
+	a, b := s.seal("same"), s.seal("same")
+	if a == b || !strings.HasPrefix(a, secretCipherPrefix) {
+		t.Fatalf("sealed %q and %q", a, b)
+	}
+	for _, v := range []string{a, b} {
+		if got, err := s.open(v); err != nil || got != "same" {
+			t.Errorf("open %q = %q, %v", v, got, err)
+		}
+	}
+	if got, err := s.open(s.seal("")); err != nil || got != "" {
+		t.Errorf("empty secret: %q, %v", got, err)
+	}
+	tampered := a[:len(a)-2] + "AA"
+	if tampered == a {
+		tampered = a[:len(a)-2] + "BB"
+	}
+	for _, v := range []string{"plain", secretCipherPrefix + "!!", secretCipherPrefix + "AAAA", tampered, newSealer().seal("same")} {
+		if _, err := s.open(v); err == nil {
+			t.Errorf("open %q succeeded", v)
+		}
+	}
+	if v, err := s.plainValue(nil); v != nil || err != nil {
+		t.Errorf("NULL: %v, %v", v, err)
+	}
+}
