@@ -7,6 +7,8 @@
 //     platform's agent injects, keeps a self-healing connection to the
 //     app's realm, and publishes, subscribes, calls and serves device
 //     functions.
+//   - secrets: reveal and verify of the secret columns of the app's
+//     tables, and Value, a struct field that keeps a stored secret.
 //   - platformtest: a complete in-memory fake of the platform — WAMP router
 //     with authentication, the platform's services, faults and inspection —
 //     so any Go app can `go test` without a cloud.

@@ -51,7 +51,9 @@
 // carry the device metadata. Table operations wait for a session up to the
 // reconnect window (60 s, WithReconnectWindow) and retry a call the data
 // backend has not registered yet; a table the template does not declare
-// fails with ErrUnknownTable.
+// fails with ErrUnknownTable. Packages built on the client call the data
+// backend's other procedures the same way with Query.Payload and CallData
+// (ErrNotServed for a procedure the running backend lacks).
 //
 // # Values
 //

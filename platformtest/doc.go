@@ -55,10 +55,9 @@
 //
 // # What is not
 //
-//   - Services: the file service, cross-app discovery (sys.appaccess.*)
-//     and the secret procedures (secret.reveal.<t>, secret.verify.<t>) are
-//     not there yet; their procedures answer wamp.error.no_such_procedure.
-//     The data backend is below.
+//   - Services: the file service and cross-app discovery (sys.appaccess.*)
+//     are not there yet; their procedures answer
+//     wamp.error.no_such_procedure. The data backend is below.
 //   - The router does not cache authentication and authorization verdicts
 //     (the real one caches them for 10 and 30 seconds): rotations and
 //     uninstalls take effect for the next join at once.
@@ -103,7 +102,9 @@
 // system table error-logs it serves history.transformed.<t>,
 // history.transformed.series.<t>, append.<S>.<A>.<t> and
 // appendBulk.<S>.<A>.<t>, and subscribes <S>.<A>.<t> and bulk.<S>.<A>.<t>;
-// each transform serves history.transformed.<transform>. Accepted rows are
+// a table with a secret column also serves secret.reveal.<t> and
+// secret.verify.<t>; each transform serves
+// history.transformed.<transform>. Accepted rows are
 // published on transformed.<t> and transformed.bulk.<t>. Rows live in the
 // Platform: they survive Restart, Down/Up and withheld realms. The source
 // files of the data backend (platformtest/internal/fleetdb) each list the
@@ -134,16 +135,28 @@
 //     "__secret__"), chunking by estimated size (default 8 MiB) or
 //     result_too_large, transforms (limit ≤ 3000), series with their
 //     buckets, seven aggregates, groupBy and refusals.
+//   - Secrets (docs/wire.md §7.12): secret columns encrypted at rest with
+//     AES-256-GCM under a per-platform key made at Start and a fresh random
+//     nonce per row, stored as ifsec:1:<base64> (TableRows shows the
+//     ciphertext, as direct SQL access does; DecryptedTableRows the
+//     plaintext); reveal (newest first, requested columns plus every
+//     secret column, limit 1–100 else invalid_limit) and verify
+//     (constant-time, checked counts the selected rows, not_a_secret_column)
+//     for role app only (every other role: not_authorized), filters on a
+//     secret column refused in every read (secret_column), NULL passed
+//     through; rate limits per operation and caller, 30 reveals and 120
+//     verifications in a 60 s window of platform time (rate_limited).
 //
 // Not faithful:
 //
-//   - Secrets are stored in plaintext (production encrypts them); reveal
-//     and verify are not served yet.
+//   - The key of secret columns lives in memory and dies with the
+//     platform; a rate-limit window opens with a caller's first call.
 //   - Transforms cannot run their SQL: their rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
 //   - Text compares byte-wise (collation "C"); retention (dropAfter),
-//     downsampling, column store and rate limits are not modelled.
+//     downsampling, column store and rate limits other than those of the
+//     secret procedures are not modelled.
 //   - The backend takes its tables from the app's data template when the
 //     realm is first used; a later release's template does not change
 //     them.
@@ -153,8 +166,8 @@
 // comparison without a value is invalid_filter, series groups ascend
 // within a bucket, and so on.
 //
-// InsertRows, TableRows, RefuseWrites, SetChunkBudget and SetTransformRows
-// control it from a test; Recorded shows every payload it received, as
+// InsertRows, TableRows, DecryptedTableRows, RefuseWrites, SetChunkBudget
+// and SetTransformRows control it from a test; Recorded shows every payload it received, as
 // sent, before validation.
 //
 // # Faults and control
