@@ -55,15 +55,13 @@
 //
 // # What is not
 //
-//   - Services: the file service and cross-app discovery (sys.appaccess.*)
-//     are not there yet; their procedures answer
+//   - Services: the file service is not there yet; its procedures answer
 //     wamp.error.no_such_procedure. The data backend is below.
 //   - The router does not cache authentication and authorization verdicts
 //     (the real one caches them for 10 and 30 seconds): rotations and
 //     uninstalls take effect for the next join at once.
-//   - Role app_reader (cross-app reads) is only admitted when a grant
-//     exists, and nothing can create grants yet; such a session could not
-//     publish, call, subscribe or register.
+//   - There are no PLATFORM apps: every app of a project can be a provider
+//     of cross-app reads.
 //   - Uninstall leaves joined sessions alone, and realms are never removed.
 //   - CBOR, WebSocket compression, salted WAMP-CRA and payload
 //     pass-through mode are not offered. The JSON binary convention is
@@ -135,7 +133,7 @@
 //     "__secret__"), chunking by estimated size (default 8 MiB) or
 //     result_too_large, transforms (limit ≤ 3000), series with their
 //     buckets, seven aggregates, groupBy and refusals.
-//   - Secrets (docs/wire.md §7.12): secret columns encrypted at rest with
+//   - Secrets (docs/wire.md §7.13): secret columns encrypted at rest with
 //     AES-256-GCM under a per-platform key made at Start and a fresh random
 //     nonce per row, stored as ifsec:1:<base64> (TableRows shows the
 //     ciphertext, as direct SQL access does; DecryptedTableRows the
@@ -192,6 +190,16 @@
 //
 // In a test, package clienttest gives a started SDK client for an
 // installation in one line.
+//
+// # Cross-app reads
+//
+// Grant, Revoke and Grants are the data-access grants of a project user
+// (flockd's grants:). A consumer whose data template consumes a provider
+// and holds a grant for it (or the wildcard) joins the provider's realms
+// with its own per-app credential as app_reader: read-only history, series
+// and feeds of the shared tables, secrets masked. sys.appaccess.resolve
+// and sys.appaccess.list (internal/appaccess) answer on every app realm.
+// Revoke ends the reader sessions no grant covers any more.
 //
 // # Layout
 //

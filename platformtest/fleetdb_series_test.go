@@ -116,6 +116,29 @@ func TestSeriesAggregates(t *testing.T) {
 	}
 }
 
+// TestSeriesSeedShape: the seed's shape (metrics as column names, one
+// method for all) is answered exactly like the newer one.
+func TestSeriesSeedShape(t *testing.T) {
+	f := newDB(t)
+	f.insert(t, "sensordata",
+		map[string]any{"tsp": ms(0), "temperature": 10, "n": 4},
+		map[string]any{"tsp": ms(time.Second), "temperature": 20, "n": 6})
+	rng := list(ms(0), ms(time.Hour))
+	seed := f.series(t, "sensordata", q("metrics", list("temperature", "n"), "method", "AVG", "limit", 1, "timeRange", rng))
+	newer := f.series(t, "sensordata", q("metrics", list(metric("temperature", "AVG"), metric("n", "AVG")), "limit", 1, "timeRange", rng))
+	want := []map[string]any{{"tsp": ms(0), "AVG:temperature": int64(15), "AVG:n": int64(5)}}
+	if diff := cmp.Diff(want, seed); diff != "" {
+		t.Errorf("seed shape (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(newer, seed); diff != "" {
+		t.Errorf("seed shape differs from the newer one (-newer +seed):\n%s", diff)
+	}
+	call(t, f.c, "history.transformed.series.sensordata", q("metrics", list("temperature"), "limit", 1, "timeRange", rng), nil, false).
+		refused(t, "names without a method", wire.ErrRuntimeError)
+	call(t, f.c, "history.transformed.series.sensordata", q("metrics", list("temperature"), "method", "avg", "limit", 1, "timeRange", rng), nil, false).
+		refused(t, "lower-case method", wire.ErrRuntimeError)
+}
+
 // TestSeriesRefusals: time range, metric, groupBy and filter refusals.
 func TestSeriesRefusals(t *testing.T) {
 	f := newDB(t)

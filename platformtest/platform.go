@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
@@ -74,7 +75,7 @@ func Start(opts ...Option) (*Platform, error) {
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
 		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet}, // the data backend
+		Services: []realm.Service{p.fleet, appaccess.New(p.reg)}, // the data backend, cross-app discovery
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	rest.New(rest.Config{

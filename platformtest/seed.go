@@ -25,6 +25,7 @@ type Seed struct {
 	Apps          []SeedApp          `yaml:"apps"`
 	Installations []SeedInstallation `yaml:"installations"`
 	Users         []SeedUser         `yaml:"users"`
+	Grants        []SeedGrant        `yaml:"grants"` // seed_grants.go
 }
 
 // SeedProject is a project (swarm) of a seed.
@@ -111,6 +112,7 @@ func ParseSeed(data []byte, baseDir string) (*Seed, error) {
 		v.readTemplates(&seed.Apps[i], fmt.Sprintf("apps[%d]", i), baseDir)
 	}
 	v.validate(seed)
+	v.validateGrants(seed)
 	if len(v.errs) > 0 {
 		return nil, errors.Join(v.errs...)
 	}

@@ -118,5 +118,5 @@ func (p *Platform) apply(st *registry.State, s *Seed) (*SeedResult, error) {
 		}
 		res.Tokens[su.Name] = token
 	}
-	return res, nil
+	return res, applyGrants(st, s, projects)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 	"time"
@@ -108,5 +110,50 @@ func TestStrictAuthFlag(t *testing.T) {
 			}
 			joinWithEnv(t, p.URL(), env)
 		})
+	}
+}
+
+// TestServeGrants: the grants: section of the config lets a consumer join
+// its provider's realm as a reader.
+func TestServeGrants(t *testing.T) {
+	dir := t.TempDir()
+	config := filepath.Join(dir, "flockd.yml")
+	err := os.WriteFile(config, []byte(`projects:
+  - name: demo
+    swarm_key: 1
+    devices: [{name: d1, device_key: 1}, {name: d2, device_key: 2}]
+apps:
+  - name: sensors
+    app_key: 10
+    data_template: |
+      data:
+        tables:
+          - tablename: readings
+            columns: [{id: tsp, dataType: timestamp}]
+  - name: dashboard
+    app_key: 11
+    data_template: |
+      data:
+        tables: []
+      consumes:
+        - app: sensors
+installations:
+  - {project: demo, device: d1, app: sensors}
+  - {project: demo, device: d2, app: dashboard}
+grants:
+  - {project: demo, consumer: dashboard, provider: sensors}
+`), 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := serveWithPlatform(t, "-config", config)
+	if g := p.Grants(); len(g) != 1 || g[0] != (platformtest.Grant{Project: "demo", Consumer: "dashboard", Provider: "sensors"}) {
+		t.Fatalf("grants %+v", g)
+	}
+	env := p.InstallationOf(2, 11, platformtest.Dev).Env()
+	env[wire.EnvAppKey] = "10" // join the provider's realm with the consumer's credential
+	c := joinWithEnv(t, p.URL(), env)
+	if role := c.RealmDetails()["authrole"]; role != wire.RoleAppReader {
+		t.Errorf("role %v, want app_reader", role)
 	}
 }

@@ -21,6 +21,7 @@ const (
 	CloseSystemShutdown = "wamp.close.system_shutdown"
 	CloseRealm          = "wamp.close.close_realm"
 	CloseGoodbyeAndOut  = "wamp.close.goodbye_and_out"
+	CloseKilled         = "wamp.close.killed"
 
 	// NoHandlerPrefix starts the first argument of the invalid_argument error
 	// a nexus callee sends for an INVOCATION that overtook its REGISTERED

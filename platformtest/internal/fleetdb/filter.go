@@ -183,6 +183,8 @@ func (fe *filterEnv) predicate(m map[string]any, path string) (cond, *fleetError
 		get := o.getter(kindText)
 		want := op == "IS NULL"
 		return func(vals []any) tri { return boolTri((get(vals) == nil) == want) }, nil
+	case "IS", "IS NOT":
+		return o.is(op == "IS", val), nil
 	}
 	if !hasVal {
 		return nil, dataRefusal(errInvalidFilter, "filter %s: operator %s needs a value", path, op)

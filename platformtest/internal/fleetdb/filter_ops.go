@@ -307,3 +307,18 @@ func likeRegexp(pattern string, fold bool) *regexp.Regexp {
 	sb.WriteString("$")
 	return regexp.MustCompile(sb.String())
 }
+
+// is is IS / IS NOT with null, true or false, as SQL has them: never
+// unknown. IS NULL matches a missing value; IS TRUE and IS FALSE match the
+// value read as a boolean (a NULL matches neither).
+func (o *operand) is(positive bool, want any) cond {
+	if want == nil {
+		get := o.getter(kindText)
+		return func(vals []any) tri { return boolTri((get(vals) == nil) == positive) }
+	}
+	get := o.getter(kindBool)
+	return func(vals []any) tri {
+		v := get(vals)
+		return boolTri((v != nil && v == want) == positive)
+	}
+}

@@ -1,5 +1,5 @@
 // This file holds the rate limits of the secret procedures (docs/wire.md
-// §7.12): per (operation, caller authid) a fixed window of 60 seconds of
+// §7.13): per (operation, caller authid) a fixed window of 60 seconds of
 // platform time (Host.Clock, which tests move), secret.reveal.<t> 30 and
 // secret.verify.<t> 120 calls per window, across the backend's tables.
 // A call over the limit is refused with sys.dataservice.error.rate_limited

@@ -1,5 +1,5 @@
 // This file holds the secret procedures of the data backend (docs/wire.md
-// §7.12), registered only for tables with at least one secret column:
+// §7.13), registered only for tables with at least one secret column:
 //
 //	secret.reveal.<t>  CALL, args [query]                      → [[row, …]]
 //	secret.verify.<t>  CALL, args [query + column + candidate]  → [{"match": bool, "checked": n}]

@@ -18,6 +18,8 @@
 //	              timeRange: as above (required); bucketMs?: number ≥ 1000;
 //	              groupBy?: string[]; filterAnd?: FilterNode[] }
 //	SeriesMetric { ref: string; method: "AVG"|"SUM"|"COUNT"|"MIN"|"MAX"|"FIRST"|"LAST" }
+//	  or, in the seed's shape, a column name with the query's own method
+//	  (metrics: ["temperature"], method: "AVG"), answered the same way
 //	TimeRange   { start?: string|number|null; end?: string|number|null } (the seed's object form)
 //	FilterNode  = FilterPredicate | LatestMarker | FilterGroup
 //	FilterPredicate { column: string; operator: <the 15 operators>;
@@ -50,7 +52,8 @@ const (
 	tNodes        = `Array<FilterNode>`
 	tNode         = `(FilterGroup | FilterPredicate | LatestMarker)`
 	tCombinator   = `("AND" | "OR")`
-	tOperator     = `("!=" | "<" | "<=" | "<>" | "=" | ">" | ">=" | "ILIKE" | "IN" | "IS NOT NULL" | "IS NULL" | "LIKE" | "NOT ILIKE" | "NOT IN" | "NOT LIKE")`
+	tOperator     = `("!=" | "<" | "<=" | "<>" | "=" | ">" | ">=" | "ILIKE" | "IN" | "IS" | "IS NOT" | "IS NOT NULL" | "IS NULL" | "LIKE" | "NOT ILIKE" | "NOT IN" | "NOT LIKE")`
+	tIsValue      = `(boolean | null | undefined)`
 	tValue        = `(Array<boolean | number | string> | boolean | number | string | undefined)`
 	tScalar       = `(boolean | number | string)`
 	tString       = "string"
@@ -69,6 +72,9 @@ var operators = map[string]bool{
 	"=": true, "!=": true, "<>": true, ">": true, "<": true, ">=": true, "<=": true,
 	"LIKE": true, "ILIKE": true, "NOT LIKE": true, "NOT ILIKE": true,
 	"IN": true, "NOT IN": true, "IS NULL": true, "IS NOT NULL": true,
+	// IS and IS NOT take null, true or false: the seed lists them beside
+	// the others, so apps written from it send them.
+	"IS": true, "IS NOT": true,
 }
 
 // seriesMethods are the aggregation methods of series metrics.
@@ -180,6 +186,17 @@ func validateSeries(args []any) (*seriesQuery, *fleetError) {
 	}
 	for i, e := range list {
 		mp := p + "metrics[" + strconv.Itoa(i) + "]"
+		if ref, isName := e.(string); isName {
+			// The seed's shape: metrics are column names and one method
+			// applies to all of them.
+			method, has := m["method"]
+			ms, ok := method.(string)
+			if !ok || !seriesMethods[ms] {
+				return nil, typiaError(p+"method", tMethod, method, !has)
+			}
+			q.metrics = append(q.metrics, seriesMetricSpec{ref: ref, method: ms})
+			continue
+		}
 		mm, ok := e.(map[string]any)
 		if !ok {
 			return nil, typiaError(mp, tMetric, e, false)
@@ -328,7 +345,13 @@ func checkNode(path string, v any) *fleetError {
 		if s, ok := op.(string); !ok || !operators[s] {
 			return typiaError(path+".operator", tOperator, op, !has)
 		}
-		if val, has := m["value"]; has {
+		if op == "IS" || op == "IS NOT" {
+			switch val := m["value"]; val.(type) {
+			case nil, bool:
+			default:
+				return typiaError(path+".value", tIsValue, val, false)
+			}
+		} else if val, has := m["value"]; has {
 			if list, ok := val.([]any); ok {
 				for i, e := range list {
 					if !isScalar(e) {

@@ -126,14 +126,19 @@ func (s *State) AppInUse(a *App) bool {
 	return false
 }
 
-// DeleteApp removes an app that is not in use, with its releases; a build
-// in progress is cancelled. Its realms stay.
+// DeleteApp removes an app that is not in use, with its releases and the
+// grants that name it; a build in progress is cancelled. Its realms stay.
 func (s *State) DeleteApp(a *App) {
 	for _, r := range s.ReleasesOf(a) {
 		if r.Status == ReleaseBuilding {
 			s.CancelBuild(r)
 		}
 		delete(s.releases, r.Key)
+	}
+	for k := range s.grants {
+		if k.consumer == a.Key || k.provider == strings.ToLower(a.Name) {
+			delete(s.grants, k)
+		}
 	}
 	delete(s.apps, a.Key)
 	s.log.Info("app deleted", "app", a.Name, "key", a.Key)

@@ -85,7 +85,7 @@ func (s *State) judgeApp(ri realm.Info, app int, stage string, epoch int, serial
 		v.Reason = DenyBadRealm
 	case provider == nil:
 		v.Reason = DenyUnknownProvider
-	case !s.Granted(app, provider.Name):
+	case !s.Granted(ri.Swarm, app, provider.Name):
 		v.Reason = DenyNoGrant
 	default:
 		v.Role = wire.RoleAppReader
@@ -112,10 +112,4 @@ func (s *State) judgeLegacy(ri realm.Info, serial string) Verdict {
 	}
 	v.App = in.App
 	return v
-}
-
-// Granted reports whether consumer app may read provider's data.
-func (s *State) Granted(consumer int, provider string) bool {
-	g := s.grants[consumer]
-	return g[strings.ToLower(provider)] || g["*"]
 }

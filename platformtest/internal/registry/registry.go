@@ -47,7 +47,7 @@ func New(cfg Config) *Registry {
 		groups:   map[int]*Group{},
 		users:    map[string]*User{},
 		releases: map[int]*Release{},
-		grants:   map[int]map[string]bool{},
+		grants:   map[grantKey]bool{},
 		next:     map[string]int{},
 	}}
 }
@@ -76,10 +76,8 @@ type State struct {
 	groups   map[int]*Group
 	users    map[string]*User
 	releases map[int]*Release
-	// grants maps a consumer app key to the provider app names (lower
-	// case, or "*") it may read with role app_reader.
-	grants map[int]map[string]bool
-	next   map[string]int // next key to try per kind
+	grants   map[grantKey]bool // grants.go
+	next     map[string]int    // next key to try per kind
 }
 
 // Now returns the platform time.

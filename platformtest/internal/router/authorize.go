@@ -16,8 +16,15 @@
 //   - PUBLISH and CALL get disclose_me, so subscribers see publisher_authid
 //     and callees caller_authid (the device serial) without asking.
 //
-// Every other role (app_reader comes with cross-app access) may not
-// publish, call, subscribe or register.
+// Role app_reader (a consumer's session on a provider's realm) is
+// read-only: CALL of history.transformed.* (history and series; the data
+// backend refuses private tables and error-logs), of files.read.* and of
+// wamp.session.get; SUBSCRIBE to transformed.* and files.events (the
+// services exclude app_reader from private feeds). Everything else is
+// refused: publish, register, writes, secret.reveal/verify,
+// sys.appaccess.*.
+//
+// Any other role may not publish, call, subscribe or register.
 
 package router
 
@@ -50,10 +57,12 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 	default:
 		return true, nil // YIELD, ERROR, UNSUBSCRIBE, UNREGISTER, CANCEL, GOODBYE
 	}
-	if s.role != wire.RoleApp {
-		return false, nil
-	}
-	if !appMay(a.realm, s.device.Key, msg) {
+	switch {
+	case s.role == wire.RoleAppReader:
+		if !readerMay(msg) {
+			return false, nil
+		}
+	case s.role != wire.RoleApp || !appMay(a.realm, s.device.Key, msg):
 		return false, nil
 	}
 	switch m := msg.(type) {
@@ -99,6 +108,25 @@ func appMay(ri realm.Info, deviceKey int, msg wamp.Message) bool {
 		return registerAllowed(ri, deviceKey, string(m.Procedure), match)
 	}
 	return true
+}
+
+// readerMay applies the rules of role app_reader.
+func readerMay(msg wamp.Message) bool {
+	switch m := msg.(type) {
+	case *wamp.Call:
+		uri := string(m.Procedure)
+		return strings.HasPrefix(uri, "history.transformed.") || strings.HasPrefix(uri, "files.read.") || uri == wire.SessionGetProc
+	case *wamp.Subscribe:
+		topic := string(m.Topic)
+		match, _ := wamp.AsString(m.Options[wire.OptMatch])
+		switch match {
+		case "", wire.MatchExact:
+			return strings.HasPrefix(topic, "transformed.") || topic == wire.FilesEventsTopic
+		case wire.MatchPrefix:
+			return strings.HasPrefix(topic, "transformed.")
+		}
+	}
+	return false
 }
 
 func isWAMP(uri string) bool { return strings.HasPrefix(uri, "wamp.") }

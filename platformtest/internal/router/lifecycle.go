@@ -168,6 +168,9 @@ func (rt *Router) realmConfig(ri realm.Info) *nexus.RealmConfig {
 		Authenticators: []auth.Authenticator{&craAuthenticator{rt: rt, realm: ri}},
 		Authorizer:     &authorizer{rt: rt, realm: ri},
 		MetaStrict:     true,
+		// The platform ends revoked readers with wamp.session.kill; apps may
+		// not call wamp.* (authorize.go), so only its own sessions can.
+		EnableMetaKill: true,
 		// Network subscribers get EVENT details of their own (events.go).
 		PublishFilterFactory: rt.publishFilterFactory,
 	}

@@ -1,0 +1,262 @@
+package platformtest
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+)
+
+const providerTemplate = `
+data:
+  tables:
+    - tablename: readings
+      description: Temperature readings
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: temp, name: Temperature, dataType: numeric}
+        - {id: api_key, name: Key, dataType: string, secret: true}
+    - tablename: private_stats
+      private: true
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: n, dataType: bigint}
+  transforms:
+    - tablename: hourly
+      sql: SELECT 1
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: mean, dataType: numeric}
+`
+
+const consumerTemplate = `
+data:
+  tables:
+    - tablename: notes
+      columns:
+        - {id: tsp, dataType: timestamp}
+consumes:
+  - app: Weather
+`
+
+// crossFixture is a project with a provider app "weather" (installed in
+// DEV on one device), a consumer "dash" (installed in DEV on another) that
+// consumes it, and a consumer "all" that consumes "*".
+type crossFixture struct {
+	p                    *Platform
+	pr                   *Project
+	weather, dash, all   *App
+	provIn, dashIn, allI *Installation
+}
+
+func newCross(t *testing.T) *crossFixture {
+	t.Helper()
+	p := New(t)
+	pr := p.AddProject("plant", Key(2))
+	f := &crossFixture{p: p, pr: pr}
+	f.weather = p.AddApp("weather", providerTemplate, Key(77))
+	f.dash = p.AddApp("dash", consumerTemplate, Key(26))
+	f.all = p.AddApp("all", "data:\n  tables: []\nconsumes:\n  - app: \"*\"\n", Key(30))
+	f.provIn = p.Install(pr.AddDevice("station", Key(7)), f.weather, Dev)
+	d := pr.AddDevice("panel", Key(42))
+	f.dashIn = p.Install(d, f.dash, Dev)
+	f.allI = p.Install(d, f.all, Dev)
+	return f
+}
+
+// joinAs joins realm with in's per-app credential.
+func joinAs(t *testing.T, p *Platform, in *Installation, realm string) (*client.Client, error) {
+	t.Helper()
+	id, secret := in.Credentials()
+	return dial(t, p.URL(), dialCfg(realm, id, secret, client.MSGPACK))
+}
+
+// TestResolve: discovery refuses in the documented order and answers the
+// shared catalog per stage, echoing the caller's spelling.
+func TestResolve(t *testing.T) {
+	f := newCross(t)
+	c := connect(t, f.p, f.dashIn, client.MSGPACK)
+	resolve := func(name any) callResult {
+		return call(t, c, wire.AppAccessResolve, map[string]any{"app": name}, nil, false)
+	}
+	resolve("weather").refused(t, "without a grant", wire.ErrAppAccessNoGrant)
+	f.p.Grant(f.pr, f.dash, "weather")
+	got := resolve("WEATHER").ok(t, "resolve").args[0].(map[string]any)
+	col := func(id, name, typ string) map[string]any {
+		return map[string]any{"id": id, "name": name, "description": "", "dataType": typ}
+	}
+	secret := col("api_key", "Key", "string")
+	secret["secret"] = true
+	catalog := map[string]any{
+		"tables": []any{map[string]any{"tablename": "readings", "description": "Temperature readings",
+			"columns": []any{col("tsp", "Time", "timestamp"), col("temp", "Temperature", "numeric"), secret}}},
+		"transforms": []any{map[string]any{"tablename": "hourly", "columns": []any{col("tsp", "", "timestamp"), col("mean", "", "numeric")}}},
+	}
+	want := map[string]any{"app": "WEATHER", "provider_app_key": int64(77), "stages": map[string]any{"dev": catalog}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("resolve (-want +got):\n%s", diff)
+	}
+	// A PROD backend adds the prod stage.
+	f.p.Install(f.p.DeviceByKey(7), f.weather, Prod)
+	if stages := resolve("weather").ok(t, "resolve").args[0].(map[string]any)["stages"].(map[string]any); len(stages) != 2 {
+		t.Errorf("stages %v, want dev and prod", stages)
+	}
+
+	all := connect(t, f.p, f.allI, client.MSGPACK)
+	f.p.Grant(f.pr, f.all, Wildcard)
+	call(t, all, wire.AppAccessResolve, map[string]any{"app": "nosuch"}, nil, false).refused(t, "unknown app", wire.ErrAppAccessUnknownApp)
+	lonely := f.p.AddApp("lonely", providerTemplate)
+	_ = lonely
+	call(t, all, wire.AppAccessResolve, map[string]any{"app": "lonely"}, nil, false).refused(t, "no backend", wire.ErrAppAccessNotInstalled)
+	resolve(7).refused(t, "a name that is not a string", wire.ErrInvalidArgument)
+	call(t, c, wire.AppAccessResolve, nil, nil, false).refused(t, "no args", wire.ErrInvalidArgument)
+}
+
+// TestList: listing needs the wildcard grant and names every other app of
+// the project that shares something, in lower case.
+func TestList(t *testing.T) {
+	f := newCross(t)
+	c := connect(t, f.p, f.allI, client.MSGPACK)
+	call(t, c, wire.AppAccessList, nil, nil, false).refused(t, "without the wildcard grant", wire.ErrAppAccessNoGrant)
+	f.p.Grant(f.pr, f.all, Wildcard)
+	got := call(t, c, wire.AppAccessList, nil, nil, false).ok(t, "list").args[0].([]any)
+	var names []string
+	for _, e := range got {
+		names = append(names, e.(map[string]any)["app"].(string))
+	}
+	// dash shares its table notes; weather its readings and hourly; the
+	// consumer itself is not listed.
+	if diff := cmp.Diff([]string{"dash", "weather"}, names); diff != "" {
+		t.Errorf("providers (-want +got):\n%s", diff)
+	}
+	if f.p.Grants()[0] != (Grant{Project: "plant", Consumer: "all", Provider: Wildcard}) {
+		t.Errorf("grants %+v", f.p.Grants())
+	}
+}
+
+// TestGrantNeedsConsumes: a grant for an app the consumer does not consume
+// is a provisioning mistake.
+func TestGrantNeedsConsumes(t *testing.T) {
+	f := newCross(t)
+	var err error
+	f.p.reg.Do(func(s *registry.State) { err = s.Grant(f.pr.m, f.dash.m, "all") })
+	if err == nil || !strings.Contains(err.Error(), "does not consume") {
+		t.Errorf("grant without consumes: %v", err)
+	}
+	f.p.reg.Do(func(s *registry.State) { err = s.Grant(f.pr.m, f.dash.m, Wildcard) })
+	if err == nil {
+		t.Error("a wildcard grant for an app that does not consume \"*\"")
+	}
+}
+
+// TestReaderRole: with a grant, the consumer's per-app credential joins
+// the provider's realm as app_reader, reads shared tables and feeds with
+// secrets masked, and may do nothing else; without a grant, or with the
+// legacy credential, it cannot join.
+func TestReaderRole(t *testing.T) {
+	f := newCross(t)
+	if _, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm()); err == nil {
+		t.Fatal("joined the provider realm without a grant")
+	}
+	log := f.p.AuthLog()
+	if last := log[len(log)-1]; last.Reason != registry.DenyNoGrant {
+		t.Errorf("refusal reason %q, want no_grant", last.Reason)
+	}
+	serial := f.dashIn.Device().Serial()
+	if _, err := dial(t, f.p.URL(), dialCfg(f.provIn.Realm(), serial, serial, client.MSGPACK)); err == nil {
+		t.Fatal("the legacy credential joined a provider realm")
+	}
+	f.p.Grant(f.pr, f.dash, "weather")
+	r, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm())
+	if err != nil {
+		t.Fatalf("reader join: %v", err)
+	}
+	if role := r.RealmDetails()["authrole"]; role != wire.RoleAppReader {
+		t.Fatalf("role %v", role)
+	}
+	if err := f.p.InsertRows(f.provIn, "readings", map[string]any{"tsp": t0, "temp": 21.5, "api_key": "k1"}); err != nil {
+		t.Fatal(err)
+	}
+	rows := call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 10}, nil, false).ok(t, "history").rows(t)
+	if len(rows) != 1 || rows[0]["api_key"] != SecretPlaceholder || rows[0]["temp"] != 21.5 {
+		t.Errorf("reader rows %v", rows)
+	}
+	call(t, r, wire.SeriesProc("readings"), map[string]any{"metrics": []any{map[string]any{"ref": "temp", "method": "MAX"}},
+		"limit": 10, "timeRange": []any{t0.UnixMilli(), nil}}, nil, false).ok(t, "series")
+	for _, tc := range []struct{ what, proc, uri string }{
+		{"private table", wire.HistoryProc("private_stats"), wire.ErrNotAuthorized},
+		{"error-logs", wire.HistoryProc("error-logs"), wire.ErrNotAuthorized},
+		{"append", wire.AppendProc(2, 77, "readings"), wire.ErrNotAuthorized},
+		{"reveal", "secret.reveal.readings", wire.ErrNotAuthorized},
+		{"verify", "secret.verify.readings", wire.ErrNotAuthorized},
+		{"discovery", wire.AppAccessResolve, wire.ErrNotAuthorized},
+	} {
+		call(t, r, tc.proc, map[string]any{"limit": 1}, nil, false).refused(t, tc.what, tc.uri)
+	}
+	call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 1, "filterAnd": []any{pred("api_key", "=", "k1")}}, nil, false).
+		refused(t, "filter on a secret", wire.ErrSecretColumn)
+	if err := r.Publish("2.77.readings", wamp.Dict{wire.OptAcknowledge: true}, wamp.List{map[string]any{"tsp": t0.UnixMilli()}}, nil); err == nil {
+		t.Error("a reader published on the provider realm")
+	}
+	if err := r.Register("2.42.77.DEV.fn", func(_ context.Context, _ *wamp.Invocation) client.InvokeResult { return client.InvokeResult{} }, nil); err == nil {
+		t.Error("a reader registered a procedure")
+	}
+	if err := r.Subscribe("transformed.private_stats.x", func(*wamp.Event) {}, wamp.Dict{wire.OptMatch: wire.MatchWildcard}); err == nil {
+		t.Error("a reader subscribed with a wildcard pattern")
+	}
+
+	// Feeds: the shared table arrives with secrets masked; the private one
+	// does not arrive.
+	shared := subscribe(t, r, wire.TransformedTopic("readings"))
+	private := subscribe(t, r, wire.TransformedTopic("private_stats"))
+	station := connect(t, f.p, f.provIn, client.MSGPACK)
+	meta := map[string]any{"DEVICE_SERIAL_NUMBER": f.provIn.Device().Serial(), "DEVICE_KEY": "7"}
+	call(t, station, wire.AppendProc(2, 77, "private_stats"), map[string]any{"tsp": t0.UnixMilli(), "n": 1}, meta, false).ok(t, "private append")
+	call(t, station, wire.AppendProc(2, 77, "readings"), map[string]any{"tsp": t0.Add(time.Second).UnixMilli(), "temp": 3, "api_key": "k2"}, meta, false).ok(t, "append")
+	ev := nextEvent(t, shared, "shared feed")
+	if row := ev[0].(map[string]any); row["api_key"] != SecretPlaceholder || row["temp"] != int64(3) {
+		t.Errorf("feed row %v", row)
+	}
+	select {
+	case ev := <-private:
+		t.Errorf("a reader got the private feed: %v", ev)
+	default:
+	}
+}
+
+// TestRevokeEndsReaderSessions: revoking ends the reader's session on the
+// provider realm and its next join is refused; another consumer's reader
+// with its own grant stays.
+func TestRevokeEndsReaderSessions(t *testing.T) {
+	f := newCross(t)
+	f.p.Grant(f.pr, f.dash, "weather")
+	f.p.Grant(f.pr, f.all, Wildcard)
+	r, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := joinAs(t, f.p, f.allI, f.provIn.Realm())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.p.Revoke(f.pr, f.dash, "weather")
+	select {
+	case <-r.Done():
+	case <-testCtx(t).Done():
+		t.Fatal("the revoked reader is still connected")
+	}
+	if _, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm()); err == nil {
+		t.Error("rejoined after the revocation")
+	}
+	call(t, other, wire.HistoryProc("readings"), map[string]any{"limit": 1}, nil, false).ok(t, "the other reader")
+	if len(f.p.Grants()) != 1 {
+		t.Errorf("grants after revoke: %+v", f.p.Grants())
+	}
+}
