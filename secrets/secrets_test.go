@@ -5,6 +5,7 @@
 package secrets_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -189,6 +190,16 @@ func TestRefusals(t *testing.T) {
 		t.Errorf("no secret columns: %v, want the no_such_procedure refusal and the hint", err)
 	}
 
+	// A filter on a secret column is refused in the other reads too.
+	if _, err := f.c.GetHistory(ctx, "credentials", &client.Query{FilterAnd: secretFilter}); !errors.Is(err, secrets.ErrSecretColumn) {
+		t.Errorf("history with a secret filter: %v", err)
+	}
+	_, err = f.c.GetSeriesHistory(ctx, "credentials", client.SeriesQuery{Metrics: []client.Metric{{Ref: "level", Method: client.MAX}},
+		Limit: 10, TimeRange: *client.Since(t0), FilterAnd: []client.Filter{client.IsNull("api_key")}})
+	if !errors.Is(err, secrets.ErrSecretColumn) {
+		t.Errorf("series with a secret filter: %v", err)
+	}
+
 	// The router's refusal of a caller that is not the app's own container
 	// keeps its URI (the data backend's own check is tested in package
 	// fleetdb: no other role can call on the fake's router yet).
@@ -234,5 +245,56 @@ func TestRateLimits(t *testing.T) {
 	}
 	if err := verify(); err != nil {
 		t.Errorf("verify in the next window: %v", err)
+	}
+}
+
+// TestNullOnEveryPath: a NULL secret is null in history, feeds, reveal
+// and storage, and never matches in Verify, not even the empty candidate.
+func TestNullOnEveryPath(t *testing.T) {
+	f := newFixture(t, nil)
+	ctx := ctxT(t)
+	feed := make(chan client.Row, 4)
+	if _, err := f.c.SubscribeToTable(ctx, "credentials", func(_ context.Context, ev *client.TableEvent) { feed <- ev.Row }); err != nil {
+		t.Fatal(err)
+	}
+	f.put(t, credential{Tsp: t0, Machine: "m1", APIKey: secrets.Set("k1")})
+	f.put(t, credential{Tsp: t0.Add(time.Second), Machine: "m2", APIKey: secrets.Clear()})
+	var fed []client.Row
+	for range 2 {
+		select {
+		case r := <-feed:
+			fed = append(fed, r)
+		case <-ctx.Done():
+			t.Fatal("no feed event")
+		}
+	}
+	hist, err := f.c.GetHistory(ctx, "credentials", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	revealed, err := f.s.Reveal(ctx, "credentials", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := f.p.TableRows(f.in.Realm(), "credentials")
+	for _, tc := range []struct {
+		path string
+		got  []any
+		want []any
+	}{
+		{"feed", column(fed, "api_key"), []any{secrets.Placeholder, nil}},
+		{"history", column(hist, "api_key"), []any{secrets.Placeholder, nil}},
+		{"reveal", column(revealed, "api_key"), []any{nil, "k1"}},
+		{"storage", []any{stored[1]["api_key"]}, []any{nil}},
+	} {
+		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.path, diff)
+		}
+	}
+	for _, candidate := range []string{"", "null", secrets.Placeholder} {
+		res, err := f.s.Verify(ctx, "credentials", "api_key", candidate, nil)
+		if err != nil || res != (secrets.VerifyResult{Checked: 1}) {
+			t.Errorf("verify %q against NULL: %+v, %v", candidate, res, err)
+		}
 	}
 }
