@@ -33,7 +33,9 @@
 // constant time, and says whether one of the selected rows matched and how
 // many were checked (by default the most recent row). Both take a
 // client.Query as GetHistory does; the limit is 1 to 100, and a larger one
-// is refused by the data backend (ErrInvalidLimit), never clamped. Both
+// is sent as given and refused by the data backend (ErrInvalidLimit), never
+// clamped (above 10000, the most any read takes, the SDK refuses it before
+// sending, with client.ErrInvalidArgument). Both
 // wait for a session up to the client's reconnect window and retry while
 // the data backend does not serve them yet, like the table operations.
 //
@@ -46,8 +48,9 @@
 // client.ErrNotServed.
 //
 // Verify fails closed: only a boolean true from the platform is a match.
-// The candidate is sent once, in the call, and appears in no error message
-// and no log line of the SDK.
+// The candidate travels only in the call of secret.verify.<t> and appears
+// in no error message and no log line of the SDK; should the platform
+// quote it in a refusal, the quote is withheld from the error.
 //
 // The package uses only the public API of package client.
 package secrets
