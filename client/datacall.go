@@ -60,14 +60,17 @@ func (q *Query) Payload() (map[string]any, error) {
 // included, is returned as it is: refusals keep their URI in a
 // *WampError.
 //
-// The payload is encoded like every argument (docs/wire.md §9). Timeout
-// bounds each attempt; Progress asks for progressive results and receives
-// them. Errors are *OpError naming "CallData" and the procedure, or
+// The payload is encoded like every argument (docs/wire.md §9); nothing
+// is sent when ctx has already ended. Timeout bounds each attempt;
+// Progress asks for progressive results and receives them. Errors are *OpError naming "CallData" and the procedure, or
 // ErrInvalidArgument for a procedure or payload refused before sending.
 func (c *Client) CallData(ctx context.Context, procedure string, payload map[string]any, opts ...CallOption) (*Result, error) {
 	const op = "CallData"
 	if err := checkTopic(op, procedure, false); err != nil {
 		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, opErr(op, procedure, err) // nothing is sent
 	}
 	var args []any
 	if payload != nil {

@@ -4,6 +4,7 @@
 package client_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"testing"
@@ -111,6 +112,13 @@ func TestCallData(t *testing.T) {
 	}
 	if sent := recordedArgs(f.p, "secret.reveal.sensordata"); len(sent) == 0 || len(sent[0]) != 0 {
 		t.Errorf("nil payload sent as %v, want no args", sent)
+	}
+
+	ended, cancelEnded := context.WithCancel(ctx)
+	cancelEnded()
+	before := len(f.p.Calls())
+	if _, err := c.CallData(ended, uri, nil); !errors.Is(err, context.Canceled) || len(f.p.Calls()) != before {
+		t.Errorf("ended context: %v, %d calls sent", err, len(f.p.Calls())-before)
 	}
 
 	for _, bad := range []func() error{
