@@ -157,10 +157,15 @@ func TestSlowSubscriberDropped(t *testing.T) {
 func TestPingsWhileWriteBlocked(t *testing.T) {
 	f := newFixture(t, WithoutRecording(), WithServerKeepalive(200*time.Millisecond))
 	stalled := stalledSubscriber(t, f.p, f.in2, "flood")
-	pub := joinInstallation(t, f.p, f.in1, false) // reads all the time, so it answers pings
+	// The platform's own session publishes: the only link on the wire is
+	// the stalled subscriber's, so no other link can miss a pong under
+	// load.
+	host := f.p.rt.Host(f.in2.Realm())
 	payload := bytes.Repeat([]byte{'x'}, 1<<20)
 	for range 16 { // enough to fill the socket buffers and block the writer
-		pub.send(&wamp.Publish{Request: pub.newReq(), Options: wamp.Dict{}, Topic: "flood", Arguments: wamp.List{payload}})
+		if err := host.Publish("flood", nil, wamp.List{payload}, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if err := f.p.rt.WaitGone(testCtx(t), stalled); err != nil {
 		t.Fatalf("stalled subscriber still connected: %v", err)
