@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
@@ -34,6 +35,9 @@ type Config struct {
 	// registry's lock: an install may have created a realm the router
 	// must bring up.
 	Changed func()
+	// Agents is the agent runtime flockd's tool route calls tools
+	// through (flockd_tools.go).
+	Agents *agents.Runtime
 }
 
 // API is the management REST API of one platform.
