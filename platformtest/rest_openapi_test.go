@@ -27,7 +27,7 @@ type conformance struct {
 	p      *Platform
 	doc    *openapi3.T
 	router routers.Router
-	flockd routers.Router // flockd's paths: the legacy router ignores a path's own servers
+	flockd routers.Router          // flockd's paths: the legacy router ignores a path's own servers
 	hits   map[string]map[int]bool // "METHOD /path/{x}" → statuses seen
 	served *http.ServeMux          // the server's routes, without the prefix
 }
