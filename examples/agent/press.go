@@ -88,7 +88,7 @@ func (p *press) scheduleService(ctx context.Context, a serviceArgs) (booking, er
 	p.tickets++
 	n := p.tickets
 	p.mu.Unlock()
-	day := p.now().Truncate(24 * time.Hour).AddDate(0, 0, days)
+	day := p.now().Truncate(24*time.Hour).AddDate(0, 0, days)
 	return booking{Ticket: fmt.Sprintf("SRV-%04d", n), Slot: day.Add(6 * time.Hour)}, nil
 }
 
