@@ -2,9 +2,10 @@
 // (docs/fake.md §9): devices, apps on devices, apps, releases and groups,
 // under /v1/platform and /v1/ironflock, with bearer-token users scoped to
 // their projects, JSON error bodies {"error", "code"} and the OpenAPI
-// document. It reads and changes the provisioned world through
-// internal/registry; it knows nothing of the router but what its Config
-// hands in.
+// document; and, under /v1/flockd, flockd's own route calling an app's
+// agent tools (not part of the platform's API). It reads and changes the
+// provisioned world through internal/registry; it knows nothing of the
+// router but what its Config hands in.
 package rest
 
 import (

@@ -44,8 +44,9 @@ type restFunc func(c *restCall) (status int, body any, err *apiError)
 
 type userKey struct{}
 
-// Routes returns the route patterns the API serves (after its prefix), in
-// the order they are registered.
+// Routes returns the route patterns the API serves (after its prefix:
+// Prefix and AliasPrefix, or FlockdPrefix for flockd's own routes), in the
+// order they are registered.
 func Routes() []string {
 	var served []string
 	collect := func(pattern string, _ restFunc) { served = append(served, pattern) }
@@ -59,7 +60,8 @@ func Routes() []string {
 	return append(served, "GET "+openAPIPath)
 }
 
-// Mount registers the API on mux under Prefix and AliasPrefix.
+// Mount registers the API on mux under Prefix and AliasPrefix, and
+// flockd's own routes under FlockdPrefix.
 func (api *API) Mount(mux *http.ServeMux) {
 	routes := http.NewServeMux()
 	route := func(pattern string, f restFunc) { routes.HandleFunc(pattern, serveRoute(f)) }
