@@ -94,8 +94,9 @@ type ToolCall struct {
 	DeviceKey int    // the device called; 0 for a delegate tool
 	// Convention is how the arguments were sent.
 	Convention ArgConvention
-	// Arguments are the arguments as the model wrote them (device_key
-	// included when it chose the device).
+	// Arguments are the arguments as the model wrote them, as JSON values
+	// (integers int64), with the device_key of the device called (none
+	// for a delegate tool).
 	Arguments map[string]any
 	// Args and Kwargs are the payload as sent.
 	Args   []any

@@ -91,7 +91,9 @@ type Call struct {
 	DeviceKey int    // the device called; 0 for a delegate tool
 	// Convention is how the arguments were sent.
 	Convention Convention
-	// Arguments are the arguments as the model wrote them.
+	// Arguments are the arguments as the model wrote them, as JSON values
+	// (integers int64), with the device_key of the device called (none
+	// for a delegate tool).
 	Arguments map[string]any
 	// Args and Kwargs are the payload as sent.
 	Args   []any
