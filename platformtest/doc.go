@@ -56,7 +56,8 @@
 // # What is not
 //
 //   - Services: the file service is not there yet; its procedures answer
-//     wamp.error.no_such_procedure. The data backend is below.
+//     wamp.error.no_such_procedure. The data backend and the agent runtime
+//     are below.
 //   - The router does not cache authentication and authorization verdicts
 //     (the real one caches them for 10 and 30 seconds): rotations and
 //     uninstalls take effect for the next join at once.
@@ -165,8 +166,30 @@
 // within a bucket, and so on.
 //
 // InsertRows, TableRows, DecryptedTableRows, RefuseWrites, SetChunkBudget
-// and SetTransformRows control it from a test; Recorded shows every payload it received, as
-// sent, before validation.
+// and SetTransformRows control it from a test; Recorded shows every
+// payload it received, as sent, before validation.
+//
+// # Agent runtime
+//
+// Every realm also runs the agent runtime (internal/agents), which calls
+// the topic tools of an app's agent template (given to AddAppWithAgents,
+// or by a seed's ai_template) as device functions, as the platform's AI
+// agents do (docs/wire.md §7.14): CallTool invokes one tool on an
+// installation's device (or the device its device_key argument names) at
+// <S>.<device_key>.<A>.<STAGE>.<topic>, in the argument convention the test
+// chooses (Convention: KeywordArgs, ObjectArg, PositionalArgs), so that a
+// handler can be proven to accept all three; RunAgent plays agents whose
+// turns a test scripted in place of a language model, following delegate
+// tools into the agents they name and stopping an agent at its
+// max_iterations; ToolCalls records every call with its answer. Faithful:
+// the procedure and the device_key routing, device_key added and stripped,
+// the tools of the release the device runs, results and error texts handed
+// back as is. Not: there is no model (no prompts, context budgets,
+// summaries or built-in tools); the convention is the test's choice; an
+// agent stopped at max_iterations ends without an answer, a choice of this
+// fake. flockd serves the same calls on a route of its own,
+// POST /v1/flockd/devices/{device_key}/apps/{app_key}/agents/{agent}/tools/{tool},
+// which is not part of the platform's API.
 //
 // # Faults and control
 //
@@ -209,7 +232,8 @@
 // sessions, authentication, authorization, recording and interceptions is
 // internal/router; the management REST API is internal/rest; each platform
 // service is a package of its own attached to every realm through the
-// seam of internal/realm, the data backend being internal/fleetdb.
+// seam of internal/realm, the data backend being internal/fleetdb and the
+// agent runtime internal/agents.
 //
 // A platform made by New fails its test on a provisioning mistake (a
 // duplicate name, an unknown stage...); one made by Start panics. Seeds

@@ -16,6 +16,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
+	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
@@ -40,7 +41,8 @@ type Platform struct {
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
-	fleet *fleetdb.DB // the data backend of every realm (fleetdb.go)
+	fleet  *fleetdb.DB     // the data backend of every realm (fleetdb.go)
+	agents *agents.Runtime // the agent runtime (agents.go)
 
 	mu     sync.Mutex                 // guards writes
 	writes map[string][]*Interception // RefuseWrites, by realm
@@ -71,16 +73,17 @@ func Start(opts ...Option) (*Platform, error) {
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
+	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
 		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet, appaccess.New(p.reg)}, // the data backend, cross-app discovery
+		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents}, // the data backend, cross-app discovery, the agent runtime
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
-		Online: p.rt.Online, Changed: p.rt.Reconcile,
+		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
 	}).Mount(mux)
 
 	ln, err := net.Listen("tcp", set.addr)

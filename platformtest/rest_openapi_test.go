@@ -27,6 +27,7 @@ type conformance struct {
 	p      *Platform
 	doc    *openapi3.T
 	router routers.Router
+	flockd routers.Router          // flockd's paths: the legacy router ignores a path's own servers
 	hits   map[string]map[int]bool // "METHOD /path/{x}" → statuses seen
 	served *http.ServeMux          // the server's routes, without the prefix
 }
@@ -48,11 +49,17 @@ func newConformance(t *testing.T, p *Platform) *conformance {
 	if err != nil {
 		t.Fatalf("router: %v", err)
 	}
+	fdoc := *doc
+	fdoc.Servers = openapi3.Servers{{URL: rest.FlockdPrefix}}
+	flockd, err := legacy.NewRouter(&fdoc)
+	if err != nil {
+		t.Fatalf("flockd router: %v", err)
+	}
 	served := http.NewServeMux()
 	for _, pattern := range rest.Routes() {
 		served.HandleFunc(pattern, func(http.ResponseWriter, *http.Request) {})
 	}
-	return &conformance{t: t, p: p, doc: doc, router: router, hits: map[string]map[int]bool{}, served: served}
+	return &conformance{t: t, p: p, doc: doc, router: router, flockd: flockd, hits: map[string]map[int]bool{}, served: served}
 }
 
 // do sends a request and validates it and its answer.
@@ -82,7 +89,15 @@ func (c *conformance) validate(method, path, token, body string, a restAnswer) {
 	if a.status >= 500 {
 		c.t.Errorf("%s %s: server error %d: %s", method, path, a.status, a.body)
 	}
-	if _, pattern := c.served.Handler(withoutPrefix(req, prefixOf(path))); pattern == "" {
+	router := c.router
+	if prefixOf(path) == rest.FlockdPrefix {
+		router = c.flockd
+	}
+	route, params, err := router.FindRoute(req)
+	// flockd's paths are served under its prefix only (their servers), the
+	// platform's under the platform's prefixes only.
+	misplaced := err == nil && (route.PathItem.Servers != nil) != (router == c.flockd)
+	if _, pattern := c.served.Handler(withoutPrefix(req, prefixOf(path))); pattern == "" || misplaced {
 		// No route: an unknown path (404) or a wrong method (405), or no
 		// token (401, which comes first), whose body must still be an
 		// Error.
@@ -92,7 +107,6 @@ func (c *conformance) validate(method, path, token, body string, a restAnswer) {
 		c.checkSchema("Error", a.body, method+" "+path)
 		return
 	}
-	route, params, err := c.router.FindRoute(req)
 	if err != nil {
 		c.t.Errorf("%s %s: a served route the document lacks: %v", method, path, err)
 		return
@@ -134,8 +148,11 @@ func (c *conformance) ok(method, path, token, body string, want int, out any) re
 }
 
 func prefixOf(path string) string {
-	if strings.HasPrefix(path, rest.AliasPrefix) {
+	switch {
+	case strings.HasPrefix(path, rest.AliasPrefix):
 		return rest.AliasPrefix
+	case strings.HasPrefix(path, rest.FlockdPrefix):
+		return rest.FlockdPrefix
 	}
 	return rest.Prefix
 }
@@ -262,6 +279,12 @@ func TestRESTConformsToOpenAPI(t *testing.T) {
 	c.ok("DELETE", f("/swarms/1/groups/1/apps/%d", app.AppKey), A, "", 204, nil)
 	c.ok("DELETE", f("/swarms/1/groups/1/devices/%d", dev), A, "", 204, nil)
 
+	// flockd's tool route: answered 200 with the device's refusal (no
+	// device serves the tool).
+	bot := p.AddAppWithAgents("bot", "", agentsYAML, Key(40))
+	p.Install(d1, bot, Dev)
+	c.ok("POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", A, `{"arguments":{"sensor":"inlet"}}`, 200, nil)
+
 	// Deletions.
 	c.ok("DELETE", f("/apps/%d", app.AppKey), A, "", 204, nil)
 	c.ok("DELETE", f("/swarms/1/devices/%d", dev), A, "", 204, nil)
@@ -288,6 +311,12 @@ func TestRESTConformsToOpenAPI(t *testing.T) {
 		{"GET", "/devices/", A, ""},
 		{"PATCH", "/devices/1", A, ""},
 		{"DELETE", "/v1/ironflock/apps", A, ""},
+		{"POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/nope", A, `{}`},
+		{"POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/ask_expert", A, `{}`},
+		{"POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", A, `{"convention":"sideways"}`},
+		{"POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", "", `{}`},
+		{"GET", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", A, ""},
+		{"POST", "/v1/platform/devices/1/apps/40/agents/assistant/tools/read_temperature", A, `{}`},
 	} {
 		if a := c.do(e.method, e.path, e.token, e.body); a.status < 400 {
 			t.Errorf("%s %s: %d, want an error", e.method, e.path, a.status)

@@ -70,6 +70,16 @@ type Tool struct {
 	// The platform adds a required integer device_key to topic tools; it
 	// is not part of Parameters.
 	Parameters map[string]any
+	// ParameterNames lists the names of Parameters' properties in the
+	// order the file writes them: the order of arguments passed as
+	// positional values.
+	ParameterNames []string
+	// Pos is where the tool's name stands in the file.
+	Pos Position
+	// ParameterPositions maps JSON Pointers into Parameters
+	// ("/properties/city") to where the file writes them; see
+	// ParameterPosition.
+	ParameterPositions map[string]Position
 }
 
 // Effort levels of an agent.
@@ -267,6 +277,7 @@ func (c *checker) tools(n *yaml.Node, path string, a *Agent, agents []string) {
 			c.warnf(m.fields[name].key, p, "tool name %q may be refused by models; use 1 to 64 letters, digits, _ and -", name)
 		}
 		if t := c.tool(m.fields[name].value, p, name, a.Name, agents); t != nil {
+			t.Pos = positionOf(m.fields[name].key)
 			a.Tools[name] = t
 		}
 	}
@@ -311,7 +322,9 @@ func (c *checker) tool(n *yaml.Node, path, name, agent string, agents []string) 
 			}
 		}
 	}
-	t.Parameters = c.parameters(m.value("parameters"), keyPath(path, "parameters"), topic != nil)
+	var legacy bool
+	t.Parameters, legacy = c.parameters(m.value("parameters"), keyPath(path, "parameters"), topic != nil)
+	t.paramLayout(m.value("parameters"), t.Parameters, legacy)
 	return t
 }
 

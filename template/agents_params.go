@@ -18,14 +18,15 @@ var schemaKeywords = []string{"type", "properties", "required", "$schema", "$ref
 	"oneOf", "additionalProperties", "enum", "const"}
 
 // parameters reads a tool's parameters and returns the normalised JSON
-// Schema object. n is nil when the tool has none.
-func (c *checker) parameters(n *yaml.Node, path string, topic bool) map[string]any {
+// Schema object, and whether n has the older name: {type, description,
+// required} form. n is nil when the tool has none.
+func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]any, bool) {
 	if n == nil {
-		return map[string]any{"type": "object", "properties": map[string]any{}}
+		return map[string]any{"type": "object", "properties": map[string]any{}}, false
 	}
 	m := c.mapping(n, path, "a JSON Schema object such as {type: object, properties: {city: {type: string}}, required: [city]}")
 	if m == nil {
-		return nil
+		return nil, false
 	}
 	legacy := len(m.keys) > 0
 	for _, k := range m.keys {
@@ -51,7 +52,7 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) map[string]a
 		}
 	}
 	if schema == nil {
-		return nil
+		return nil, legacy
 	}
 	valid := c.compileSchema(schema, m, path, legacy)
 	props, _ := schema["properties"].(map[string]any)
@@ -66,12 +67,12 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) map[string]a
 		c.warnf(m.node, path, "the platform adds its own required integer device_key to every topic tool and strips it before the call; rename this parameter")
 	}
 	if !valid {
-		return nil
+		return nil, legacy
 	}
 	if _, has := schema["properties"]; !has {
 		schema["properties"] = map[string]any{}
 	}
-	return schema
+	return schema, legacy
 }
 
 // legacyParameters converts name: {type, description, required: bool}

@@ -245,6 +245,8 @@ func TestParseAgentsFull(t *testing.T) {
 		Main: true, DataAccess: true,
 		Tools: map[string]*Tool{"t": {Name: "t", Description: "d", Topic: "read", Parameters: map[string]any{
 			"type": "object", "properties": map[string]any{"x": map[string]any{"type": "number"}},
+		}, ParameterNames: []string{"x"}, Pos: Position{9, 5}, ParameterPositions: map[string]Position{
+			"": {12, 19}, "/type": {12, 20}, "/properties": {12, 34}, "/properties/x": {12, 47}, "/properties/x/type": {12, 51},
 		}}},
 	}
 	if d := cmp.Diff(wantA, a); d != "" {

@@ -11,6 +11,13 @@
 // objects. ValidateDir checks both files of an app folder at once and
 // renders a Report for a command-line tool.
 //
+// A Tool also keeps the layout of its source: where it stands (Pos), where
+// each part of its parameters' schema stands (ParameterPosition, by JSON
+// Pointer) and the order in which the file writes its parameters
+// (ParameterNames). Package agent reports a Go tool that disagrees with
+// the template at those positions, and reads arguments passed as
+// positional values in that order.
+//
 // # Findings
 //
 // Validation never stops at the first problem: every rule of the two

@@ -12,6 +12,11 @@
 // installation's device environment (what a device agent injects) and the
 // users' bearer tokens as JSON. SIGINT or SIGTERM stop it.
 //
+// Its own route POST /v1/flockd/devices/{device_key}/apps/{app_key}/agents/{agent}/tools/{tool}
+// (not part of the platform's API) calls a tool of an app's agent template
+// on a device, as the platform's agent runtime does, so that curl can try
+// a device's tools (docs/flockd.md §6).
+//
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
 // holding a few readings of each device, so apps have data to read.
 //

@@ -61,6 +61,9 @@ func (s *State) AddApp(name, dataTemplate, aiTemplate string, spec Spec) (*App, 
 	if _, err := ParseDataTemplate(dataTemplate); err != nil {
 		return nil, fmt.Errorf("app %q: %w", name, err)
 	}
+	if _, err := ParseAgentTemplate(aiTemplate); err != nil {
+		return nil, fmt.Errorf("app %q: %w", name, err)
+	}
 	key, err := s.allocKey("app", spec, func(k int) bool { return s.apps[k] != nil })
 	if err != nil {
 		return nil, err

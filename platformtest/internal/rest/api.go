@@ -2,15 +2,17 @@
 // (docs/fake.md §9): devices, apps on devices, apps, releases and groups,
 // under /v1/platform and /v1/ironflock, with bearer-token users scoped to
 // their projects, JSON error bodies {"error", "code"} and the OpenAPI
-// document. It reads and changes the provisioned world through
-// internal/registry; it knows nothing of the router but what its Config
-// hands in.
+// document; and, under /v1/flockd, flockd's own route calling an app's
+// agent tools (not part of the platform's API). It reads and changes the
+// provisioned world through internal/registry; it knows nothing of the
+// router but what its Config hands in.
 package rest
 
 import (
 	"log/slog"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
@@ -34,6 +36,9 @@ type Config struct {
 	// registry's lock: an install may have created a realm the router
 	// must bring up.
 	Changed func()
+	// Agents is the agent runtime flockd's tool route calls tools
+	// through (flockd_tools.go).
+	Agents *agents.Runtime
 }
 
 // API is the management REST API of one platform.

@@ -3,6 +3,7 @@
 //
 //	/v1/platform/...    every route of the API (the other files of this package)
 //	/v1/ironflock/...   the same routes (the real platform's documented prefix)
+//	/v1/flockd/...      flockd's own routes, not the platform's (flockd_tools.go)
 //
 // and answers, in JSON like every error of the API: 401 without a known
 // bearer token (only GET /openapi.json needs none), 404 for an unknown
@@ -43,8 +44,9 @@ type restFunc func(c *restCall) (status int, body any, err *apiError)
 
 type userKey struct{}
 
-// Routes returns the route patterns the API serves (after its prefix), in
-// the order they are registered.
+// Routes returns the route patterns the API serves (after its prefix:
+// Prefix and AliasPrefix, or FlockdPrefix for flockd's own routes), in the
+// order they are registered.
 func Routes() []string {
 	var served []string
 	collect := func(pattern string, _ restFunc) { served = append(served, pattern) }
@@ -54,23 +56,15 @@ func Routes() []string {
 	api.routeApps(collect)
 	api.routeReleases(collect)
 	api.routeGroups(collect)
+	api.routeFlockd(collect) // under FlockdPrefix (flockd_tools.go)
 	return append(served, "GET "+openAPIPath)
 }
 
-// Mount registers the API on mux under Prefix and AliasPrefix.
+// Mount registers the API on mux under Prefix and AliasPrefix, and
+// flockd's own routes under FlockdPrefix.
 func (api *API) Mount(mux *http.ServeMux) {
 	routes := http.NewServeMux()
-	route := func(pattern string, f restFunc) {
-		routes.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
-			u, _ := r.Context().Value(userKey{}).(*registry.User)
-			status, body, err := f(&restCall{w: w, r: r, u: u})
-			if err != nil {
-				writeError(w, err)
-				return
-			}
-			writeJSON(w, status, body)
-		})
-	}
+	route := func(pattern string, f restFunc) { routes.HandleFunc(pattern, serveRoute(f)) }
 	api.routeDevices(route)
 	api.routeDeviceApps(route)
 	api.routeApps(route)
@@ -81,6 +75,21 @@ func (api *API) Mount(mux *http.ServeMux) {
 		h := api.restEntry(prefix, routes)
 		mux.Handle(prefix+"/", h)
 		mux.Handle(prefix, h)
+	}
+	api.mountFlockd(mux)
+}
+
+// serveRoute adapts a route's handler: it answers with its success or its
+// error.
+func serveRoute(f restFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		u, _ := r.Context().Value(userKey{}).(*registry.User)
+		status, body, err := f(&restCall{w: w, r: r, u: u})
+		if err != nil {
+			writeError(w, err)
+			return
+		}
+		writeJSON(w, status, body)
 	}
 }
 
