@@ -16,6 +16,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -40,6 +41,8 @@ type Platform struct {
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
 	fleet *fleetdb.DB // the data backend of every realm (fleetdb.go)
+
+	files *fleetfiles.Service // the file service of every realm (files.go)
 
 	mu     sync.Mutex                 // guards writes
 	writes map[string][]*Interception // RefuseWrites, by realm
@@ -70,13 +73,15 @@ func Start(opts ...Option) (*Platform, error) {
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
+	p.files = p.newFileService()
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
 		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet}, // the data backend
+		Services: []realm.Service{p.fleet, p.files}, // the data backend, the file service
 	})
 	mux.Handle(wire.RouterPath, p.rt)
+	p.files.Mount(mux) // the object store and permanent URLs
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
 		Online: p.rt.Online, Changed: p.rt.Reconcile,
@@ -118,6 +123,7 @@ func (p *Platform) Clock() *Clock { return p.clock }
 // idempotent.
 func (p *Platform) Close() {
 	p.rt.Close()
+	p.files.Close()
 	p.clock.stop()
 	p.log.Info("platform closed")
 }
