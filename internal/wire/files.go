@@ -2,7 +2,7 @@ package wire
 
 import "time"
 
-// Managed file storage (docs/wire.md §12): the procedures are in uris.go
+// Managed file storage (docs/wire.md §7.12): the procedures are in uris.go
 // (FilesNamespaces … FilesWriteURL, FilesEventsTopic); these are their
 // codes, payload field names, limits and the HTTP paths of the object
 // store.

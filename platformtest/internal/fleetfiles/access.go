@@ -1,4 +1,4 @@
-// This file holds who may do what (docs/wire.md §12, fleetfiles' role
+// This file holds who may do what (docs/wire.md §7.12, fleetfiles' role
 // matrix): role app everything; app_reader (a consuming app) reads, and
 // not private namespaces; board_reader reads; board_writer everything
 // but delete; a call without a disclosed role is refused ("undisclosed

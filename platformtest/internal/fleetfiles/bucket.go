@@ -46,7 +46,7 @@ type object struct {
 	modified    time.Time
 }
 
-// descriptor is the wire form of an object (docs/wire.md §12), with
+// descriptor is the wire form of an object (docs/wire.md §7.12), with
 // last_modified in ISO 8601 UTC with milliseconds.
 func (o *object) descriptor() map[string]any {
 	return map[string]any{

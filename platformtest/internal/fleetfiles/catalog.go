@@ -1,4 +1,4 @@
-// This file serves the catalog and the usage (docs/wire.md §12):
+// This file serves the catalog and the usage (docs/wire.md §7.12):
 //
 //	files.read.namespaces  no payload → {namespaces: [{name, description,
 //	                       private, content_types, max_object_bytes}],

@@ -1,6 +1,6 @@
 // Package fleetfiles is the fake platform's file service (the platform
 // calls it fleetfiles) with its object store: managed object storage per
-// app data backend, modelled on fleetfiles v0.2.0 (docs/wire.md §12,
+// app data backend, modelled on fleetfiles v0.2.0 (docs/wire.md §7.12,
 // docs/fake.md).
 //
 // On every realm it registers the files.read.* and files.write.*

@@ -1,5 +1,5 @@
 // This file holds the envelope every files.* procedure answers with
-// (docs/wire.md §12): a RESULT whose args[0] is {success: true, payload}
+// (docs/wire.md §7.12): a RESULT whose args[0] is {success: true, payload}
 // or {success: false, code, reason}; never a WAMP ERROR. It also reads
 // the request payload args[0]. It serves no URI.
 

@@ -1,4 +1,4 @@
-// This file publishes files.events (docs/wire.md §12):
+// This file publishes files.events (docs/wire.md §7.12):
 // {"action": "put"|"delete", "object": descriptor} after every stored
 // object (put, copy, direct upload) and every delete that removed one.
 // Events of a private namespace exclude role app_reader. Expiry by

@@ -1,5 +1,5 @@
 // This file holds the key rules of the file service (fleetfiles
-// NormalizeKey, docs/wire.md §12): what a key, and a list prefix, must
+// NormalizeKey, docs/wire.md §7.12): what a key, and a list prefix, must
 // look like. It serves no URI.
 //
 // The real service normalises keys to NFC before it checks them, so two

@@ -1,4 +1,4 @@
-// This file serves listings (docs/wire.md §12):
+// This file serves listings (docs/wire.md §7.12):
 //
 //	files.read.list  {namespace, prefix, limit, cursor, delimiter?} →
 //	                 {objects: [descriptor…], prefixes: [..],

@@ -1,4 +1,4 @@
-// This file mints presigned URLs (docs/wire.md §12) and checks them:
+// This file mints presigned URLs (docs/wire.md §7.12) and checks them:
 //
 //	files.read.url   {namespace, key, expires_in} → {url, method: "GET",
 //	                 expires_in, size, etag}

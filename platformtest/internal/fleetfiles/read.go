@@ -1,4 +1,4 @@
-// This file serves reads through the router (docs/wire.md §12):
+// This file serves reads through the router (docs/wire.md §7.12):
 //
 //	files.read.stat  {namespace, key} → descriptor
 //	files.read.get   {namespace, key} → descriptor + data (standard

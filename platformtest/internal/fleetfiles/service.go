@@ -1,6 +1,6 @@
 // This file holds the Service: the fake file service of a platform, its
 // configuration and test settings, the buckets of its realms, and Attach,
-// which registers on a realm (docs/wire.md §12):
+// which registers on a realm (docs/wire.md §7.12):
 //
 //	files.read.namespaces  files.read.usage  (catalog.go)
 //	files.read.list                          (list.go)

@@ -1,4 +1,4 @@
-// This file serves writes through the router (docs/wire.md §12):
+// This file serves writes through the router (docs/wire.md §7.12):
 //
 //	files.write.put     {namespace, key, data: base64, content_type?} →
 //	                    descriptor without last_modified
