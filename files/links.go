@@ -137,6 +137,11 @@ func (s *Store) UploadURL(ctx context.Context, key string, opts ...Option) (*Upl
 	if err != nil {
 		return nil, opError("files.UploadURL", wire.FilesWriteURL, set.object(key), err)
 	}
+	return decodeUpload(p), nil
+}
+
+// decodeUpload reads the answer of files.write.url.
+func decodeUpload(p map[string]any) *Upload {
 	up := &Upload{
 		URL:       stringField(p, wire.FieldURL),
 		Method:    stringField(p, wire.FieldMethod),
@@ -153,7 +158,7 @@ func (s *Store) UploadURL(ctx context.Context, key string, opts ...Option) (*Upl
 			up.Headers[k] = v
 		}
 	}
-	return up, nil
+	return up
 }
 
 // writeURL mints an upload URL: {url, method, headers, expires_in,

@@ -106,19 +106,8 @@ func (s *Store) put(ctx context.Context, key string, r io.Reader, size int64, se
 	if err != nil {
 		return nil, wire.FilesWriteURL, err
 	}
-	headers := map[string]string{}
-	if h, ok := u[wire.FieldHeaders].(map[string]any); ok {
-		for k, v := range h {
-			if v, ok := v.(string); ok {
-				headers[k] = v
-			}
-		}
-	}
-	method := stringField(u, wire.FieldMethod)
-	if method == "" {
-		method = "PUT"
-	}
-	if err := s.putHTTP(ctx, method, stringField(u, wire.FieldURL), headers, r, size, p); err != nil {
+	up := decodeUpload(u)
+	if err := s.putHTTP(ctx, up.Method, up.URL, up.Headers, r, size, p); err != nil {
 		return nil, wire.FilesWriteURL, err
 	}
 	d, err := s.call(ctx, wire.FilesStat, map[string]any{wire.FieldNamespace: set.namespace, wire.FieldKey: key})

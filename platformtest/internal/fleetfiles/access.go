@@ -60,6 +60,30 @@ func (c *call) key(field string) (string, *failure) {
 	return key, nil
 }
 
+// target reads the namespace and key fields of a call on one object and
+// checks both, and the caller's right to do what it intends.
+func (c *call) target(what access) (*template.Namespace, string, *failure) {
+	ns, f := c.namespace(wire.FieldNamespace, what)
+	if f != nil {
+		return nil, "", f
+	}
+	key, f := c.key(wire.FieldKey)
+	if f != nil {
+		return nil, "", f
+	}
+	return ns, key, nil
+}
+
+// contentType reads the content_type field: application/octet-stream
+// when absent or "".
+func (c *call) contentType() (string, *failure) {
+	ct, f := c.req.str(wire.FieldContentType, "")
+	if ct == "" && f == nil {
+		ct = defaultContentType
+	}
+	return ct, f
+}
+
 // allow applies the role matrix to an action on ns (nil: no namespace).
 func (c *call) allow(what access, ns *template.Namespace) *failure {
 	switch c.role {

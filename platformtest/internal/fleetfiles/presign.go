@@ -74,11 +74,7 @@ func (c *call) ttl(def, lo, hi time.Duration) (time.Duration, *failure) {
 }
 
 func (c *call) serveReadURL() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessRead)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	ns, key, f := c.target(accessRead)
 	if f != nil {
 		return nil, f
 	}
@@ -109,11 +105,7 @@ func (c *call) serveReadURL() (map[string]any, *failure) {
 }
 
 func (c *call) serveWriteURL() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessWrite)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	ns, key, f := c.target(accessWrite)
 	if f != nil {
 		return nil, f
 	}
@@ -124,12 +116,9 @@ func (c *call) serveWriteURL() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
-	ct, f := c.req.str(wire.FieldContentType, "")
+	ct, f := c.contentType()
 	if f != nil {
 		return nil, f
-	}
-	if ct == "" {
-		ct = defaultContentType
 	}
 	maxBytes := min(ns.MaxObjectBytes, wire.PresignMaxBytes)
 	if c.req.has(wire.FieldSize) {

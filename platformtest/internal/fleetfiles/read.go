@@ -21,11 +21,7 @@ import (
 )
 
 func (c *call) serveStat() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessRead)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	ns, key, f := c.target(accessRead)
 	if f != nil {
 		return nil, f
 	}
@@ -33,11 +29,7 @@ func (c *call) serveStat() (map[string]any, *failure) {
 }
 
 func (c *call) serveGet() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessRead)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	ns, key, f := c.target(accessRead)
 	if f != nil {
 		return nil, f
 	}

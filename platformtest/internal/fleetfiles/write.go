@@ -27,20 +27,13 @@ import (
 )
 
 func (c *call) servePut() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessWrite)
+	ns, key, f := c.target(accessWrite)
 	if f != nil {
 		return nil, f
 	}
-	key, f := c.key(wire.FieldKey)
+	ct, f := c.contentType()
 	if f != nil {
 		return nil, f
-	}
-	ct, f := c.req.str(wire.FieldContentType, "")
-	if f != nil {
-		return nil, f
-	}
-	if ct == "" {
-		ct = defaultContentType
 	}
 	inline := c.b.svc.settings().InlineMaxBytes
 	data, f := decodeData(c.req[wire.FieldData], inline)
@@ -86,11 +79,7 @@ func decodeData(v any, inline int64) ([]byte, *failure) {
 }
 
 func (c *call) serveDelete() (map[string]any, *failure) {
-	ns, f := c.namespace(wire.FieldNamespace, accessDelete)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	ns, key, f := c.target(accessDelete)
 	if f != nil {
 		return nil, f
 	}
@@ -99,11 +88,7 @@ func (c *call) serveDelete() (map[string]any, *failure) {
 }
 
 func (c *call) serveCopy() (map[string]any, *failure) {
-	src, f := c.namespace(wire.FieldNamespace, accessRead)
-	if f != nil {
-		return nil, f
-	}
-	key, f := c.key(wire.FieldKey)
+	src, key, f := c.target(accessRead)
 	if f != nil {
 		return nil, f
 	}
