@@ -24,10 +24,11 @@ type Store struct {
 	cat *Catalog // nil until the first Catalog
 }
 
-// New returns the file store of the app c belongs to. It sends nothing:
-// the catalog is fetched by the first call that needs it. Direct transfers
-// use the Store's own HTTP client (see WithHTTPClient), whose idle
-// connections close when c stops.
+// New returns the file store of the app c (not nil) belongs to. It sends
+// nothing: the catalog is fetched by the first call that needs it. Direct
+// transfers use the Store's own HTTP client (see WithHTTPClient), whose
+// idle connections close when c stops. Make one Store per client and
+// share it: each caches its catalog and registers a stop hook on c.
 func New(c *client.Client, opts ...StoreOption) *Store {
 	var set storeSettings
 	for _, o := range opts {
