@@ -6,6 +6,7 @@ package files
 
 import (
 	"context"
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"net/http"
@@ -145,8 +146,16 @@ func httpFailure(status int, body []byte) *Error {
 	}
 }
 
-// quote returns at most maxQuoted bytes of body as valid text.
+// quote returns an object store's error body as text: "Code: Message"
+// of an S3 error document, else at most maxQuoted bytes of the body.
 func quote(body []byte) string {
+	var doc struct {
+		Code    string `xml:"Code"`
+		Message string `xml:"Message"`
+	}
+	if xml.Unmarshal(body, &doc) == nil && doc.Code != "" {
+		body = []byte(strings.TrimSuffix(doc.Code+": "+doc.Message, ": "))
+	}
 	s := strings.TrimSpace(strings.ToValidUTF8(string(body), "\uFFFD"))
 	if len(s) > maxQuoted {
 		s = s[:maxQuoted]

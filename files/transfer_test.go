@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -199,5 +200,20 @@ func TestRetention(t *testing.T) {
 	}
 	if ok, _ := e.st.Exists(ctx, "old.log"); !ok {
 		t.Errorf("the default namespace has no retention")
+	}
+}
+
+// TestLargeUploadRefusedEarly: the object store refuses a large upload
+// before reading its body; the SDK still reads the refusal, not a broken
+// connection.
+func TestLargeUploadRefusedEarly(t *testing.T) {
+	const size = 64 << 20
+	e := setup(t)
+	e.p.SetFilesInlineMaxBytes(1024)
+	e.p.SetDeviceClockSkew(-20 * time.Minute)
+	_, err := e.st.PutReader(ctx(t), "big", &patternReader{n: size}, size)
+	mustCode(t, err, files.CodeClockSkew)
+	if !strings.Contains(err.Error(), "RequestTimeTooSkewed: The difference") {
+		t.Errorf("reason %v", err)
 	}
 }
