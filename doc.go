@@ -12,6 +12,8 @@
 //   - platformtest: a complete in-memory fake of the platform — WAMP router
 //     with authentication, the platform's services, faults and inspection —
 //     so any Go app can `go test` without a cloud.
+//   - files: the app's managed file storage, through the router and
+//     directly to the object store.
 //   - template: parser and validator of the app's .ironflock/ templates.
 //   - cmd/flockd: the fake platform as a local server for apps in any
 //     language.

@@ -55,9 +55,8 @@
 //
 // # What is not
 //
-//   - Services: the file service is not there yet; its procedures answer
-//     wamp.error.no_such_procedure. The data backend and the agent runtime
-//     are below.
+//   - Services: every service of the platform is there; the data backend,
+//     the file service and the agent runtime are below.
 //   - The router does not cache authentication and authorization verdicts
 //     (the real one caches them for 10 and 30 seconds): rotations and
 //     uninstalls take effect for the next join at once.
@@ -191,6 +190,40 @@
 // POST /v1/flockd/devices/{device_key}/apps/{app_key}/agents/{agent}/tools/{tool},
 // which is not part of the platform's API.
 //
+// # File service
+//
+// Every realm also runs the app's file service (fleetfiles) and the same
+// HTTP server is its object store: files.read.namespaces, .usage, .list,
+// .stat, .get, .url and files.write.put, .delete, .copy, .url, answering
+// with the envelope {success, payload} or {success: false, code, reason};
+// files.events after every stored or deleted object; presigned GET and
+// PUT URLs under /store/ and permanent URLs under /f/ (docs/wire.md §7.12,
+// docs/fake.md §3). Objects live in the Platform and survive Restart.
+//
+// Faithful: namespaces from the data template ("default" when none is
+// declared) with their content types, maxObjectBytes and retention (on
+// the platform clock), the role matrix, the quota shared by all
+// namespaces (0 unlimited, free_bytes -1), the key rules, listings with
+// delimiter and cursor, ranged reads, presigned URLs checked on every
+// request (signature over method, path, query and Content-Type; expiry
+// on the platform clock; a Date more than 15 minutes off; Content-Length
+// required; Range), share URLs readable by anyone until they expire
+// (TTL clamped), upload URLs refusing other headers, permanent URLs
+// needing a credential with read access on the data backend (HTTP Basic
+// with a WAMP-CRA credential the realm admits, or a management token of a
+// project member), re-checked on every request.
+//
+// Not faithful: keys are not normalised to NFC (no Unicode tables are at
+// hand; keys are kept byte for byte), a list prefix may end in "/", key
+// errors are INVALID_KEY rather than fleetfiles v0.2.0's INTERNAL, the
+// signature is an HMAC of the fake (SigV4 in shape only), the scan
+// listing and a namespace's share mode are not modelled.
+//
+// SetFilesInlineMaxBytes, SetFilesPresign, SetObjectStoreReachable,
+// SetDeviceClockSkew, SetFilesQuota and WithoutFileService set the
+// deployment; FileObjects, FileContent and StoreFile inspect and seed the
+// stored objects.
+//
 // # Faults and control
 //
 // DropConnections, FreezeConnections, Down, Up, Restart, WithholdRealm and
@@ -232,8 +265,9 @@
 // sessions, authentication, authorization, recording and interceptions is
 // internal/router; the management REST API is internal/rest; each platform
 // service is a package of its own attached to every realm through the
-// seam of internal/realm, the data backend being internal/fleetdb and the
-// agent runtime internal/agents.
+// seam of internal/realm: the data backend internal/fleetdb, cross-app
+// discovery internal/appaccess, the agent runtime internal/agents and the
+// file service internal/fleetfiles.
 //
 // A platform made by New fails its test on a provisioning mistake (a
 // duplicate name, an unknown stage...); one made by Start panics. Seeds

@@ -18,6 +18,7 @@ type settings struct {
 	build     time.Duration // how long a release build takes (WithBuildDuration)
 	record    router.RecordLimits
 	strict    bool // the legacy credential is refused (WithStrictAuth)
+	noFiles   bool // no file service (WithoutFileService, files.go)
 }
 
 func defaultSettings() settings {

@@ -18,6 +18,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -43,6 +44,8 @@ type Platform struct {
 
 	fleet  *fleetdb.DB     // the data backend of every realm (fleetdb.go)
 	agents *agents.Runtime // the agent runtime (agents.go)
+
+	files *fleetfiles.Service // the file service of every realm (files.go)
 
 	mu     sync.Mutex                 // guards writes
 	writes map[string][]*Interception // RefuseWrites, by realm
@@ -74,13 +77,15 @@ func Start(opts ...Option) (*Platform, error) {
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
+	p.files = p.newFileService()
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
 		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents}, // the data backend, cross-app discovery, the agent runtime
+		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files}, // the data backend, cross-app discovery, the agent runtime, the file service
 	})
 	mux.Handle(wire.RouterPath, p.rt)
+	p.files.Mount(mux) // the object store and permanent URLs
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
@@ -122,6 +127,7 @@ func (p *Platform) Clock() *Clock { return p.clock }
 // idempotent.
 func (p *Platform) Close() {
 	p.rt.Close()
+	p.files.Close()
 	p.clock.stop()
 	p.log.Info("platform closed")
 }

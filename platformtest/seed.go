@@ -18,14 +18,15 @@ import (
 )
 
 // Seed describes a platform to provision: projects with devices and
-// groups, apps, installations and management API users. Keys left 0 are
-// assigned.
+// groups, apps, installations, management API users and the file
+// service's settings. Keys left 0 are assigned.
 type Seed struct {
 	Projects      []SeedProject      `yaml:"projects"`
 	Apps          []SeedApp          `yaml:"apps"`
 	Installations []SeedInstallation `yaml:"installations"`
 	Users         []SeedUser         `yaml:"users"`
 	Grants        []SeedGrant        `yaml:"grants"` // seed_grants.go
+	Files         SeedFiles          `yaml:"files"` // seed_files.go
 }
 
 // SeedProject is a project (swarm) of a seed.
@@ -358,4 +359,5 @@ func (v *seedValidator) validate(s *Seed) {
 			}
 		}
 	}
+	v.validateFiles(s) // seed_files.go
 }

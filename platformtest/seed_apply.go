@@ -32,6 +32,9 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 	if err == nil {
 		err = p.applySeedData(s, res) // fleetdb_seed.go
 	}
+	if err == nil {
+		err = p.applySeedFiles(s) // seed_files.go
+	}
 	return res, err
 }
 

@@ -20,6 +20,11 @@
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
 // holding a few readings of each device, so apps have data to read.
 //
+// Every app also gets the platform's file service (files.read.*,
+// files.write.*) with its object store on the same HTTP server: presigned
+// URLs under /store/ and permanent URLs under /f/. The config's files
+// section sets the inline limit, direct transfers and quotas.
+//
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when
 // one is an error.

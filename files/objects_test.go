@@ -1,0 +1,136 @@
+package files_test
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/files"
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+func TestStatExistsDelete(t *testing.T) {
+	e := setup(t)
+	ctx := ctx(t)
+	put, err := e.st.Put(ctx, "m/1.json", []byte(`{"a":1}`), files.ContentType("application/json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !put.LastModified.IsZero() {
+		t.Errorf("an inline put's descriptor has no last_modified, got %v", put.LastModified)
+	}
+	st, err := e.st.Stat(ctx, "m/1.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := e.p.FileObjects(e.inst.Realm())[0]
+	want := files.Object{
+		Namespace: "default", Key: "m/1.json", Size: 7, ETag: stored.ETag, ContentType: "application/json",
+		LastModified: stored.LastModified.UTC().Truncate(1e6), ChecksumSHA256: stored.ChecksumSHA256, URL: put.URL,
+	}
+	if diff := cmp.Diff(want, *st); diff != "" {
+		t.Errorf("Stat (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want, *put, cmpopts.IgnoreFields(files.Object{}, "LastModified")); diff != "" {
+		t.Errorf("Put (-want +got):\n%s", diff)
+	}
+	for key, want := range map[string]bool{"m/1.json": true, "m/2.json": false} {
+		if got, err := e.st.Exists(ctx, key); err != nil || got != want {
+			t.Errorf("Exists(%s) = %v, %v; want %v", key, got, err, want)
+		}
+	}
+	if _, err := e.st.Exists(ctx, "x", files.Namespace("nope")); files.CodeOf(err) != files.CodeNoSuchNamespace {
+		t.Errorf("Exists in an unknown namespace: %v", err)
+	}
+	for range 2 { // idempotent
+		if err := e.st.Delete(ctx, "m/1.json"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err = e.st.Stat(ctx, "m/1.json")
+	mustCode(t, err, files.CodeNoSuchObject)
+	if !errors.Is(err, &files.Error{Code: files.CodeNoSuchObject}) {
+		t.Errorf("errors.Is by code fails: %v", err)
+	}
+	var oe *client.OpError
+	if !errors.As(err, &oe) || oe.Op != "files.Stat" || oe.URI != wire.FilesStat {
+		t.Errorf("operation error %#v", oe)
+	}
+	if want := `ironflock: files.Stat "files.read.stat": default/m/1.json: NO_SUCH_OBJECT: `; len(err.Error()) < len(want) || err.Error()[:len(want)] != want {
+		t.Errorf("message %q, want it to start with %q", err, want)
+	}
+}
+
+func TestCopyMove(t *testing.T) {
+	e := setup(t)
+	ctx := ctx(t)
+	realm := e.inst.Realm()
+	e.p.StoreFile(realm, "default", "a.png", pattern(100), "image/png")
+	o, err := e.st.Copy(ctx, "a.png", "b.png")
+	if err != nil || o.Key != "b.png" || o.Namespace != "default" || o.Size != 100 || o.ContentType != "image/png" {
+		t.Fatalf("Copy = %+v, %v", o, err)
+	}
+	o, err = e.st.Copy(ctx, "a.png", "c.png", files.ToNamespace("photos"))
+	if err != nil || o.Namespace != "photos" || o.Key != "c.png" {
+		t.Fatalf("Copy to photos = %+v, %v", o, err)
+	}
+	o, err = e.st.Move(ctx, "b.png", "moved.png", files.ToNamespace("archive"))
+	if err != nil || o.Namespace != "archive" {
+		t.Fatalf("Move = %+v, %v", o, err)
+	}
+	got := keys(e.p.FileObjects(realm))
+	want := []string{"archive/moved.png", "default/a.png", "photos/c.png"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("objects (-want +got):\n%s", diff)
+	}
+	// The destination's rules apply: photos takes images only.
+	e.p.StoreFile(realm, "default", "notes.txt", []byte("hi"), "text/plain")
+	_, err = e.st.Copy(ctx, "notes.txt", "notes.txt", files.ToNamespace("photos"))
+	mustCode(t, err, files.CodeContentTypeNotAllowed)
+	_, err = e.st.Copy(ctx, "missing", "x")
+	mustCode(t, err, files.CodeNoSuchObject)
+}
+
+// TestMoveLeavesBothCopies: Move copies, then deletes; when the delete
+// fails, both copies stay and Move says so.
+func TestMoveLeavesBothCopies(t *testing.T) {
+	e := setup(t)
+	ctx := ctx(t)
+	realm := e.inst.Realm()
+	e.p.StoreFile(realm, "default", "src", []byte("x"), "")
+	e.p.Refuse(platformtest.Refusal{Kind: platformtest.KindCall, URI: wire.FilesDelete, Times: 1})
+	o, err := e.st.Move(ctx, "src", "dst")
+	mustCode(t, err, files.CodeNotAuthorized)
+	if o == nil || o.Key != "dst" {
+		t.Errorf("Move returned %+v with the error, want the copy", o)
+	}
+	var oe *client.OpError
+	if !errors.As(err, &oe) || oe.URI != wire.FilesDelete {
+		t.Errorf("error %v does not name the delete", err)
+	}
+	if got := keys(e.p.FileObjects(realm)); !slices.Equal(got, []string{"default/dst", "default/src"}) {
+		t.Errorf("objects %v, want both copies", got)
+	}
+	var calls []string
+	for _, c := range e.calls() {
+		if c == wire.FilesCopy || c == wire.FilesDelete {
+			calls = append(calls, c)
+		}
+	}
+	if !slices.Equal(calls, []string{wire.FilesCopy, wire.FilesDelete}) {
+		t.Errorf("calls %v, want copy then delete", calls)
+	}
+}
+
+func keys(objs []platformtest.FileObject) []string {
+	var out []string
+	for _, o := range objs {
+		out = append(out, o.Namespace+"/"+o.Key)
+	}
+	return out
+}

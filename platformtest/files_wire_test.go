@@ -1,0 +1,257 @@
+package platformtest
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// filesTemplate declares the namespaces of the file service tests.
+const filesTemplate = `
+data:
+  tables: []
+files:
+  quotaBytes: 2097152
+  namespaces:
+    - name: default
+    - name: photos
+      contentTypes: ["image/*", "application/pdf"]
+      maxObjectBytes: 2048
+`
+
+// filesFixture is a platform with the files template installed on one
+// device, and a raw JSON client of it (as a Python or JavaScript app).
+type filesFixture struct {
+	p  *Platform
+	in *Installation
+	c  *client.Client
+}
+
+func newFilesFixture(t *testing.T, opts ...Option) *filesFixture {
+	t.Helper()
+	leakcheck.Check(t)
+	p := New(t, opts...)
+	in := p.Install(p.AddDevice("press"), p.AddApp("plant", filesTemplate), Dev)
+	return &filesFixture{p: p, in: in, c: connect(t, p, in, serialize.JSON)}
+}
+
+// envelope calls a files.* procedure with payload (nil: no arguments) and
+// returns the envelope of its RESULT.
+func (f *filesFixture) envelope(t *testing.T, uri string, payload map[string]any) map[string]any {
+	t.Helper()
+	r := call(t, f.c, uri, payload, nil, false).ok(t, uri)
+	if len(r.args) != 1 {
+		t.Fatalf("%s: args %v, want one envelope", uri, r.args)
+	}
+	env, ok := r.args[0].(map[string]any)
+	if !ok {
+		t.Fatalf("%s: envelope %T", uri, r.args[0])
+	}
+	return env
+}
+
+// ok returns the payload of a successful call.
+func (f *filesFixture) ok(t *testing.T, uri string, payload map[string]any) map[string]any {
+	t.Helper()
+	env := f.envelope(t, uri, payload)
+	if env["success"] != true {
+		t.Fatalf("%s %v: %v", uri, payload, env)
+	}
+	p, _ := env["payload"].(map[string]any)
+	return p
+}
+
+// refused checks that a call fails with code and returns the reason.
+func (f *filesFixture) refused(t *testing.T, uri string, payload map[string]any, code string) string {
+	t.Helper()
+	env := f.envelope(t, uri, payload)
+	reason, _ := env["reason"].(string)
+	if env["success"] != false || env["code"] != code || reason == "" || len(env) != 3 {
+		t.Fatalf("%s %v: %v, want code %s", uri, payload, env, code)
+	}
+	return reason
+}
+
+func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+func TestFilesEnvelope(t *testing.T) {
+	f := newFilesFixture(t)
+	put := f.ok(t, wire.FilesPut, map[string]any{"namespace": "", "key": "a/b.txt", "data": b64("hello")})
+	want := map[string]any{
+		"namespace": "default", "key": "a/b.txt", "size": int64(5), "etag": "5d41402abc4b2a76b9719d911017c592",
+		"content_type":    "application/octet-stream",
+		"checksum_sha256": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
+	}
+	if diff := cmp.Diff(want, put); diff != "" {
+		t.Errorf("put (-want +got):\n%s", diff)
+	}
+	stat := f.ok(t, wire.FilesStat, map[string]any{"key": "a/b.txt"})
+	lm, _ := stat["last_modified"].(string)
+	if _, err := time.Parse("2006-01-02T15:04:05.000Z", lm); err != nil {
+		t.Errorf("last_modified %q: %v", lm, err)
+	}
+	get := f.ok(t, wire.FilesGet, map[string]any{"namespace": "default", "key": "a/b.txt"})
+	if get["data"] != b64("hello") || get["encoding"] != "base64" || get["etag"] != want["etag"] {
+		t.Errorf("get %v", get)
+	}
+	if got := f.ok(t, wire.FilesDelete, map[string]any{"key": "nothing"}); !cmp.Equal(got, map[string]any{"deleted": true}) {
+		t.Errorf("delete %v", got)
+	}
+	cat := f.ok(t, wire.FilesNamespaces, nil)
+	for k, v := range map[string]any{
+		"inline_max_bytes": int64(6 << 20), "list_max_limit": int64(1000), "quota_bytes": int64(1 << 30),
+		"suggested_quota_bytes": int64(2 << 20), "presign_available": true, "presign_max_bytes": int64(5 << 30),
+		"public_base_url": f.p.HTTPURL(), "cloud_base_url": "",
+	} {
+		if !cmp.Equal(cat[k], v) {
+			t.Errorf("catalog %s = %v, want %v", k, cat[k], v)
+		}
+	}
+	nss, _ := cat["namespaces"].([]any)
+	if len(nss) != 2 || !cmp.Equal(nss[1], map[string]any{"name": "photos", "description": "", "private": false,
+		"content_types": []any{"image/*", "application/pdf"}, "max_object_bytes": int64(2048)}) {
+		t.Errorf("namespaces %v", nss)
+	}
+	f.refused(t, wire.FilesStat, map[string]any{"namespace": "videos", "key": "x"}, wire.FileNoSuchNamespace)
+	f.refused(t, wire.FilesStat, map[string]any{"key": "missing"}, wire.FileNoSuchObject)
+	if env := call(t, f.c, wire.FilesStat, "not an object", nil, false).ok(t, "stat").args[0].(map[string]any); env["code"] != wire.FileInternal {
+		t.Errorf("a payload that is not an object: %v", env)
+	}
+}
+
+func TestFilesPutRules(t *testing.T) {
+	f := newFilesFixture(t)
+	f.p.SetFilesInlineMaxBytes(10)
+	f.ok(t, wire.FilesPut, map[string]any{"key": "crlf", "data": "aGVs\r\nbG8="}) // CR LF stripped
+	f.ok(t, wire.FilesPut, map[string]any{"key": "empty"})
+	f.refused(t, wire.FilesPut, map[string]any{"key": "bad", "data": "aGVsbG8"}, wire.FileInternal) // not padded: strict
+	f.refused(t, wire.FilesPut, map[string]any{"key": "big", "data": b64("01234567890")}, wire.FileTooLarge)
+	f.refused(t, wire.FilesPut, map[string]any{"key": "huge", "data": strings.Repeat("A", 100)}, wire.FileTooLarge)
+	f.p.SetFilesInlineMaxBytes(4096)
+	f.refused(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.png", "content_type": "image/png", "data": b64(strings.Repeat("x", 3000))}, wire.FileObjectTooLarge)
+	f.refused(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.txt", "content_type": "text/plain", "data": b64("x")}, wire.FileContentTypeNotAllowed)
+	f.ok(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.pdf", "content_type": "application/pdf", "data": b64("x")})
+	for _, key := range []string{"", "/a", "a//b", "_sys/x", "a?b", "a/../b"} {
+		f.refused(t, wire.FilesPut, map[string]any{"key": key, "data": b64("x")}, wire.FileInvalidKey)
+	}
+	// Keys are kept byte for byte: a decomposed "é" is another object than
+	// the composed one (the real service normalises to NFC).
+	f.ok(t, wire.FilesPut, map[string]any{"key": "caf\u00e9", "data": b64("1")})
+	f.ok(t, wire.FilesPut, map[string]any{"key": "cafe\u0301", "data": b64("2")})
+	if n := len(f.p.FileObjects(f.in.Realm())); n != 5 {
+		t.Errorf("%d objects, want 5", n)
+	}
+	// Copying onto itself is refused; a copy counts against the quota.
+	f.refused(t, wire.FilesCopy, map[string]any{"key": "crlf", "to": "crlf"}, wire.FileInvalidKey)
+	f.p.SetFilesQuota(f.in.Realm(), 8)
+	f.refused(t, wire.FilesCopy, map[string]any{"key": "crlf", "to": "copy"}, wire.FileQuotaExceeded)
+	// Replacing an object counts only the difference.
+	f.ok(t, wire.FilesPut, map[string]any{"key": "crlf", "data": b64("hi")})
+}
+
+func TestFilesRanges(t *testing.T) {
+	f := newFilesFixture(t)
+	f.p.SetFilesInlineMaxBytes(4)
+	f.p.StoreFile(f.in.Realm(), "default", "ten", []byte("0123456789"), "")
+	f.refused(t, wire.FilesGet, map[string]any{"key": "ten"}, wire.FileTooLarge)
+	for _, tc := range []struct {
+		offset, length any
+		data           string
+		n              int64
+	}{
+		{0, 4, "0123", 4},
+		{2, 100, "2345", 4}, // clamped to the inline limit
+		{8, nil, "89", 2},   // to the end
+		{10, 1, "", 0},      // at the end: nothing
+	} {
+		req := map[string]any{"key": "ten", "offset": tc.offset}
+		if tc.length != nil {
+			req["length"] = tc.length
+		}
+		got := f.ok(t, wire.FilesGet, req)
+		if got["data"] != b64(tc.data) || got["length"] != tc.n || got["size"] != int64(10) {
+			t.Errorf("range %v: %v", req, got)
+		}
+	}
+	f.refused(t, wire.FilesGet, map[string]any{"key": "ten", "offset": 11}, wire.FileInvalidRange)
+	f.refused(t, wire.FilesGet, map[string]any{"key": "ten", "offset": -1}, wire.FileInvalidRange)
+	f.refused(t, wire.FilesGet, map[string]any{"key": "ten", "offset": 0, "length": 0}, wire.FileInvalidRange)
+}
+
+func TestFilesListRules(t *testing.T) {
+	f := newFilesFixture(t)
+	for i := range 5 {
+		f.p.StoreFile(f.in.Realm(), "default", "k"+string(rune('a'+i)), []byte("x"), "")
+	}
+	page := f.ok(t, wire.FilesList, map[string]any{"limit": 0})
+	if objs, _ := page["objects"].([]any); len(objs) != 5 || page["is_truncated"] != false || page["cursor"] != "" {
+		t.Errorf("limit 0: %v", page)
+	}
+	page = f.ok(t, wire.FilesList, map[string]any{"limit": 2})
+	if page["is_truncated"] != true || page["cursor"] != base64.RawURLEncoding.EncodeToString([]byte("kb")) {
+		t.Errorf("page 1: %v", page)
+	}
+	page = f.ok(t, wire.FilesList, map[string]any{"limit": 2, "cursor": page["cursor"]})
+	if objs, _ := page["objects"].([]any); len(objs) != 2 || objs[0].(map[string]any)["key"] != "kc" {
+		t.Errorf("page 2: %v", page)
+	}
+	f.refused(t, wire.FilesList, map[string]any{"cursor": "#"}, wire.FileInternal)
+	f.refused(t, wire.FilesList, map[string]any{"prefix": "/"}, wire.FileInvalidKey)
+	f.refused(t, wire.FilesList, map[string]any{"namespace": "*"}, wire.FileNotSupported)
+	f.refused(t, wire.FilesList, map[string]any{"delimiter": 5}, wire.FileInternal)
+}
+
+func TestFilesPresignRules(t *testing.T) {
+	f := newFilesFixture(t)
+	f.p.StoreFile(f.in.Realm(), "default", "x", []byte("x"), "")
+	u := f.ok(t, wire.FilesReadURL, map[string]any{"key": "x", "expires_in": 30})
+	if u["expires_in"] != int64(60) || u["method"] != "GET" || u["size"] != int64(1) {
+		t.Errorf("read URL %v", u)
+	}
+	w := f.ok(t, wire.FilesWriteURL, map[string]any{"key": "y", "expires_in": 99999})
+	if w["expires_in"] != int64(3600) || w["method"] != "PUT" || w["max_bytes"] != int64(100<<20) ||
+		!cmp.Equal(w["headers"], map[string]any{"Content-Type": "application/octet-stream"}) {
+		t.Errorf("write URL %v", w)
+	}
+	f.refused(t, wire.FilesReadURL, map[string]any{"key": "missing"}, wire.FileNoSuchObject)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 5<<30 + 1}, wire.FileTooLarge)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 3 << 30}, wire.FileObjectTooLarge)
+	f.p.SetFilesQuota(f.in.Realm(), 10)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 10}, wire.FileQuotaExceeded)
+	f.ok(t, wire.FilesWriteURL, map[string]any{"key": "x", "size": 10}) // replaces x's byte
+	f.p.SetFilesPresign(false)
+	f.refused(t, wire.FilesReadURL, map[string]any{"key": "x"}, wire.FileNotSupported)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "x"}, wire.FileNotSupported)
+	if cat := f.ok(t, wire.FilesNamespaces, nil); cat["presign_available"] != false {
+		t.Errorf("catalog %v", cat)
+	}
+}
+
+// TestFilesSurviveRestart: objects live in the platform, not in the
+// realm's session.
+func TestFilesSurviveRestart(t *testing.T) {
+	f := newFilesFixture(t)
+	f.ok(t, wire.FilesPut, map[string]any{"key": "keep", "data": b64("kept")})
+	if err := f.p.Restart(); err != nil {
+		t.Fatal(err)
+	}
+	c := connect(t, f.p, f.in, serialize.MSGPACK)
+	r := call(t, c, wire.FilesGet, map[string]any{"key": "keep"}, nil, false).ok(t, "get")
+	if env := r.args[0].(map[string]any); env["payload"].(map[string]any)["data"] != b64("kept") {
+		t.Errorf("after restart: %v", env)
+	}
+}
+
+// TestWithoutFileService: no procedures, no HTTP routes.
+func TestWithoutFileService(t *testing.T) {
+	f := newFilesFixture(t, WithoutFileService())
+	call(t, f.c, wire.FilesNamespaces, nil, nil, false).refused(t, "catalog", wire.ErrNoSuchProcedure)
+}

@@ -1,0 +1,123 @@
+// This file serves listings (docs/wire.md §7.15):
+//
+//	files.read.list  {namespace, prefix, limit, cursor, delimiter?} →
+//	                 {objects: [descriptor…], prefixes: [..],
+//	                 is_truncated, cursor}
+//
+// Folder-style with "/" unless a string delimiter is sent ("" lists
+// flat); objects and common prefixes share a page, in key order; limit
+// 200 by default, at most 1000 (≤ 0 means 200); the cursor is the
+// URL-safe base64 of the page's last entry (an unreadable one is
+// INTERNAL). As in fleetfiles, which lists from the object store, a
+// listed object's content_type is inferred from its key's extension
+// (mime.go); files.read.stat gives the stored one. The scan mode
+// (namespace "*", search, offset) is not modelled: NOT_SUPPORTED.
+
+package fleetfiles
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// listEntry is an object or a common prefix of a listing.
+type listEntry struct {
+	name string
+	obj  *object // nil for a prefix
+}
+
+func (c *call) serveList() (map[string]any, *failure) {
+	if name, _ := c.req.str(wire.FieldNamespace, ""); name == "*" || c.req.has("search") || c.req.has(wire.FieldOffset) {
+		return nil, refuse(wire.FileNotSupported, "the scan listing (namespace *, search, offset) is not modelled by the fake platform")
+	}
+	ns, f := c.namespace(wire.FieldNamespace, accessRead)
+	if f != nil {
+		return nil, f
+	}
+	prefix, f := c.req.str(wire.FieldPrefix, "")
+	if f != nil {
+		return nil, f
+	}
+	if msg := checkPrefix(prefix); msg != "" {
+		return nil, refuse(wire.FileInvalidKey, "%s", msg)
+	}
+	delim := "/"
+	if c.req.has(wire.FieldDelimiter) {
+		if delim, f = c.req.str(wire.FieldDelimiter, ""); f != nil {
+			return nil, f
+		}
+	}
+	limit, f := c.req.int(wire.FieldLimit, wire.DefaultListLimit)
+	if f != nil {
+		return nil, f
+	}
+	if limit <= 0 {
+		limit = wire.DefaultListLimit
+	}
+	limit = min(limit, wire.MaxListLimit)
+	cursorText, f := c.req.str(wire.FieldCursor, "")
+	if f != nil {
+		return nil, f
+	}
+	after, err := decodeCursor(cursorText)
+	if err != nil {
+		return nil, refuse(wire.FileInternal, "invalid cursor %q: %v", cursorText, err)
+	}
+
+	c.b.mu.Lock()
+	entries := listEntries(c.b.sorted(ns.Name, prefix), prefix, delim, after)
+	truncated := int64(len(entries)) > limit
+	if truncated {
+		entries = entries[:limit]
+	}
+	objects, prefixes := []any{}, []any{}
+	for _, e := range entries {
+		if e.obj == nil {
+			prefixes = append(prefixes, e.name)
+			continue
+		}
+		d := e.obj.descriptor()
+		d[wire.FieldContentType] = typeByExtension(e.obj.key)
+		objects = append(objects, d)
+	}
+	c.b.mu.Unlock()
+	next := ""
+	if truncated {
+		next = encodeCursor(entries[len(entries)-1].name)
+	}
+	return map[string]any{
+		wire.FieldObjects: objects, wire.FieldPrefixes: prefixes,
+		wire.FieldIsTruncated: truncated, wire.FieldCursor: next,
+	}, nil
+}
+
+// listEntries folds objects (sorted by key, all under prefix) into the
+// entries of a listing: keys with delim after prefix become their common
+// prefix, once. Entries up to and including after are left out.
+func listEntries(objs []*object, prefix, delim, after string) []listEntry {
+	var out []listEntry
+	for _, o := range objs {
+		e := listEntry{name: o.key, obj: o}
+		if delim != "" {
+			if i := strings.Index(o.key[len(prefix):], delim); i >= 0 {
+				e = listEntry{name: o.key[:len(prefix)+i+len(delim)]}
+			}
+		}
+		if (after != "" && e.name <= after) || (len(out) > 0 && out[len(out)-1].obj == nil && out[len(out)-1].name == e.name) {
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// encodeCursor returns the cursor after an entry.
+func encodeCursor(name string) string { return base64.RawURLEncoding.EncodeToString([]byte(name)) }
+
+// decodeCursor reads a cursor, padded or not; "" starts at the beginning.
+func decodeCursor(s string) (string, error) {
+	b, err := base64.RawURLEncoding.DecodeString(strings.TrimRight(s, "="))
+	return string(b), err
+}

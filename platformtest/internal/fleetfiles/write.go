@@ -1,0 +1,128 @@
+// This file serves writes through the router (docs/wire.md §7.15):
+//
+//	files.write.put     {namespace, key, data: base64, content_type?} →
+//	                    descriptor without last_modified
+//	files.write.delete  {namespace, key} → {deleted: true} (idempotent)
+//	files.write.copy    {namespace, key, to, to_namespace?} → the
+//	                    destination's descriptor
+//
+// Put decodes strict standard base64 (CR and LF are stripped; binary
+// data is accepted too); data whose encoded length exceeds
+// 4·ceil(inline/3)+4, or whose decoded size exceeds the inline limit, is
+// TOO_LARGE. Then the namespace's maxObjectBytes (OBJECT_TOO_LARGE), its
+// content types (CONTENT_TYPE_NOT_ALLOWED; the default content type is
+// application/octet-stream) and the quota, counting the object replaced
+// (QUOTA_EXCEEDED). The etag is the MD5 of the content in hex. Copy
+// applies the destination namespace's rules to the source object and
+// refuses to copy an object onto itself (INVALID_KEY). There is no move:
+// the SDK copies then deletes.
+
+package fleetfiles
+
+import (
+	"encoding/base64"
+	"strings"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+func (c *call) servePut() (map[string]any, *failure) {
+	ns, key, f := c.target(accessWrite)
+	if f != nil {
+		return nil, f
+	}
+	ct, f := c.contentType()
+	if f != nil {
+		return nil, f
+	}
+	inline := c.b.svc.settings().InlineMaxBytes
+	data, f := decodeData(c.req[wire.FieldData], inline)
+	if f != nil {
+		return nil, f
+	}
+	if f := checkFits(ns, int64(len(data)), ct); f != nil {
+		return nil, f
+	}
+	o, f := c.b.commit(ns.Name, key, newMemBlob(data), ct, c.now)
+	if f != nil {
+		return nil, f
+	}
+	d := o.descriptor()
+	delete(d, wire.FieldLastModified)
+	return d, nil
+}
+
+// decodeData reads the data of a put: strict base64 text or binary, at
+// most inline bytes.
+func decodeData(v any, inline int64) ([]byte, *failure) {
+	var data []byte
+	switch x := v.(type) {
+	case nil:
+	case []byte:
+		data = x
+	case string:
+		if limit := 4*((inline+2)/3) + 4; int64(len(x)) > limit {
+			return nil, refuse(wire.FileTooLarge, "data of about %d bytes is over the inline limit of %d bytes; upload it through a presigned URL (files.write.url)", int64(len(x))/4*3, inline)
+		}
+		x = strings.NewReplacer("\r", "", "\n", "").Replace(x)
+		var err error
+		if data, err = base64.StdEncoding.Strict().DecodeString(x); err != nil {
+			return nil, refuse(wire.FileInternal, "data is not standard base64: %v", err)
+		}
+	default:
+		return nil, refuse(wire.FileInternal, "data must be base64 text, got %T", v)
+	}
+	if int64(len(data)) > inline {
+		return nil, refuse(wire.FileTooLarge, "data of %d bytes is over the inline limit of %d bytes; upload it through a presigned URL (files.write.url)", len(data), inline)
+	}
+	return data, nil
+}
+
+func (c *call) serveDelete() (map[string]any, *failure) {
+	ns, key, f := c.target(accessDelete)
+	if f != nil {
+		return nil, f
+	}
+	c.b.remove(ns.Name, key)
+	return map[string]any{wire.FieldDeleted: true}, nil
+}
+
+func (c *call) serveCopy() (map[string]any, *failure) {
+	src, key, f := c.target(accessRead)
+	if f != nil {
+		return nil, f
+	}
+	to, f := c.key(wire.FieldTo)
+	if f != nil {
+		return nil, f
+	}
+	dstName := src.Name
+	if c.req.has(wire.FieldToNamespace) {
+		if dstName, f = c.req.namespace(wire.FieldToNamespace); f != nil {
+			return nil, f
+		}
+	}
+	dst, f := c.b.namespace(dstName)
+	if f != nil {
+		return nil, f
+	}
+	if f := c.allow(accessWrite, dst); f != nil {
+		return nil, f
+	}
+	if dst.Name == src.Name && to == key {
+		return nil, refuse(wire.FileInvalidKey, "cannot copy %q onto itself", key)
+	}
+	o, f := c.b.open(src.Name, key)
+	if f != nil {
+		return nil, f
+	}
+	if f := checkFits(dst, o.blob.size, o.contentType); f != nil {
+		o.blob.release()
+		return nil, f
+	}
+	n, f := c.b.commit(dst.Name, to, o.blob, o.contentType, c.now) // the reference passes on
+	if f != nil {
+		return nil, f
+	}
+	return n.descriptor(), nil
+}
