@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
+	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"

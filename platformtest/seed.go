@@ -26,7 +26,7 @@ type Seed struct {
 	Installations []SeedInstallation `yaml:"installations"`
 	Users         []SeedUser         `yaml:"users"`
 	Grants        []SeedGrant        `yaml:"grants"` // seed_grants.go
-	Files         SeedFiles          `yaml:"files"` // seed_files.go
+	Files         SeedFiles          `yaml:"files"`  // seed_files.go
 }
 
 // SeedProject is a project (swarm) of a seed.
