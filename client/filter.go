@@ -163,7 +163,7 @@ func (f Filter) wire(path string, warn func(string)) (map[string]any, error) {
 // scalarValue converts a comparison value: string, number, bool or time.
 func scalarValue(v any, path, op string) (any, error) {
 	if t, ok := v.(time.Time); ok {
-		return formatTime(t), nil
+		return formatTime(t, path+".value")
 	}
 	enc, err := encodeValue(v, path+".value")
 	if err != nil {
