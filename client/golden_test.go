@@ -101,6 +101,20 @@ func TestGoldenPayloads(t *testing.T) {
 			"filterAnd": []any{map[string]any{"column": "temperature", "operator": ">", "value": int64(20)}, map[string]any{"latest": true}},
 			"columns":   []any{"temperature"},
 		}}, nil, progress}},
+		{"GetHistory IS filters", func(ctx context.Context) error {
+			_, err := c.GetHistory(ctx, "sensordata", &client.Query{FilterAnd: []client.Filter{
+				client.Where("ok", "IS", true), client.Where("ok", "IS NOT", false), client.Where("note", "IS", nil), client.IsNotNull("note"),
+			}})
+			return err
+		}, golden{"call", "history.transformed.sensordata", []any{map[string]any{
+			"limit": int64(10), "offset": int64(0),
+			"filterAnd": []any{
+				map[string]any{"column": "ok", "operator": "IS", "value": true},
+				map[string]any{"column": "ok", "operator": "IS NOT", "value": false},
+				map[string]any{"column": "note", "operator": "IS NULL"},
+				map[string]any{"column": "note", "operator": "IS NOT NULL"},
+			},
+		}}, nil, progress}},
 		{"GetSeriesHistory", func(ctx context.Context) error {
 			_, err := c.GetSeriesHistory(ctx, "sensordata", client.SeriesQuery{Columns: []string{"temperature"}, Method: client.AVG, Limit: 100,
 				TimeRange: client.TimeRange{Start: "2026-01-01T00:00:00Z", End: "2026-02-01T00:00:00Z"}, GroupBy: []string{"device_key"}})
