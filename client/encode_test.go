@@ -205,7 +205,7 @@ func TestEncodeErrors(t *testing.T) {
 }
 
 func TestSplitArgs(t *testing.T) {
-	args, kwargs, opts, err := splitArgs("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)}, true)
+	args, kwargs, opts, err := splitArgs[CallOption]("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +218,11 @@ func TestSplitArgs(t *testing.T) {
 	if len(opts) != 1 {
 		t.Errorf("opts = %d, want 1", len(opts))
 	}
-	args, _, _, err = splitArgs("Publish", "x", []any{Kwargs{"k": 1}}, false)
+	args, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Kwargs{"k": 1}})
 	if err != nil || args == nil || len(args) != 0 {
 		t.Errorf("kwargs-only: args = %#v, %v; want an empty non-nil list", args, err)
 	}
-	_, _, _, err = splitArgs("Publish", "x", []any{Timeout(time.Second)}, false)
+	_, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Timeout(time.Second)})
 	if err == nil || !strings.Contains(err.Error(), "call options are not accepted") {
 		t.Errorf("call option in publish: err = %v", err)
 	}

@@ -6,6 +6,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -262,10 +263,21 @@ func TestInvalidArguments(t *testing.T) {
 			_, err := c.Subscribe(ctx, "a.b", func(context.Context, *client.Event) {}, client.Match("fuzzy"))
 			return err
 		}(),
-		"bad function name": func() error { _, err := c.RegisterDeviceFunction(ctx, " x", nil); return err }(),
-		"bad target":        func() error { _, err := c.CallDeviceFunction(ctx, 0, "x"); return err }(),
-		"longitude":         c.SetDeviceLocation(ctx, 181, 0),
-		"latitude":          c.SetDeviceLocation(ctx, 0, -90.5),
+		"bad function name":        func() error { _, err := c.RegisterDeviceFunction(ctx, " x", nil); return err }(),
+		"bad target":               func() error { _, err := c.CallDeviceFunction(ctx, 0, "x"); return err }(),
+		"time past 9999":           c.Publish(ctx, "a.b", map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}),
+		"publish option in a call": func() error { _, err := c.Call(ctx, "a.b", client.NoMetadata()); return err }(),
+		"call option in a publish": c.Publish(ctx, "a.b", client.Timeout(time.Second)),
+		"bad procedure URI": func() error {
+			_, err := c.RegisterProcedure(ctx, "a b", func(context.Context, *client.Invocation) (any, error) { return nil, nil })
+			return err
+		}(),
+		"far report time": func() error {
+			_, err := c.ReportError(ctx, "x", client.ReportedAt(time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)))
+			return err
+		}(),
+		"longitude": c.SetDeviceLocation(ctx, 181, 0),
+		"latitude":  c.SetDeviceLocation(ctx, 0, -90.5),
 	} {
 		if !errors.Is(err, client.ErrInvalidArgument) {
 			t.Errorf("%s: err = %v, want ErrInvalidArgument", name, err)
@@ -273,6 +285,10 @@ func TestInvalidArguments(t *testing.T) {
 	}
 	if got := f.p.Recorded(); len(got) != 0 {
 		t.Errorf("invalid calls reached the router: %+v", got)
+	}
+	err := c.Publish(ctx, "a.b", map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if !strings.Contains(err.Error(), "args[0].at") || !strings.Contains(err.Error(), "0000–9999") {
+		t.Errorf("a time past 9999: %v, want the field and the range named", err)
 	}
 }
 

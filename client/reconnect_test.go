@@ -5,6 +5,7 @@ package client_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -153,42 +154,127 @@ func TestRestoreFailureIsRetried(t *testing.T) {
 	})
 }
 
-// logCapture is a slog.Handler keeping every message.
+// TestRefusedReregisterRetriedAtNextReconnect refuses the REGISTER of a
+// device function during a restore (and the retries on that session, which
+// a long restore backoff keeps away anyway): the session is announced with
+// the other items restored, and the next reconnect registers it again.
+func TestRefusedReregisterRetriedAtNextReconnect(t *testing.T) {
+	f := newFleet(t)
+	st := newStates()
+	c := connect(t, f.a, st.option(), client.WithRestoreBackoff(time.Hour, time.Hour))
+	peer := connect(t, f.b)
+	tr := setupTraffic(t, c)
+	ctx := ctxT(t)
+	uri := fmt.Sprintf("%d.%d.%d.DEV.ping", f.a.Device().Project().Key(), f.a.Device().Key(), f.app.Key())
+	refused := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindRegister, URI: uri, Fail: "wamp.error.not_authorized"})
+	defer refused.Cancel()
+
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	if err := refused.Wait(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	// Announced without the procedure, with the subscription.
+	if err := peer.Publish(ctx, "com.example.restore", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := tr.col.next(t); ev.Args[0] != "hello" {
+		t.Fatalf("event = %v", ev.Args)
+	}
+	if _, err := peer.CallDeviceFunction(ctx, f.a.Device().Key(), "ping"); client.WampURI(err) != "wamp.error.no_such_procedure" {
+		t.Fatalf("call while the registration is refused: %v, want wamp.error.no_such_procedure", err)
+	}
+
+	refused.Cancel()
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second) // restored before announced
+	tr.check(t, peer, f.a.Device().Key())
+	if n := count(f.p, platformtest.KindRegister, uri); n != 3 {
+		t.Errorf("REGISTER sent %d times, want 3 (first, refused restore, next reconnect)", n)
+	}
+}
+
+// logCapture is a slog.Handler keeping every message and its attributes.
 type logCapture struct {
-	mu   sync.Mutex
-	msgs []string
+	mu      sync.Mutex
+	entries []logEntry
+	changed chan struct{} // closed and replaced at every entry
+}
+
+type logEntry struct {
+	msg   string
+	attrs map[string]slog.Value
 }
 
 func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
 func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
+	e := logEntry{msg: r.Message, attrs: map[string]slog.Value{}}
+	r.Attrs(func(a slog.Attr) bool { e.attrs[a.Key] = a.Value; return true })
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.msgs = append(l.msgs, r.Message)
+	l.entries = append(l.entries, e)
+	if l.changed != nil {
+		close(l.changed)
+	}
+	l.changed = make(chan struct{})
 	return nil
 }
 func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler { return l }
 func (l *logCapture) WithGroup(string) slog.Handler      { return l }
+
+// with returns the entries whose message contains sub.
+func (l *logCapture) with(sub string) []logEntry {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []logEntry
+	for _, e := range l.entries {
+		if strings.Contains(e.msg, sub) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
 func (l *logCapture) messages() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]string(nil), l.msgs...)
+	var out []string
+	for _, e := range l.entries {
+		out = append(out, e.msg)
+	}
+	return out
 }
-func (l *logCapture) has(sub string) bool { return l.count(sub) > 0 }
-func (l *logCapture) count(sub string) int {
-	n := 0
-	for _, m := range l.messages() {
-		if strings.Contains(m, sub) {
-			n++
+func (l *logCapture) has(sub string) bool  { return l.count(sub) > 0 }
+func (l *logCapture) count(sub string) int { return len(l.with(sub)) }
+
+// await waits until n messages contain sub.
+func (l *logCapture) await(t *testing.T, sub string, n int) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		l.mu.Lock()
+		if l.changed == nil {
+			l.changed = make(chan struct{})
+		}
+		changed := l.changed
+		l.mu.Unlock()
+		if l.count(sub) >= n {
+			return
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			t.Fatalf("%d messages containing %q not logged within 10s; logged: %v", n, sub, l.messages())
 		}
 	}
-	return n
 }
 
 func TestKeepaliveDetectsDeadLink(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
-	c := connect(t, f.a, st.option(), client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
-	peer := connect(t, f.b, client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
+	c := connect(t, f.a, st.option(), client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
+	peer := connect(t, f.b, client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
 	tr := setupTraffic(t, c)
 
 	f.p.FreezeConnections()

@@ -112,6 +112,33 @@ func (s *states) await(t *testing.T, want client.State, within time.Duration) {
 	}
 }
 
+// onWait returns a channel that receives a value whenever an operation of c
+// starts waiting for a session (values are dropped while one is pending).
+func onWait(c *client.Client) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	client.OnSessionWait(c, func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	})
+	return ch
+}
+
+// startUntilLogged starts c in the background, waits until n messages
+// containing sub are logged to logs, then ends the start and returns its
+// error.
+func startUntilLogged(t *testing.T, c *client.Client, logs *logCapture, sub string, n int) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	startErr := make(chan error, 1)
+	go func() { startErr <- c.Start(ctx) }()
+	logs.await(t, sub, n)
+	cancel()
+	return <-startErr
+}
+
 // eventually polls cond until it holds.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
 	t.Helper()
