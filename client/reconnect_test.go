@@ -102,9 +102,10 @@ func TestOperationDuringOutageWaits(t *testing.T) {
 	// (plain publishes are not retried); one issued while reconnecting
 	// waits for the next session.
 	st.await(t, client.StateReconnecting, 10*time.Second)
+	waiting := onWait(c)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Publish(context.Background(), "com.example.outage", 1) }()
-	time.Sleep(100 * time.Millisecond)
+	<-waiting
 	if err := f.p.Up(); err != nil {
 		t.Fatal(err)
 	}
@@ -297,21 +298,28 @@ func TestRealmCadence(t *testing.T) {
 	c := newClient(t, f.a.Env(), st.option(), client.WithLogger(slog.New(logs)),
 		client.WithReconnectBackoff(10*time.Millisecond, 20*time.Millisecond),
 		client.WithRealmRetry(300*time.Millisecond, time.Second))
-	attempts := func() int { return logs.count("connection attempt failed") }
+	const failed = "connection attempt failed"
 	startErr := make(chan error, 1)
 	go func() { startErr <- c.Start(context.Background()) }()
 
-	// Fast: an attempt every 10–20 ms for the first 300 ms.
+	// The cadence is read from the delay each failed attempt announces:
+	// 10–20 ms for the first 300 ms, then about a second (jitter only
+	// shortens it, by up to 10 %).
 	st.await(t, client.StateReconnectingSlow, 10*time.Second)
-	if n := attempts(); n < 5 {
-		t.Errorf("only %d attempts before slowing down; the fast cadence retries every 10–20 ms", n)
+	logs.await(t, failed, len(logs.with(failed))+1) // an attempt of the slow cadence
+	fast, slow := 0, 0
+	for _, e := range logs.with(failed) {
+		switch d := e.attrs["retry_in"].Duration(); {
+		case d <= 20*time.Millisecond && slow == 0:
+			fast++
+		case d >= 900*time.Millisecond && d <= time.Second:
+			slow++
+		default:
+			t.Errorf("attempt %d announced a retry in %v (after %d fast and %d slow ones)", fast+slow, d, fast, slow)
+		}
 	}
-	// Slow: attempts are at least 0.9 s apart, so a 600 ms window holds at
-	// most one.
-	before := attempts()
-	time.Sleep(600 * time.Millisecond)
-	if n := attempts() - before; n > 1 {
-		t.Errorf("%d attempts within 600 ms while slow; want one per second", n)
+	if fast == 0 || slow == 0 {
+		t.Errorf("%d fast and %d slow attempts; want both", fast, slow)
 	}
 	// The router goes away and comes back: the next attempt fails to dial,
 	// which brings the fast cadence back.
@@ -385,12 +393,11 @@ func TestWrongSecretKeepsRetrying(t *testing.T) {
 	f := newFleet(t)
 	env := f.a.Env()
 	env["APP_AUTH_SECRET"] = "wrong"
-	c := newClient(t, env)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	err := c.Start(ctx)
+	logs := &logCapture{}
+	c := newClient(t, env, client.WithLogger(slog.New(logs)))
+	err := startUntilLogged(t, c, logs, "connection attempt failed", 2)
 	if err == nil || !strings.Contains(err.Error(), "wamp.error.authentication_failed") {
-		t.Fatalf("Start = %v, want a timeout naming the refusal", err)
+		t.Fatalf("Start = %v, want an end naming the refusal", err)
 	}
 	refused := 0
 	for _, a := range f.p.AuthLog() {

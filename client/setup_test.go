@@ -178,11 +178,9 @@ func (c *collector) next(t *testing.T) *client.Event {
 	}
 }
 
-func (c *collector) none(t *testing.T, d time.Duration) {
-	t.Helper()
-	select {
-	case ev := <-c.ch:
-		t.Fatalf("unexpected event %+v", ev)
-	case <-time.After(d):
-	}
+// all returns the events handled so far.
+func (c *collector) all() []*client.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*client.Event(nil), c.evs...)
 }
