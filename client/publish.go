@@ -24,6 +24,18 @@ func NoMetadata() PublishOption {
 	return publishOption(func(s *publishSettings) { s.noMetadata = true })
 }
 
+// publishSettingsOf applies opts; without options it allocates nothing.
+func publishSettingsOf(opts []PublishOption) publishSettings {
+	if len(opts) == 0 {
+		return publishSettings{}
+	}
+	ps := &publishSettings{}
+	for _, o := range opts {
+		o.applyPublish(ps)
+	}
+	return *ps
+}
+
 // Publish publishes to topic and waits for the router's acknowledgement.
 // Arguments are positional; a Kwargs value among them becomes keyword
 // arguments, and PublishOption values (NoMetadata) configure the
@@ -40,11 +52,7 @@ func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 	if err != nil {
 		return err
 	}
-	var ps publishSettings
-	for _, o := range opts {
-		o.applyPublish(&ps)
-	}
-	if !ps.noMetadata {
+	if !publishSettingsOf(opts).noMetadata {
 		wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
 	}
 	return c.publish(ctx, op, topic, wargs, kwargs, c.set.sessionWait)
