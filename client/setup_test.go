@@ -127,7 +127,8 @@ func onWait(c *client.Client) <-chan struct{} {
 
 // startUntilLogged starts c in the background, waits until n messages
 // containing sub are logged to logs, then ends the start and returns its
-// error.
+// error. "connection attempt failed" is logged once the attempt's error is
+// kept for Start to report.
 func startUntilLogged(t *testing.T, c *client.Client, logs *logCapture, sub string, n int) error {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
