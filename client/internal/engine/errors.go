@@ -1,5 +1,6 @@
-// This file holds the errors of the engine: the sentinels operations return
-// and Error, a WAMP error URI with its payload.
+// This file holds the errors of the engine: the sentinels operations return,
+// Error (a WAMP error URI with its payload), and the errors of a session
+// whose link ended: Lost, and lost for a request the link ended around.
 
 package engine
 
@@ -89,4 +90,30 @@ func unexpected(m wamp.Message, want string) error {
 		return errorFromMessage(e)
 	}
 	return fmt.Errorf("unexpected %s from the router, want %s", m.MessageType(), want)
+}
+
+// Lost returns the error of a session that ended: ErrConnectionLost naming
+// the reason, or ErrStopped.
+func (s *Session) Lost() error {
+	if r := s.l.reason(); r != nil && r != ErrStopped {
+		return fmt.Errorf("%w: %v", ErrConnectionLost, r)
+	}
+	if s.stopped() {
+		return ErrStopped
+	}
+	return ErrConnectionLost
+}
+
+// lost returns the error of a request the link ended around: ErrNotSent
+// when it was never written, ErrOutcomeUnknown when it was (both match
+// ErrConnectionLost), or ErrStopped.
+func (s *Session) lost(sent bool) error {
+	r := s.l.reason()
+	if r == nil || r == ErrStopped {
+		if s.stopped() {
+			return ErrStopped
+		}
+		r = nil
+	}
+	return &lostError{sent: sent, reason: r}
 }

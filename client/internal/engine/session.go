@@ -151,32 +151,6 @@ func (s *Session) Done() <-chan struct{} { return s.l.closed }
 // Err returns why the link ended, nil while it is open.
 func (s *Session) Err() error { return s.l.reason() }
 
-// Lost returns the error of a session that ended: ErrConnectionLost naming
-// the reason, or ErrStopped.
-func (s *Session) Lost() error {
-	if r := s.l.reason(); r != nil && r != ErrStopped {
-		return fmt.Errorf("%w: %v", ErrConnectionLost, r)
-	}
-	if s.stopped() {
-		return ErrStopped
-	}
-	return ErrConnectionLost
-}
-
-// lost returns the error of a request the link ended around: ErrNotSent
-// when it was never written, ErrOutcomeUnknown when it was (both match
-// ErrConnectionLost), or ErrStopped.
-func (s *Session) lost(sent bool) error {
-	r := s.l.reason()
-	if r == nil || r == ErrStopped {
-		if s.stopped() {
-			return ErrStopped
-		}
-		r = nil
-	}
-	return &lostError{sent: sent, reason: r}
-}
-
 // Context returns a context that ends shortly after the link: the parent of
 // every invocation handler's context.
 func (s *Session) Context() context.Context { return s.ctx }
