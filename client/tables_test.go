@@ -436,8 +436,11 @@ func TestStorageRefusalKeepsURI(t *testing.T) {
 	}
 	// The append is answered once the row is stored: the rows are final.
 	rows := f.p.TableRows(f.a.Realm(), "sensordata")
-	if temp, err := client.Decode[float64](rows[0]["temperature"]); len(rows) != 1 || err != nil || temp != 3 {
-		t.Errorf("stored rows = %v, want only the accepted one", rows)
+	if len(rows) != 1 {
+		t.Fatalf("stored rows = %v, want only the accepted one", rows)
+	}
+	if temp, err := client.Decode[float64](rows[0]["temperature"]); err != nil || temp != 3 {
+		t.Errorf("stored row = %v, want the accepted one (temperature 3)", rows[0])
 	}
 	topic := f.a.Env()["SWARM_KEY"] + "." + f.a.Env()["APP_KEY"] + ".sensordata"
 	if n := count(f.p, platformtest.KindPublish, topic); n != 1 {
