@@ -11,15 +11,25 @@ import "strconv"
 // keys win.
 type Kwargs map[string]any
 
-// splitArgs separates positional arguments, keyword arguments and call
-// options, and converts every value to its wire form. With kwargs present
-// and no positional argument, args is an empty (not nil) list: some routers
-// abort a session over a missing args slot followed by kwargs.
-func splitArgs(op, uri string, in []any, allowOptions bool) ([]any, map[string]any, []CallOption, error) {
+// noOptions is the option type of operations that take no per-call
+// options among their arguments: nothing implements it.
+type noOptions interface{ noOptions() }
+
+// splitArgs separates positional arguments, keyword arguments and the
+// per-call options of type O (CallOption, PublishOption or noOptions), and
+// converts every value to its wire form; options of another operation are
+// refused. With kwargs present and no positional argument, args is an empty
+// (not nil) list: some routers abort a session over a missing args slot
+// followed by kwargs.
+func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, error) {
 	var args []any
 	var kwargs map[string]any
-	var opts []CallOption
+	var opts []O
 	for _, a := range in {
+		if o, ok := a.(O); ok {
+			opts = append(opts, o)
+			continue
+		}
 		switch x := a.(type) {
 		case Kwargs:
 			if kwargs == nil {
@@ -33,10 +43,9 @@ func splitArgs(op, uri string, in []any, allowOptions bool) ([]any, map[string]a
 				kwargs[validString(k)] = ev
 			}
 		case CallOption:
-			if !allowOptions {
-				return nil, nil, nil, invalidArg(op, uri, "call options are not accepted here")
-			}
-			opts = append(opts, x)
+			return nil, nil, nil, invalidArg(op, uri, "call options are not accepted here")
+		case PublishOption:
+			return nil, nil, nil, invalidArg(op, uri, "publish options are not accepted here")
 		default:
 			ev, err := encodeValue(a, "args["+strconv.Itoa(len(args))+"]")
 			if err != nil {

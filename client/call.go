@@ -93,7 +93,7 @@ func (c *Client) Call(ctx context.Context, uri string, args ...any) (*Result, er
 // CallOptions.
 func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, error) {
 	var cs callSettings
-	wargs, kwargs, opts, err := splitArgs(op, uri, args, true)
+	wargs, kwargs, opts, err := splitArgs[CallOption](op, uri, args)
 	if err != nil {
 		return nil, nil, cs, err
 	}
@@ -101,7 +101,7 @@ func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, 
 		o.applyCall(&cs)
 	}
 	if cs.timeout < 0 {
-		return nil, nil, cs, invalidArg(op, uri, "negative timeout %v", cs.timeout)
+		return nil, nil, cs, invalidArg(op, uri, "negative timeout %s", durationText(cs.timeout))
 	}
 	return wargs, kwargs, cs, nil
 }

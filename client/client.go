@@ -19,12 +19,13 @@ import (
 // with New (or NewFromConfig, FromServer), call Start, use it from any
 // number of goroutines, and Stop it once.
 type Client struct {
-	set  settings
-	log  *slog.Logger
-	env  envSource
-	id   identity
-	meta map[string]any
-	url  string
+	set   settings
+	log   *slog.Logger
+	env   envSource
+	id    identity
+	meta  map[string]any
+	url   string
+	realm string // the realm joined: WithRealm, else the app's realm
 
 	cur  atomic.Pointer[engine.Session] // the announced session, nil while none
 	live atomic.Pointer[engine.Session] // the last announced session (for GOODBYE at Stop)
@@ -46,6 +47,8 @@ type Client struct {
 	regs      map[string]*Registration
 	hooks     []*stopHook
 	states    *engine.Queue[State] // runs the state handler, once a state changed
+
+	test atomic.Pointer[testHooks] // nil outside tests
 }
 
 // stopHook is a function registered with OnStop.
@@ -83,10 +86,14 @@ func New(opts ...Option) (*Client, error) {
 		id:      id,
 		meta:    id.metadata(),
 		url:     url,
+		realm:   id.Realm(),
 		stopCh:  make(chan struct{}),
 		changed: make(chan struct{}),
 		groups:  map[subKey]*subGroup{},
 		regs:    map[string]*Registration{},
+	}
+	if s.realm != "" {
+		c.realm = s.realm
 	}
 	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
 	return c, nil
@@ -97,6 +104,10 @@ func (c *Client) Identity() Identity { return c.id.Identity }
 
 // URL returns the router URL the client connects to.
 func (c *Client) URL() string { return c.url }
+
+// Realm returns the realm the client joins: the one set with WithRealm,
+// else the app's realm realm-<swarm>-<app>-<stage>.
+func (c *Client) Realm() string { return c.realm }
 
 // IsConnected reports whether a session is joined and restored.
 func (c *Client) IsConnected() bool {
@@ -123,8 +134,23 @@ func (c *Client) isStopped() bool {
 
 // waitSession returns the announced session, waiting up to wait for one.
 func (c *Client) waitSession(ctx context.Context, op, uri string, wait time.Duration) (*engine.Session, error) {
-	if s := c.cur.Load(); s != nil && s.Alive() {
-		return s, nil
+	s := c.cur.Load()
+	if s == nil || !s.Alive() {
+		var err error
+		if s, err = c.awaitSession(ctx, op, uri, wait); err != nil {
+			return nil, err
+		}
+	}
+	if h := c.test.Load(); h != nil && h.using != nil {
+		h.using(s)
+	}
+	return s, nil
+}
+
+// awaitSession waits up to wait for an announced session.
+func (c *Client) awaitSession(ctx context.Context, op, uri string, wait time.Duration) (*engine.Session, error) {
+	if h := c.test.Load(); h != nil && h.waiting != nil {
+		h.waiting()
 	}
 	timer := time.NewTimer(wait)
 	defer timer.Stop()
@@ -141,8 +167,8 @@ func (c *Client) waitSession(ctx context.Context, op, uri string, wait time.Dura
 		select {
 		case <-changed:
 		case <-timer.C:
-			return nil, opErr(op, uri, fmt.Errorf("%w to the IronFlock router (realm %q, no session after %v); make sure Start was called and the router is reachable",
-				ErrNotConnected, c.id.Realm(), wait))
+			return nil, opErr(op, uri, fmt.Errorf("%w to the IronFlock router (realm %q, no session after %s); make sure Start was called and the router is reachable",
+				ErrNotConnected, c.realm, durationText(wait)))
 		case <-ctx.Done():
 			return nil, opErr(op, uri, ctx.Err())
 		case <-c.stopCh:

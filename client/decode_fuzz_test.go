@@ -5,6 +5,7 @@ package client
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -17,9 +18,12 @@ import (
 
 // FuzzDecode reads the fuzzer's input as msgpack, as the router would
 // deliver a value, and decodes it into Go types of every kind. Decoding
-// never panics; into any it gives the value back; and whenever it
-// succeeds, encoding the result is stable: decoding that encoding into the
-// same type and encoding again yields the same wire value.
+// never panics; into any it gives the value back; epoch milliseconds
+// beyond the int64 range are refused as times; and whenever decoding
+// succeeds, encode and decode agree: the result encodes unless it holds a
+// time outside the years 0000–9999 (then it is refused), and decoding that
+// encoding into the same type and encoding again yields the same wire
+// value.
 func FuzzDecode(f *testing.F) {
 	ser := &serialize.MessagePackSerializer{}
 	for _, v := range []any{
@@ -33,6 +37,7 @@ func FuzzDecode(f *testing.F) {
 		[]any{map[string]any{"tsp": "2026-01-15T10:30:00", "n": 1.5}, nil, map[string]any{"by_key": map[string]any{"7": "x"}}},
 		"2026-01-15", int64(1768473000000), float64(1768473000000), uint64(math.MaxUint64), math.NaN(),
 		"yesterday", []any{int64(1), "x"}, []byte("xyz"), "a\xffb", true, nil,
+		1e19, -1e300, float64(253402300800000), int64(-62167219200001), map[string]any{"at": 1e30, "when": float64(-62167219200000)},
 	} {
 		b, err := ser.SerializeDataItem(v)
 		if err != nil {
@@ -50,6 +55,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil || !cmp.Equal(v, back, cmpopts.EquateNaNs()) {
 			t.Fatalf("Decode[any](%#v) = %#v, %v; want the value itself", v, back, err)
 		}
+		checkEpochRange(t, v)
 		checkStable[fuzzRecord](t, v)
 		checkStable[reading](t, v)
 		checkStable[map[string]any](t, v)
@@ -70,15 +76,42 @@ func FuzzDecode(f *testing.F) {
 	})
 }
 
+// checkEpochRange checks that a number of epoch milliseconds beyond the
+// int64 range is refused as a time instead of overflowing.
+func checkEpochRange(t *testing.T, v any) {
+	t.Helper()
+	var beyond bool
+	switch x := v.(type) {
+	case float64:
+		ms := math.Floor(x)
+		beyond = !math.IsNaN(x) && (ms >= math.Ldexp(1, 63) || ms < -math.Ldexp(1, 63))
+	case uint64:
+		beyond = x > math.MaxInt64
+	}
+	if !beyond {
+		return
+	}
+	if got, err := Decode[time.Time](v); err == nil || !strings.Contains(err.Error(), "beyond the range of a time") {
+		t.Fatalf("Decode[time.Time](%v) = %v, %v; want a refusal", v, got, err)
+	}
+}
+
 // checkStable decodes v into T and, when that succeeds, checks that the
-// encoding of the result decodes into T again and encodes the same.
+// encoder refuses the result when it holds a time it cannot write, and
+// otherwise that its encoding decodes into T again and encodes the same.
 func checkStable[T any](t *testing.T, v any) {
 	t.Helper()
 	first, err := Decode[T](v)
-	if err != nil || !writableTimes(reflect.ValueOf(first)) {
+	if err != nil {
 		return
 	}
 	enc, err := encodeValue(first, "v")
+	if !writableTimes(reflect.ValueOf(first)) {
+		if err == nil || !strings.Contains(err.Error(), "outside the years 0000–9999") {
+			t.Fatalf("encodeValue of the decoded %T %#v = %#v, %v; a time outside 0000–9999 must be refused", first, first, enc, err)
+		}
+		return
+	}
 	if err != nil {
 		t.Fatalf("encodeValue of the decoded %T %#v: %v", first, first, err)
 	}
@@ -97,8 +130,7 @@ func checkStable[T any](t *testing.T, v any) {
 }
 
 // writableTimes reports whether every time.Time in v lies in the years
-// RFC 3339 can write (0 to 9999). The encoder writes other times as strings
-// the decoder refuses, so stability is not checked for them.
+// RFC 3339 can write (0 to 9999, in UTC); the encoder refuses other times.
 func writableTimes(v reflect.Value) bool {
 	switch v.Kind() {
 	case reflect.Struct:

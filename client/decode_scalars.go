@@ -4,6 +4,7 @@
 package client
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"time"
@@ -24,8 +25,16 @@ func decodeTime(src any, dst reflect.Value, path string) error {
 		dst.Set(reflect.ValueOf(t))
 		return nil
 	}
+	if ms, ok := asInt64(src); ok {
+		dst.Set(reflect.ValueOf(time.UnixMilli(ms).UTC()))
+		return nil
+	}
 	if f, ok := asFloat64(src); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		ms := math.Floor(f)
+		// float64(math.MaxInt64) is 2^63, the first value beyond int64.
+		if ms < math.MinInt64 || ms >= math.MaxInt64 {
+			return fmt.Errorf("decode %s: %s epoch milliseconds is beyond the range of a time (±2^63 ms)", path, describe(src))
+		}
 		t := time.UnixMilli(int64(ms)).Add(time.Duration((f - ms) * float64(time.Millisecond))).UTC()
 		dst.Set(reflect.ValueOf(t))
 		return nil

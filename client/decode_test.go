@@ -65,6 +65,13 @@ func TestDecodeTimes(t *testing.T) {
 			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
 		}
 	}
+	// The extremes of epoch milliseconds are times, far beyond year 9999.
+	for _, ms := range []any{int64(math.MaxInt64), int64(math.MinInt64), -math.Ldexp(1, 63)} {
+		got, err := Decode[time.Time](ms)
+		if err != nil || got.UnixMilli() != math.MinInt64 && got.UnixMilli() != math.MaxInt64 {
+			t.Errorf("Decode[time.Time](%v) = %v (%d ms), %v", ms, got, got.UnixMilli(), err)
+		}
+	}
 }
 
 func TestDecodeErrors(t *testing.T) {
@@ -80,6 +87,10 @@ func TestDecodeErrors(t *testing.T) {
 		{"list into struct", func() error { _, err := Decode[reading]([]any{1}); return err }, "as client.reading"},
 		{"bad element", func() error { _, err := Decode[[]int]([]any{int64(1), "x"}); return err }, "value[1]"},
 		{"bad time", func() error { _, err := Decode[time.Time]("yesterday"); return err }, "as time.Time"},
+		{"epoch ms beyond int64", func() error { _, err := Decode[time.Time](1e19); return err }, "float64 1e+19 epoch milliseconds is beyond the range of a time"},
+		{"epoch ms below int64", func() error { _, err := Decode[time.Time](-1e300); return err }, "beyond the range of a time"},
+		{"epoch ms uint64 beyond int64", func() error { _, err := Decode[time.Time](uint64(math.MaxUint64)); return err }, "beyond the range of a time"},
+		{"epoch ms 2^63", func() error { _, err := Decode[time.Time](math.Ldexp(1, 63)); return err }, "beyond the range of a time"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

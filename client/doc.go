@@ -25,6 +25,10 @@
 // Options override each of them; WithEnv replaces the process environment by
 // a map, which tests and programs running several clients use. Browser-style
 // programs build the identity from a Config, or fetch it with FromServer.
+// Apps that also talk to other WAMP routers set the realm (WithRealm) and
+// the authentication (WithAuth: WAMPCRA, Ticket, Anonymous, or several
+// offered at once), register procedures by full URI (RegisterProcedure)
+// and publish payloads without the device metadata (NoMetadata).
 //
 // # Connection
 //
@@ -34,11 +38,14 @@
 // link drops it reconnects at once and then every 1 to 2 seconds, restores
 // every subscription and registration before reporting StateConnected
 // again, pings a link that has been silent for 30 seconds and drops it when
-// nothing arrives within 10 seconds. A realm missing for a minute is retried
-// every two minutes. Operations issued while disconnected wait for a
-// session (10 s by default) and then fail with ErrNotConnected. Stop is
-// final. Run wraps Start, a main function and Stop, and stops on SIGINT or
-// SIGTERM.
+// nothing arrives within 10 seconds (incoming traffic of any kind counts as
+// proof of life, so a busy link is never pinged; WithKeepalive refuses
+// values below one second). A realm missing for a minute is retried every
+// two minutes. Operations issued while disconnected wait for a session (10
+// s by default) and then fail with ErrNotConnected. Stop is final. Run
+// wraps Start, a main function and Stop, and stops on SIGINT or SIGTERM;
+// Stop, called from anywhere, cancels the main function's context. Session
+// describes the live session (id, realm, authid, role, WELCOME details).
 //
 // # Fleet tables
 //
@@ -49,7 +56,8 @@
 // Where, IsNull, IsNotNull, Latest, And, Or and the ranges Between, Since,
 // Until) and GetSeriesHistory, and streamed with SubscribeToTable. Writes
 // carry the device metadata. Table operations wait for a session up to the
-// reconnect window (60 s, WithReconnectWindow) and retry a call the data
+// reconnect window (60 s, WithReconnectWindow), send again a request the
+// connection lost before it left the client, and retry a call the data
 // backend has not registered yet; a table the template does not declare
 // fails with ErrUnknownTable. Packages built on the client call the data
 // backend's other procedures the same way with Query.Payload and CallData
@@ -68,7 +76,25 @@
 //
 // Every error names the operation and the URI and wraps the reason: a
 // sentinel (ErrInvalidArgument, ErrMissingConfig, ErrNotConnected,
-// ErrConnectionLost, ErrStopped, ErrAlreadyStarted, ErrTimeout) for
-// errors.Is, or a *WampError carrying the platform's error URI for
-// errors.As. Nothing returns nil on failure.
+// ErrConnectionLost, ErrNotSent, ErrOutcomeUnknown, ErrStopped,
+// ErrAlreadyStarted, ErrTimeout) for errors.Is, or a *WampError carrying
+// the platform's error URI for errors.As. Nothing returns nil on failure.
+//
+// # Lost connections
+//
+// A connection that ends during an operation gives ErrConnectionLost and
+// one of two sentinels that say what to do:
+//
+//   - ErrNotSent: the request never left the client, so sending it again
+//     is safe. The table operations, which have a reconnect window, do so
+//     by themselves on the next session while the window lasts; the other
+//     operations return it.
+//   - ErrOutcomeUnknown: the request was written and the connection ended
+//     before the answer. It may have taken effect: a row stored, a
+//     publication delivered, a procedure run. It is never retried by the
+//     client. Retry it only when doing it twice is harmless (an idempotent
+//     procedure, or a row of a table with an entity key sent again with the
+//     same tsp, which the data backend refuses as a duplicate with
+//     sys.dataservice.error.entity_key_conflict if it was stored), or check
+//     first, e.g. by reading the row back with GetHistory.
 package client

@@ -81,8 +81,6 @@ func validString(s string) string {
 	return strings.ToValidUTF8(s, "\uFFFD")
 }
 
-func formatTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }
-
 func (e *encoder) enter(key any, path string) error {
 	e.depth++
 	if e.depth > maxEncodeDepth {
@@ -157,7 +155,12 @@ func (e *encoder) value(v reflect.Value, path string) (any, error) {
 	t := v.Type()
 	switch {
 	case t == timeType:
-		return formatTime(v.Interface().(time.Time)), nil
+		return formatTime(v.Interface().(time.Time), path)
+	case t.Kind() == reflect.Pointer && t.Elem() == timeType:
+		if v.IsNil() {
+			return nil, nil
+		}
+		return formatTime(v.Elem().Interface().(time.Time), path)
 	case t == jsonNumberType:
 		return numberValue(json.Number(v.String()), path)
 	}
@@ -315,7 +318,10 @@ func mapKey(k reflect.Value, path string) (string, error) {
 		k = k.Elem()
 	}
 	if k.Type() == timeType {
-		return formatTime(k.Interface().(time.Time)), nil
+		return formatTime(k.Interface().(time.Time), path+" (map key)")
+	}
+	if t, ok := timePointer(k); ok {
+		return formatTime(t, path+" (map key)")
 	}
 	if k.Kind() == reflect.String {
 		return validString(k.String()), nil
@@ -327,6 +333,9 @@ func mapKey(k reflect.Value, path string) (string, error) {
 		b, err := tm.MarshalText()
 		if err != nil {
 			return "", fmt.Errorf("%s: map key: %w", path, err)
+		}
+		if t, ok := promotedTime(k, b, true); ok {
+			return formatTime(t, path+" (map key)")
 		}
 		return validString(string(b)), nil
 	}

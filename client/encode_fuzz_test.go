@@ -46,10 +46,12 @@ type fuzzInner struct {
 }
 
 // FuzzEncode builds Go values from the fuzzer's input (a struct with a
-// field of every kind, and whatever JSON the input holds) and checks that
-// encoding never panics, yields the wire form, is a fixed point on wire
-// values, survives the msgpack serializer unchanged, and that decoding the
-// serialized encoding gives the struct back.
+// field of every kind, times of any year and zone, and whatever JSON the
+// input holds) and checks that encoding never panics, yields the wire form,
+// writes every time as RFC 3339 in UTC or refuses it when its year is
+// outside 0000–9999, is a fixed point on wire values, survives the msgpack
+// serializer unchanged, and that decoding the serialized encoding gives the
+// struct back.
 func FuzzEncode(f *testing.F) {
 	t0 := time.Date(2026, 10, 8, 14, 0, 0, 123000000, time.FixedZone("CEST", 2*3600))
 	f.Add("héllo", int64(42), uint64(7), 2.0, []byte{1, 2, 3}, true, []byte(`[1,"a",null]`))
@@ -57,10 +59,13 @@ func FuzzEncode(f *testing.F) {
 	f.Add("", t0.UnixNano(), uint64(math.MaxInt64), 0.1, []byte{}, true, []byte(`12`))
 	f.Add("x/y", int64(math.MinInt64), uint64(1)<<63, math.Inf(-1), []byte("b"), false, []byte(`{"l":[1.5,"2026-01-15T10:30:00Z",{"f":0.5}],"big":18446744073709551615}`))
 	f.Add("2026-01-15T10:30:00Z", int64(1768473000000), uint64(0), math.Copysign(0, -1), []byte{0}, true, []byte(`1e400`))
+	f.Add("far", int64(253402300800), uint64(999999999), 1.0, []byte{}, true, []byte(`{}`)) // 10000-01-01 in UTC
+	f.Add("zone", int64(-62167219201), uint64(5), 1.0, []byte{}, false, []byte(`0`))        // one second before year 0
+	f.Add("secs", int64(3601), uint64(0), 1.0, []byte{}, true, []byte(`0`))                 // an offset of 1 h 0 min 1 s
 	f.Fuzz(func(t *testing.T, s string, n int64, u uint64, fl float64, b []byte, flag bool, js []byte) {
-		// Whole-minute offsets: RFC 3339 cannot write seconds of an offset,
-		// and a *time.Time is written in its own zone (see encoder.value).
-		at := time.Unix(0, n).In(time.FixedZone("X", int(n%840)*60))
+		// Any offset up to ±14 h, seconds included: times travel in UTC.
+		zone := time.FixedZone("X", int(n%50400))
+		at := time.Unix(0, n).In(zone)
 		rec := fuzzRecord{
 			Name: s, Small: int8(n), N: n, U: u, F: fl, F32: float32(fl), OK: flag, Blob: b, At: at,
 			Quoted: n, Labels: map[string]int64{s: n}, ByKey: map[int64]string{n: s},
@@ -74,6 +79,11 @@ func FuzzEncode(f *testing.F) {
 			t.Fatalf("encodeValue(%#v): %v", rec, err)
 		}
 		checkEncoded(t, enc)
+		utc := at.UTC().Format(time.RFC3339Nano)
+		if m := enc.(map[string]any); m["at"] != utc || flag && m["when"] != utc {
+			t.Fatalf("times not written in UTC: at %v, when %v; want %s", m["at"], m["when"], utc)
+		}
+		checkFarTime(t, time.Unix(n, int64(u%1e9)).In(zone))
 		got, err := Decode[fuzzRecord](throughMsgPack(t, enc))
 		if err != nil {
 			t.Fatalf("decode of the serialized encoding %#v: %v", enc, err)
@@ -97,6 +107,35 @@ func FuzzEncode(f *testing.F) {
 			t.Fatalf("encodeValue(%#v): %v", v, err)
 		}
 	})
+}
+
+// checkFarTime checks a time of any year, directly, through a pointer, as
+// a map key and embedded in a struct: written as RFC 3339 in UTC when its
+// UTC year is within 0000–9999, else refused.
+func checkFarTime(t *testing.T, at time.Time) {
+	t.Helper()
+	utc := at.UTC().Format(time.RFC3339Nano)
+	writable := at.UTC().Year() >= 0 && at.UTC().Year() <= 9999
+	for name, v := range map[string]any{"time": at, "pointer": &at, "map key": map[time.Time]int{at: 1}} {
+		enc, err := encodeValue(v, "v")
+		switch {
+		case !writable && (err == nil || !strings.Contains(err.Error(), "outside the years 0000–9999")):
+			t.Fatalf("%s %v (UTC year %d): encodeValue = %#v, %v; want a refusal", name, at, at.UTC().Year(), enc, err)
+		case writable && err != nil:
+			t.Fatalf("%s %v: encodeValue: %v", name, at, err)
+		case writable && name != "map key" && enc != utc:
+			t.Fatalf("%s %v: encoded %#v, want %s", name, at, enc, utc)
+		case writable && name == "map key" && !cmp.Equal(enc, map[string]any{utc: int64(1)}):
+			t.Fatalf("%s %v: encoded %#v, want the key %s", name, at, enc, utc)
+		}
+	}
+	// A struct embedding a time is written as the time; the time's own
+	// MarshalJSON refuses years outside 0000–9999 in its zone.
+	if enc, err := encodeValue(stamp{at}, "v"); err == nil && enc != utc {
+		t.Fatalf("embedded %v: encoded %#v, want %s", at, enc, utc)
+	} else if err != nil && writable && at.Year() >= 0 && at.Year() <= 9999 {
+		t.Fatalf("embedded %v: encodeValue: %v", at, err)
+	}
 }
 
 // checkEncoded checks an encoder's result: wire form, a fixed point of the

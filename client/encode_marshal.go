@@ -21,6 +21,9 @@ func (e *encoder) marshalJSON(v reflect.Value, path string) (any, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
+	if t, ok := promotedTime(v, b, false); ok {
+		return formatTime(t, path)
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	var generic any
@@ -37,6 +40,9 @@ func (e *encoder) marshalText(v reflect.Value, path string) (any, error) {
 	b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if t, ok := promotedTime(v, b, true); ok {
+		return formatTime(t, path)
 	}
 	return validString(string(b)), nil
 }

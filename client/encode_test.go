@@ -47,6 +47,15 @@ type textKey struct{ a, b string }
 
 func (k textKey) MarshalText() ([]byte, error) { return []byte(k.a + "/" + k.b), nil }
 
+// stamp embeds a time: its MarshalJSON and MarshalText are the time's,
+// promoted.
+type stamp struct{ time.Time }
+
+// ownStamp embeds a time but marshals itself.
+type ownStamp struct{ time.Time }
+
+func (ownStamp) MarshalJSON() ([]byte, error) { return []byte(`"own"`), nil }
+
 type custom struct{ v int }
 
 func (c custom) MarshalJSON() ([]byte, error) {
@@ -75,6 +84,22 @@ func TestEncodeValue(t *testing.T) {
 		{"whole second time", when, "2026-01-15T10:30:00Z"},
 		{"time pointer", &when, "2026-01-15T10:30:00Z"},
 		{"nil time pointer", (*time.Time)(nil), nil},
+		{"time pointer in its own zone", &t0, "2026-10-08T12:00:00.123Z"},
+		{"zone offset with seconds", time.Date(2026, 1, 1, 0, 0, 30, 0, time.FixedZone("LMT", 3600+30)), "2025-12-31T23:00:00Z"},
+		{"zone offset with seconds through a pointer", func() *time.Time {
+			t := time.Date(2026, 1, 1, 0, 0, 30, 0, time.FixedZone("LMT", -(3600+30)))
+			return &t
+		}(), "2026-01-01T01:01:00Z"},
+		{"struct field time pointer", struct {
+			W *time.Time `json:"w"`
+		}{&t0}, map[string]any{"w": "2026-10-08T12:00:00.123Z"}},
+		{"embedded time", stamp{t0}, "2026-10-08T12:00:00.123Z"},
+		{"pointer to embedded time", &stamp{t0}, "2026-10-08T12:00:00.123Z"},
+		{"embedded time marshaling itself", ownStamp{t0}, "own"},
+		{"time pointer keys", map[*time.Time]int{&t0: 1}, map[string]any{"2026-10-08T12:00:00.123Z": int64(1)}},
+		{"embedded time keys", map[stamp]int{{t0}: 1}, map[string]any{"2026-10-08T12:00:00.123Z": int64(1)}},
+		{"year 0 and 9999", []time.Time{time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)},
+			[]any{"0000-01-01T00:00:00Z", "9999-12-31T23:59:59Z"}},
 		{"bytes stay binary", []byte{1, 2, 3}, []byte{1, 2, 3}},
 		{"named bytes", named{9}, []byte{9}},
 		{"nil slice", []int(nil), nil},
@@ -161,6 +186,13 @@ func TestEncodeErrors(t *testing.T) {
 		{"cyclic map", m, "cyclic value"},
 		{"cyclic slice", l, "cyclic value"},
 		{"bad key", map[float64]int{1.5: 1}, "unsupported map key type float64"},
+		{"year 10000", map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}, "args[0].at: the time 10000-01-01T00:00:00Z is outside the years 0000–9999"},
+		{"year -1 in UTC", []any{time.Date(0, 1, 1, 0, 30, 0, 0, time.FixedZone("X", 3600))}, "args[0][0]: the time -0001-12-31T23:30:00Z is outside"},
+		{"far pointer", struct {
+			P *time.Time `json:"p"`
+		}{func() *time.Time { t := time.Date(12000, 1, 1, 0, 0, 0, 0, time.UTC); return &t }()}, "args[0].p: the time"},
+		{"far map key", map[time.Time]int{time.Date(-5, 1, 1, 0, 0, 0, 0, time.UTC): 1}, "(map key)"},
+		{"far embedded time", []any{stamp{time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}}, "args[0][0]"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -173,7 +205,7 @@ func TestEncodeErrors(t *testing.T) {
 }
 
 func TestSplitArgs(t *testing.T) {
-	args, kwargs, opts, err := splitArgs("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)}, true)
+	args, kwargs, opts, err := splitArgs[CallOption]("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +218,11 @@ func TestSplitArgs(t *testing.T) {
 	if len(opts) != 1 {
 		t.Errorf("opts = %d, want 1", len(opts))
 	}
-	args, _, _, err = splitArgs("Publish", "x", []any{Kwargs{"k": 1}}, false)
+	args, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Kwargs{"k": 1}})
 	if err != nil || args == nil || len(args) != 0 {
 		t.Errorf("kwargs-only: args = %#v, %v; want an empty non-nil list", args, err)
 	}
-	_, _, _, err = splitArgs("Publish", "x", []any{Timeout(time.Second)}, false)
+	_, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Timeout(time.Second)})
 	if err == nil || !strings.Contains(err.Error(), "call options are not accepted") {
 		t.Errorf("call option in publish: err = %v", err)
 	}

@@ -22,10 +22,26 @@ var (
 	// ErrNotConnected reports that no session was available within the wait
 	// an operation allows.
 	ErrNotConnected = errors.New("not connected")
-	// ErrConnectionLost reports that the connection ended while the operation
-	// waited for the router's answer. The operation may or may not have taken
-	// effect; it is not retried.
+	// ErrConnectionLost reports that the connection ended during the
+	// operation. Every such error of an operation also matches exactly one
+	// of ErrNotSent and ErrOutcomeUnknown, which say what the caller may do.
 	ErrConnectionLost = engine.ErrConnectionLost
+	// ErrNotSent reports an operation the connection ended before it left
+	// the client: the router never received it, so sending it again is
+	// safe. Operations with a reconnect window (the table operations) send
+	// it again on the next session by themselves while the window lasts;
+	// the others return it.
+	ErrNotSent = engine.ErrNotSent
+	// ErrOutcomeUnknown reports an operation written to the connection that
+	// ended before the router's answer arrived: it may have taken effect (a
+	// row stored, a publication delivered, a procedure run) or not. It is
+	// never retried by the client. Retry it only when doing it twice is
+	// harmless: an idempotent procedure, or a row of a table with an entity
+	// key (maintainLatestFlagFor) sent again with the same tsp, which the
+	// data backend refuses with sys.dataservice.error.entity_key_conflict
+	// when the first one was stored. Otherwise check first whether it took
+	// effect, e.g. by reading the row back with GetHistory.
+	ErrOutcomeUnknown = engine.ErrOutcomeUnknown
 	// ErrStopped reports that the client was stopped. Stop is final.
 	ErrStopped = engine.ErrStopped
 	// ErrAlreadyStarted reports a second Start.

@@ -22,15 +22,18 @@ type Filter struct {
 	children   []Filter
 }
 
-// SQLOperators are the operators the data backend accepts. Where also takes
-// the seed's "IS" and "IS NOT" with a nil value (IS NULL / IS NOT NULL).
-var SQLOperators = []string{"=", "!=", "<>", ">", "<", ">=", "<=", "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE", "IN", "NOT IN", "IS NULL", "IS NOT NULL"}
+// SQLOperators are the operators of filters: those the data backend
+// accepts, and the seed's IS and IS NOT (see Where).
+var SQLOperators = []string{"=", "!=", "<>", ">", "<", ">=", "<=", "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE", "IN", "NOT IN", "IS NULL", "IS NOT NULL", "IS", "IS NOT"}
 
 // Where builds the predicate `column op value`. Operators are normalised
 // (trimmed, upper case: "like" is sent as "LIKE"). IN and NOT IN take a
 // slice of scalars (or a comma-joined string); an empty slice is the empty
 // set. Comparisons take a string, number, bool or time.Time. A nil value
-// with "=", "IS" ("!=", "IS NOT") means IS NULL (IS NOT NULL).
+// with "=", "IS" ("!=", "IS NOT") means IS NULL (IS NOT NULL) and is sent
+// so, which every data backend reads. IS and IS NOT also take true or
+// false, sent as {"column": c, "operator": "IS", "value": true}: unlike =
+// and !=, IS NOT TRUE holds for NULL too.
 func Where(column, op string, value any) Filter {
 	return Filter{column: column, op: op, value: value, hasValue: true}
 }
@@ -138,7 +141,12 @@ func (f Filter) wire(path string, warn func(string)) (map[string]any, error) {
 		}
 		return node, nil
 	case "IS", "IS NOT":
-		return nil, fmt.Errorf("%s: %s only tests for NULL; pass a nil value", path, op)
+		b, ok := f.value.(bool)
+		if !ok {
+			return nil, fmt.Errorf("%s: %s takes nil, true or false, got %T", path, op, f.value)
+		}
+		node["value"] = b
+		return node, nil
 	case "IN", "NOT IN":
 		v, err := setValue(f.value, path)
 		if err != nil {
@@ -163,7 +171,7 @@ func (f Filter) wire(path string, warn func(string)) (map[string]any, error) {
 // scalarValue converts a comparison value: string, number, bool or time.
 func scalarValue(v any, path, op string) (any, error) {
 	if t, ok := v.(time.Time); ok {
-		return formatTime(t), nil
+		return formatTime(t, path+".value")
 	}
 	enc, err := encodeValue(v, path+".value")
 	if err != nil {

@@ -101,6 +101,20 @@ func TestGoldenPayloads(t *testing.T) {
 			"filterAnd": []any{map[string]any{"column": "temperature", "operator": ">", "value": int64(20)}, map[string]any{"latest": true}},
 			"columns":   []any{"temperature"},
 		}}, nil, progress}},
+		{"GetHistory IS filters", func(ctx context.Context) error {
+			_, err := c.GetHistory(ctx, "sensordata", &client.Query{FilterAnd: []client.Filter{
+				client.Where("ok", "IS", true), client.Where("ok", "IS NOT", false), client.Where("note", "IS", nil), client.IsNotNull("note"),
+			}})
+			return err
+		}, golden{"call", "history.transformed.sensordata", []any{map[string]any{
+			"limit": int64(10), "offset": int64(0),
+			"filterAnd": []any{
+				map[string]any{"column": "ok", "operator": "IS", "value": true},
+				map[string]any{"column": "ok", "operator": "IS NOT", "value": false},
+				map[string]any{"column": "note", "operator": "IS NULL"},
+				map[string]any{"column": "note", "operator": "IS NOT NULL"},
+			},
+		}}, nil, progress}},
 		{"GetSeriesHistory", func(ctx context.Context) error {
 			_, err := c.GetSeriesHistory(ctx, "sensordata", client.SeriesQuery{Columns: []string{"temperature"}, Method: client.AVG, Limit: 100,
 				TimeRange: client.TimeRange{Start: "2026-01-01T00:00:00Z", End: "2026-02-01T00:00:00Z"}, GroupBy: []string{"device_key"}})
@@ -112,6 +126,9 @@ func TestGoldenPayloads(t *testing.T) {
 		{"SetDeviceLocation", func(ctx context.Context) error {
 			return c.SetDeviceLocation(ctx, 8.5, 50)
 		}, golden{"call", "ironflock.location_service.update", []any{map[string]any{"long": 8.5, "lat": 50.0}}, with(), map[string]any{}}},
+		{"Publish without metadata", func(ctx context.Context) error {
+			return c.Publish(ctx, "com.example.raw", 1, client.Kwargs{"k": "v"}, client.NoMetadata())
+		}, golden{"publish", "com.example.raw", []any{int64(1)}, map[string]any{"k": "v"}, ack}},
 		{"CallDeviceFunction", func(ctx context.Context) error {
 			_, err := c.CallDeviceFunction(ctx, 7, "reset", 1, client.Kwargs{"hard": true})
 			return err
@@ -120,6 +137,10 @@ func TestGoldenPayloads(t *testing.T) {
 			_, err := c.RegisterDeviceFunction(ctx, "reset", func(context.Context, *client.Invocation) (any, error) { return nil, nil })
 			return err
 		}, golden{"register", "2.42.26.DEV.reset", nil, nil, map[string]any{"force_reregister": true}}},
+		{"RegisterProcedure", func(ctx context.Context) error {
+			_, err := c.RegisterProcedure(ctx, "2.42.26.DEV.tool", func(context.Context, *client.Invocation) (any, error) { return nil, nil })
+			return err
+		}, golden{"register", "2.42.26.DEV.tool", nil, nil, map[string]any{}}},
 		{"Subscribe", func(ctx context.Context) error {
 			_, err := c.Subscribe(ctx, "com.example.alarms", func(context.Context, *client.Event) {})
 			return err

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 func quietLogger() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -126,13 +128,23 @@ func TestRouterURL(t *testing.T) {
 	}
 }
 
+// secretOf returns the WAMP-CRA secret of a credential.
+func secretOf(cr credential) string {
+	for _, m := range cr.methods {
+		if m.Name == engine.AuthWAMPCRA {
+			return m.Secret
+		}
+	}
+	return ""
+}
+
 func TestCredentialChoice(t *testing.T) {
 	dir := t.TempDir()
 	env := baseEnv()
 	env["APP_AUTH_ID"] = "app-26-dev-e1@env"
 	env["APP_AUTH_SECRET"] = "env-secret"
 	c := newTestClient(t, env, WithEnvDir(dir))
-	if got := c.resolveCredential(); got.authID != "app-26-dev-e1@env" || got.secret != "env-secret" {
+	if got := c.resolveCredential(); got.authID != "app-26-dev-e1@env" || secretOf(got) != "env-secret" {
 		t.Errorf("env credential = %+v", got)
 	}
 	// The mirror wins and is re-read on every attempt.
@@ -143,16 +155,16 @@ func TestCredentialChoice(t *testing.T) {
 	}
 	write("APP_AUTH_ID", "app-26-dev-e2@file\n")
 	write("APP_AUTH_SECRET", "file-secret")
-	if got := c.resolveCredential(); got.authID != "app-26-dev-e2@file" || got.secret != "file-secret" {
+	if got := c.resolveCredential(); got.authID != "app-26-dev-e2@file" || secretOf(got) != "file-secret" {
 		t.Errorf("mirror credential = %+v", got)
 	}
 	write("APP_AUTH_SECRET", "") // an empty file counts as absent
-	if got := c.resolveCredential(); got.secret != "env-secret" {
+	if got := c.resolveCredential(); secretOf(got) != "env-secret" {
 		t.Errorf("empty file: credential = %+v", got)
 	}
 	delete(env, "APP_AUTH_ID")
 	c = newTestClient(t, env, WithEnvDir(t.TempDir()))
-	if got := c.resolveCredential(); got.kind != "legacy" || got.authID != env["DEVICE_SERIAL_NUMBER"] || got.secret != env["DEVICE_SERIAL_NUMBER"] {
+	if got := c.resolveCredential(); got.kind != "legacy" || got.authID != env["DEVICE_SERIAL_NUMBER"] || secretOf(got) != env["DEVICE_SERIAL_NUMBER"] {
 		t.Errorf("half a pair must fall back to legacy: %+v", got)
 	}
 	c = newTestClient(t, env, WithCredentials("x", "y"))

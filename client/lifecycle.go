@@ -19,17 +19,19 @@ import (
 // After success the client reconnects by itself whenever the link drops.
 func (c *Client) Start(ctx context.Context) error {
 	const op = "Start"
-	if err := c.id.requireApp(op); err != nil {
-		return err
+	if c.set.realm == "" {
+		if err := c.id.requireApp(op); err != nil {
+			return err
+		}
 	}
 	c.mu.Lock()
 	switch {
 	case c.stopped:
 		c.mu.Unlock()
-		return opErr(op, c.id.Realm(), ErrStopped)
+		return opErr(op, c.realm, ErrStopped)
 	case c.started:
 		c.mu.Unlock()
-		return opErr(op, c.id.Realm(), ErrAlreadyStarted)
+		return opErr(op, c.realm, ErrAlreadyStarted)
 	}
 	c.started = true
 	supCtx, cancel := context.WithCancel(context.Background())
@@ -44,7 +46,7 @@ func (c *Client) Start(ctx context.Context) error {
 		return nil
 	case <-ctx.Done():
 	case <-c.stopCh:
-		return opErr(op, c.id.Realm(), ErrStopped)
+		return opErr(op, c.realm, ErrStopped)
 	}
 	cancel()
 	<-supDone
@@ -56,9 +58,9 @@ func (c *Client) Start(ctx context.Context) error {
 	}
 	c.mu.Unlock()
 	if last != nil {
-		return opErr(op, c.id.Realm(), fmt.Errorf("%w (last attempt: %v)", ctx.Err(), last))
+		return opErr(op, c.realm, fmt.Errorf("%w (last attempt: %v)", ctx.Err(), last))
 	}
-	return opErr(op, c.id.Realm(), ctx.Err())
+	return opErr(op, c.realm, ctx.Err())
 }
 
 // OnStop registers fn to run when the client stops, before the connection
@@ -81,11 +83,13 @@ func (c *Client) OnStop(fn func(ctx context.Context)) (remove func()) {
 	}
 }
 
-// Stop ends the client for good: operations waiting for a session or an
-// answer fail with ErrStopped, stop hooks run (last registered first), the
-// session says GOODBYE, and every goroutine of the client ends. It is
-// idempotent. ctx bounds the wait for the router's goodbye and for running
-// handlers to return; Stop returns ctx's error if that bound was hit.
+// Stop ends the client for good: the context Run gives its main function
+// is canceled, operations waiting for a session or an answer fail with
+// ErrStopped, stop hooks run (last registered first), the session says
+// GOODBYE, the contexts of running handlers end, and every goroutine of the
+// client ends. It is idempotent. ctx bounds the wait for the router's
+// goodbye and for running handlers to return; Stop returns ctx's error if
+// that bound was hit.
 func (c *Client) Stop(ctx context.Context) error {
 	c.mu.Lock()
 	if c.stopped {
@@ -139,7 +143,7 @@ func (c *Client) Stop(ctx context.Context) error {
 		err = errors.Join(err, waitChan(ctx, states.Done()))
 	}
 	if err != nil {
-		return opErr("Stop", c.id.Realm(), err)
+		return opErr("Stop", c.realm, err)
 	}
 	return nil
 }
@@ -155,25 +159,38 @@ func waitChan(ctx context.Context, ch <-chan struct{}) error {
 }
 
 // Run starts the client, runs main with a context that ends on SIGINT,
-// SIGTERM or ctx, and stops the client (within 10 s) when main returns. It
-// returns main's error, or Start's; a main ended by a signal returns nil.
+// SIGTERM, ctx or Stop, and stops the client (within 10 s) when main
+// returns. It returns main's error, or Start's; a main ended by a signal or
+// by Stop, returning nil or the context's error, makes Run return nil.
+// context.Cause of main's context is ErrStopped after Stop.
 func (c *Client) Run(ctx context.Context, main func(ctx context.Context) error) error {
 	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
+	runCtx, cancel := context.WithCancelCause(sigCtx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-c.stopCh:
+			cancel(ErrStopped)
+		case <-runCtx.Done():
+		}
+	}()
 	stop := func() error {
 		stopCtx, cancel := context.WithTimeout(context.Background(), DefaultStopBudget)
 		defer cancel()
 		return c.Stop(stopCtx)
 	}
-	if err := c.Start(sigCtx); err != nil {
+	// ended reports an end the caller asked for: a signal or Stop, not ctx.
+	ended := func() bool { return runCtx.Err() != nil && ctx.Err() == nil }
+	if err := c.Start(runCtx); err != nil {
 		_ = stop()
-		if sigCtx.Err() != nil && ctx.Err() == nil {
+		if ended() {
 			return nil
 		}
 		return err
 	}
-	err := main(sigCtx)
-	if errors.Is(err, context.Canceled) && sigCtx.Err() != nil && ctx.Err() == nil {
+	err := main(runCtx)
+	if errors.Is(err, context.Canceled) && ended() {
 		err = nil
 	}
 	return errors.Join(err, stop())

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"regexp"
 	"syscall"
 	"testing"
 	"time"
@@ -88,12 +89,25 @@ func TestNotConnectedAfterWait(t *testing.T) {
 	}
 }
 
+func TestNotConnectedNamesTheWaitRounded(t *testing.T) {
+	f := tableFleet(t)
+	c := newClient(t, f.a.Env(), client.WithReconnectWindow(time.Second))
+	// A table operation waits for the rest of its window: just under 1 s
+	// by the time it starts waiting (999.998123ms, say), shown rounded.
+	_, err := c.AppendToTable(ctxT(t), "sensordata", sensorRow{Tsp: t0})
+	rounded := regexp.MustCompile(`no session after (\d+(\.\d)?s|\d+ms)\)`)
+	if !errors.Is(err, client.ErrNotConnected) || !rounded.MatchString(err.Error()) {
+		t.Fatalf("err = %v, want ErrNotConnected naming the wait rounded", err)
+	}
+}
+
 func TestOperationsBeforeStartWaitForIt(t *testing.T) {
 	f := newFleet(t)
 	c := newClient(t, f.a.Env())
+	waiting := onWait(c)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Publish(context.Background(), "com.example.early", 1) }()
-	time.Sleep(50 * time.Millisecond)
+	<-waiting
 	if err := c.Start(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -125,9 +139,10 @@ func TestStopEndsWaitingOperations(t *testing.T) {
 	}()
 	<-started
 	idle := newClient(t, f.b.Env()) // never started: its operation waits
+	waiting := onWait(idle)
 	waitErr := make(chan error, 1)
 	go func() { waitErr <- idle.Publish(context.Background(), "com.example.x", 1) }()
-	time.Sleep(50 * time.Millisecond)
+	<-waiting
 	if err := caller.Stop(ctxT(t)); err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
+
+	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // Option configures a Client at construction.
@@ -59,10 +62,11 @@ type settings struct {
 	deviceKey, swarmKey, appKey *int
 	stage                       *Stage
 
-	url            string
-	authID, secret string
-	explicitCred   bool
-	serializer     Serializer
+	url        string
+	realm      string
+	authID     string              // with auth: the authid of WithAuth or WithCredentials
+	auth       []engine.AuthMethod // nil: the platform's credential choice
+	serializer Serializer
 
 	keepaliveIdle, pongTimeout time.Duration
 	reconnectWindow            time.Duration
@@ -101,11 +105,20 @@ func (s *settings) fail(format string, args ...any) {
 }
 
 func (s *settings) positive(name string, d time.Duration) bool {
-	if d <= 0 {
-		s.fail("%s must be positive, got %v", name, d)
-		return false
+	return s.atLeast(name, d, 1)
+}
+
+// atLeast reports whether d ≥ floor, and records an error when it is not.
+func (s *settings) atLeast(name string, d, floor time.Duration) bool {
+	switch {
+	case d >= floor:
+		return true
+	case floor <= 1:
+		s.fail("%s must be positive, got %s", name, durationText(d))
+	default:
+		s.fail("%s must be at least %s, got %s", name, durationText(floor), durationText(d))
 	}
-	return true
+	return false
 }
 
 // WithEnv makes the client read its device environment from m instead of the
@@ -153,14 +166,29 @@ func WithURL(url string) Option { return func(s *settings) { s.url = url } }
 
 // WithCredentials sets an explicit WAMP-CRA credential, used on every
 // attempt instead of the per-app or legacy credential. Both halves are
-// required.
+// required. It is WithAuth(WAMPCRA(authID, secret)).
 func WithCredentials(authID, secret string) Option {
 	return func(s *settings) {
 		if authID == "" || secret == "" {
 			s.fail("WithCredentials needs both an authid and a secret")
 			return
 		}
-		s.authID, s.secret, s.explicitCred = authID, secret, true
+		WithAuth(WAMPCRA(authID, secret))(s)
+	}
+}
+
+// WithRealm sets the realm to join instead of the app's realm
+// realm-<swarm>-<app>-<stage>, for routers other than the IronFlock
+// platform. Start then needs no SWARM_KEY or APP_KEY; the table operations
+// and device functions still do, and address the app's tables and
+// functions whatever the realm.
+func WithRealm(realm string) Option {
+	return func(s *settings) {
+		if realm == "" || strings.TrimSpace(realm) != realm {
+			s.fail("WithRealm needs a realm name without surrounding whitespace, got %q", realm)
+			return
+		}
+		s.realm = realm
 	}
 }
 
@@ -175,13 +203,23 @@ func WithSerializer(ser Serializer) Option {
 	}
 }
 
+// Floors of WithKeepalive: shorter keepalive timings would drop healthy
+// links (a pong needs a round trip, which takes a good part of a second on
+// cellular or satellite links).
+const (
+	MinKeepaliveIdle = 1 * time.Second
+	MinPongTimeout   = 1 * time.Second
+)
+
 // WithKeepalive sets how long the link may be silent before the client pings
 // (default 30 s) and how long it then waits for any traffic before dropping
 // the link and reconnecting (default 10 s). Incoming traffic of any kind
-// counts as proof of life.
+// counts as proof of life, so a busy link is never pinged. Values below
+// MinKeepaliveIdle or MinPongTimeout (1 s each) are refused: New fails with
+// ErrInvalidArgument.
 func WithKeepalive(idle, pongTimeout time.Duration) Option {
 	return func(s *settings) {
-		if s.positive("keepalive idle", idle) && s.positive("pong timeout", pongTimeout) {
+		if s.atLeast("keepalive idle", idle, MinKeepaliveIdle) && s.atLeast("pong timeout", pongTimeout, MinPongTimeout) {
 			s.keepaliveIdle, s.pongTimeout = idle, pongTimeout
 		}
 	}
@@ -193,7 +231,7 @@ func WithKeepalive(idle, pongTimeout time.Duration) Option {
 func WithReconnectWindow(d time.Duration) Option {
 	return func(s *settings) {
 		if d < 0 {
-			s.fail("reconnect window must not be negative, got %v", d)
+			s.fail("reconnect window must not be negative, got %s", durationText(d))
 			return
 		}
 		s.reconnectWindow = d
@@ -227,7 +265,7 @@ func WithReconnectBackoff(initial, max time.Duration) Option {
 	return func(s *settings) {
 		if s.positive("reconnect initial delay", initial) && s.positive("reconnect max delay", max) {
 			if max < initial {
-				s.fail("reconnect max delay %v is below the initial delay %v", max, initial)
+				s.fail("reconnect max delay %s is below the initial delay %s", durationText(max), durationText(initial))
 				return
 			}
 			s.reconnectInitial, s.reconnectMax = initial, max

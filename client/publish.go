@@ -1,5 +1,4 @@
-// This file holds Publish: acknowledged publications carrying the device
-// metadata.
+// This file holds Publish, its options, and acknowledged publications.
 
 package client
 
@@ -8,22 +7,54 @@ import (
 	"time"
 )
 
+// PublishOption changes how Publish publishes; pass it among the arguments
+// of Publish.
+type PublishOption interface{ applyPublish(*publishSettings) }
+
+type publishSettings struct{ noMetadata bool }
+
+type publishOption func(*publishSettings)
+
+func (f publishOption) applyPublish(s *publishSettings) { f(s) }
+
+// NoMetadata publishes the arguments as given, without the device metadata
+// in the keyword arguments: for topics whose subscribers (on another
+// router, say) expect an exact payload.
+func NoMetadata() PublishOption {
+	return publishOption(func(s *publishSettings) { s.noMetadata = true })
+}
+
+// publishSettingsOf applies opts; without options it allocates nothing.
+func publishSettingsOf(opts []PublishOption) publishSettings {
+	if len(opts) == 0 {
+		return publishSettings{}
+	}
+	ps := &publishSettings{}
+	for _, o := range opts {
+		o.applyPublish(ps)
+	}
+	return *ps
+}
+
 // Publish publishes to topic and waits for the router's acknowledgement.
 // Arguments are positional; a Kwargs value among them becomes keyword
-// arguments. The device metadata DEVICE_SERIAL_NUMBER, DEVICE_KEY and
-// DEVICE_NAME is added to the keyword arguments (keys you set win). While
-// disconnected, Publish waits for a session (10 s by default) and then fails
-// with ErrNotConnected.
+// arguments, and PublishOption values (NoMetadata) configure the
+// publication. The device metadata DEVICE_SERIAL_NUMBER, DEVICE_KEY and
+// DEVICE_NAME is added to the keyword arguments (keys you set win) unless
+// NoMetadata is given. While disconnected, Publish waits for a session (10
+// s by default) and then fails with ErrNotConnected.
 func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 	const op = "Publish"
 	if err := checkTopic(op, topic, false); err != nil {
 		return err
 	}
-	wargs, kwargs, _, err := splitArgs(op, topic, args, false)
+	wargs, kwargs, opts, err := splitArgs[PublishOption](op, topic, args)
 	if err != nil {
 		return err
 	}
-	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	if !publishSettingsOf(opts).noMetadata {
+		wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	}
 	return c.publish(ctx, op, topic, wargs, kwargs, c.set.sessionWait)
 }
 

@@ -6,6 +6,7 @@ package client_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -145,32 +146,40 @@ func TestUnsubscribeTakesEffectAtOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A second subscription of the topic witnesses the deliveries: the
+	// session hands each event to both subscriptions' queues at once.
+	witness := newCollector()
+	if _, err := c.Subscribe(ctx, "com.example.u", witness.handler); err != nil {
+		t.Fatal(err)
+	}
 	for i := range 5 {
 		if err := pub.Publish(ctx, "com.example.u", i); err != nil {
 			t.Fatal(err)
 		}
 	}
+	for range 5 {
+		witness.next(t)
+	}
 	// Events 1..4 are queued behind the blocked handler.
-	eventually(t, 5*time.Second, "events queued", func() bool { return len(f.p.Publications()) == 5 })
-	time.Sleep(50 * time.Millisecond)
 	if err := s.Unsubscribe(ctx); err != nil {
 		t.Fatal(err)
 	}
 	close(block)
-	ev := col.next(t) // the call that was already running completes
-	if ev.Args[0] != int64(0) {
-		t.Fatalf("first delivered event = %v", ev.Args)
-	}
-	col.none(t, 200*time.Millisecond)
 	select {
 	case <-s.Done():
 	case <-time.After(5 * time.Second):
 		t.Fatal("delivery goroutine did not end")
 	}
+	// The call that was already running completed; no other one started.
+	if got := col.all(); len(got) != 1 || got[0].Args[0] != int64(0) {
+		t.Fatalf("delivered after Unsubscribe: %v", got)
+	}
 	if err := pub.Publish(ctx, "com.example.u", 9); err != nil {
 		t.Fatal(err)
 	}
-	col.none(t, 100*time.Millisecond)
+	if ev := witness.next(t); ev.Args[0] != int64(9) || len(col.all()) != 1 {
+		t.Fatalf("witness got %v; unsubscribed one got %d events", ev.Args, len(col.all()))
+	}
 }
 
 func TestSameTopicTwice(t *testing.T) {
@@ -194,13 +203,16 @@ func TestSameTopicTwice(t *testing.T) {
 	if err := s1.Unsubscribe(ctx); err != nil {
 		t.Fatal(err)
 	}
+	<-s1.Done() // no handler call of s1 starts any more
 	if err := pub.Publish(ctx, "com.example.twice", 2); err != nil {
 		t.Fatal(err)
 	}
 	if ev := c2.next(t); ev.Args[0] != int64(2) {
 		t.Errorf("second subscription got %v", ev.Args)
 	}
-	c1.none(t, 100*time.Millisecond)
+	if got := c1.all(); len(got) != 1 {
+		t.Errorf("the removed subscription got %d events, want 1", len(got))
+	}
 }
 
 func TestPatternSubscription(t *testing.T) {
@@ -262,10 +274,21 @@ func TestInvalidArguments(t *testing.T) {
 			_, err := c.Subscribe(ctx, "a.b", func(context.Context, *client.Event) {}, client.Match("fuzzy"))
 			return err
 		}(),
-		"bad function name": func() error { _, err := c.RegisterDeviceFunction(ctx, " x", nil); return err }(),
-		"bad target":        func() error { _, err := c.CallDeviceFunction(ctx, 0, "x"); return err }(),
-		"longitude":         c.SetDeviceLocation(ctx, 181, 0),
-		"latitude":          c.SetDeviceLocation(ctx, 0, -90.5),
+		"bad function name":        func() error { _, err := c.RegisterDeviceFunction(ctx, " x", nil); return err }(),
+		"bad target":               func() error { _, err := c.CallDeviceFunction(ctx, 0, "x"); return err }(),
+		"time past 9999":           c.Publish(ctx, "a.b", map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}),
+		"publish option in a call": func() error { _, err := c.Call(ctx, "a.b", client.NoMetadata()); return err }(),
+		"call option in a publish": c.Publish(ctx, "a.b", client.Timeout(time.Second)),
+		"bad procedure URI": func() error {
+			_, err := c.RegisterProcedure(ctx, "a b", func(context.Context, *client.Invocation) (any, error) { return nil, nil })
+			return err
+		}(),
+		"far report time": func() error {
+			_, err := c.ReportError(ctx, "x", client.ReportedAt(time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC)))
+			return err
+		}(),
+		"longitude": c.SetDeviceLocation(ctx, 181, 0),
+		"latitude":  c.SetDeviceLocation(ctx, 0, -90.5),
 	} {
 		if !errors.Is(err, client.ErrInvalidArgument) {
 			t.Errorf("%s: err = %v, want ErrInvalidArgument", name, err)
@@ -273,6 +296,10 @@ func TestInvalidArguments(t *testing.T) {
 	}
 	if got := f.p.Recorded(); len(got) != 0 {
 		t.Errorf("invalid calls reached the router: %+v", got)
+	}
+	err := c.Publish(ctx, "a.b", map[string]any{"at": time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)})
+	if !strings.Contains(err.Error(), "args[0].at") || !strings.Contains(err.Error(), "0000–9999") {
+		t.Errorf("a time past 9999: %v, want the field and the range named", err)
 	}
 }
 

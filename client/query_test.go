@@ -59,6 +59,26 @@ func TestQueryWire(t *testing.T) {
 				map[string]any{"column": "b", "operator": "IS NOT NULL"},
 			},
 		}},
+		{"seed IS and IS NOT with booleans", &Query{FilterAnd: []Filter{Where("ok", "IS", true), Where("ok", " is  not ", false), Or(Where("on", "IS NOT", true), Where("on", "IS", false))}}, map[string]any{
+			"limit": int64(10), "offset": int64(0),
+			"filterAnd": []any{
+				map[string]any{"column": "ok", "operator": "IS", "value": true},
+				map[string]any{"column": "ok", "operator": "IS NOT", "value": false},
+				map[string]any{"combinator": "OR", "filters": []any{
+					map[string]any{"column": "on", "operator": "IS NOT", "value": true},
+					map[string]any{"column": "on", "operator": "IS", "value": false},
+				}},
+			},
+		}},
+		{"IS NULL and IS NOT NULL as before", &Query{FilterAnd: []Filter{IsNull("a"), IsNotNull("b"), Where("c", "=", nil), Where("d", "<>", nil)}}, map[string]any{
+			"limit": int64(10), "offset": int64(0),
+			"filterAnd": []any{
+				map[string]any{"column": "a", "operator": "IS NULL"},
+				map[string]any{"column": "b", "operator": "IS NOT NULL"},
+				map[string]any{"column": "c", "operator": "IS NULL"},
+				map[string]any{"column": "d", "operator": "IS NOT NULL"},
+			},
+		}},
 		{"epoch ms bounds", &Query{TimeRange: &TimeRange{Start: 1767225600000, End: nil}}, map[string]any{
 			"limit": int64(10), "offset": int64(0), "timeRange": []any{int64(1767225600000), nil},
 		}},
@@ -97,6 +117,8 @@ func TestQueryRefused(t *testing.T) {
 		{"hour-only offset", &Query{TimeRange: &TimeRange{Start: "2026-07-01T12:00+01"}}, "timeRange"},
 		{"space for year 50", &Query{TimeRange: &TimeRange{Start: "0050-01-01 10:00"}}, "timeRange"},
 		{"IS NULL with value", &Query{FilterAnd: []Filter{{column: "a", op: "IS NULL", value: 1}}}, "filterAnd"},
+		{"IS with a string", &Query{FilterAnd: []Filter{Where("a", "IS", "true")}}, "filterAnd"},
+		{"IS NOT with a number", &Query{FilterAnd: []Filter{Where("a", "IS NOT", 1)}}, "filterAnd"},
 		{"list with comparison", &Query{FilterAnd: []Filter{Where("a", "=", []int{1})}}, "filterAnd"},
 		{"null in IN", &Query{FilterAnd: []Filter{Where("a", "IN", []any{1, nil})}}, "filterAnd"},
 		{"null with >", &Query{FilterAnd: []Filter{Where("a", ">", nil)}}, "filterAnd"},

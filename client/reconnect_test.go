@@ -5,11 +5,11 @@ package client_test
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -101,9 +101,10 @@ func TestOperationDuringOutageWaits(t *testing.T) {
 	// (plain publishes are not retried); one issued while reconnecting
 	// waits for the next session.
 	st.await(t, client.StateReconnecting, 10*time.Second)
+	waiting := onWait(c)
 	errc := make(chan error, 1)
 	go func() { errc <- c.Publish(context.Background(), "com.example.outage", 1) }()
-	time.Sleep(100 * time.Millisecond)
+	<-waiting
 	if err := f.p.Up(); err != nil {
 		t.Fatal(err)
 	}
@@ -153,42 +154,53 @@ func TestRestoreFailureIsRetried(t *testing.T) {
 	})
 }
 
-// logCapture is a slog.Handler keeping every message.
-type logCapture struct {
-	mu   sync.Mutex
-	msgs []string
-}
+// TestRefusedReregisterRetriedAtNextReconnect refuses the REGISTER of a
+// device function during a restore (and the retries on that session, which
+// a long restore backoff keeps away anyway): the session is announced with
+// the other items restored, and the next reconnect registers it again.
+func TestRefusedReregisterRetriedAtNextReconnect(t *testing.T) {
+	f := newFleet(t)
+	st := newStates()
+	c := connect(t, f.a, st.option(), client.WithRestoreBackoff(time.Hour, time.Hour))
+	peer := connect(t, f.b)
+	tr := setupTraffic(t, c)
+	ctx := ctxT(t)
+	uri := fmt.Sprintf("%d.%d.%d.DEV.ping", f.a.Device().Project().Key(), f.a.Device().Key(), f.app.Key())
+	refused := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindRegister, URI: uri, Fail: "wamp.error.not_authorized"})
+	defer refused.Cancel()
 
-func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
-func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.msgs = append(l.msgs, r.Message)
-	return nil
-}
-func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler { return l }
-func (l *logCapture) WithGroup(string) slog.Handler      { return l }
-func (l *logCapture) messages() []string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]string(nil), l.msgs...)
-}
-func (l *logCapture) has(sub string) bool { return l.count(sub) > 0 }
-func (l *logCapture) count(sub string) int {
-	n := 0
-	for _, m := range l.messages() {
-		if strings.Contains(m, sub) {
-			n++
-		}
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second)
+	if err := refused.Wait(ctx, 1); err != nil {
+		t.Fatal(err)
 	}
-	return n
+	// Announced without the procedure, with the subscription.
+	if err := peer.Publish(ctx, "com.example.restore", "hello"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := tr.col.next(t); ev.Args[0] != "hello" {
+		t.Fatalf("event = %v", ev.Args)
+	}
+	if _, err := peer.CallDeviceFunction(ctx, f.a.Device().Key(), "ping"); client.WampURI(err) != "wamp.error.no_such_procedure" {
+		t.Fatalf("call while the registration is refused: %v, want wamp.error.no_such_procedure", err)
+	}
+
+	refused.Cancel()
+	f.p.DropConnections()
+	st.await(t, client.StateReconnecting, 10*time.Second)
+	st.await(t, client.StateConnected, 10*time.Second) // restored before announced
+	tr.check(t, peer, f.a.Device().Key())
+	if n := count(f.p, platformtest.KindRegister, uri); n != 3 {
+		t.Errorf("REGISTER sent %d times, want 3 (first, refused restore, next reconnect)", n)
+	}
 }
 
 func TestKeepaliveDetectsDeadLink(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
-	c := connect(t, f.a, st.option(), client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
-	peer := connect(t, f.b, client.WithKeepalive(150*time.Millisecond, 150*time.Millisecond))
+	c := connect(t, f.a, st.option(), client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
+	peer := connect(t, f.b, client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
 	tr := setupTraffic(t, c)
 
 	f.p.FreezeConnections()
@@ -211,21 +223,28 @@ func TestRealmCadence(t *testing.T) {
 	c := newClient(t, f.a.Env(), st.option(), client.WithLogger(slog.New(logs)),
 		client.WithReconnectBackoff(10*time.Millisecond, 20*time.Millisecond),
 		client.WithRealmRetry(300*time.Millisecond, time.Second))
-	attempts := func() int { return logs.count("connection attempt failed") }
+	const failed = "connection attempt failed"
 	startErr := make(chan error, 1)
 	go func() { startErr <- c.Start(context.Background()) }()
 
-	// Fast: an attempt every 10–20 ms for the first 300 ms.
+	// The cadence is read from the delay each failed attempt announces:
+	// 10–20 ms for the first 300 ms, then about a second (jitter only
+	// shortens it, by up to 10 %).
 	st.await(t, client.StateReconnectingSlow, 10*time.Second)
-	if n := attempts(); n < 5 {
-		t.Errorf("only %d attempts before slowing down; the fast cadence retries every 10–20 ms", n)
+	logs.await(t, failed, len(logs.with(failed))+1) // an attempt of the slow cadence
+	fast, slow := 0, 0
+	for _, e := range logs.with(failed) {
+		switch d := e.attrs["retry_in"].Duration(); {
+		case d <= 20*time.Millisecond && slow == 0:
+			fast++
+		case d >= 900*time.Millisecond && d <= time.Second:
+			slow++
+		default:
+			t.Errorf("attempt %d announced a retry in %v (after %d fast and %d slow ones)", fast+slow, d, fast, slow)
+		}
 	}
-	// Slow: attempts are at least 0.9 s apart, so a 600 ms window holds at
-	// most one.
-	before := attempts()
-	time.Sleep(600 * time.Millisecond)
-	if n := attempts() - before; n > 1 {
-		t.Errorf("%d attempts within 600 ms while slow; want one per second", n)
+	if fast == 0 || slow == 0 {
+		t.Errorf("%d fast and %d slow attempts; want both", fast, slow)
 	}
 	// The router goes away and comes back: the next attempt fails to dial,
 	// which brings the fast cadence back.
@@ -299,12 +318,11 @@ func TestWrongSecretKeepsRetrying(t *testing.T) {
 	f := newFleet(t)
 	env := f.a.Env()
 	env["APP_AUTH_SECRET"] = "wrong"
-	c := newClient(t, env)
-	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	defer cancel()
-	err := c.Start(ctx)
+	logs := &logCapture{}
+	c := newClient(t, env, client.WithLogger(slog.New(logs)))
+	err := startUntilLogged(t, c, logs, "connection attempt failed", 2)
 	if err == nil || !strings.Contains(err.Error(), "wamp.error.authentication_failed") {
-		t.Fatalf("Start = %v, want a timeout naming the refusal", err)
+		t.Fatalf("Start = %v, want an end naming the refusal", err)
 	}
 	refused := 0
 	for _, a := range f.p.AuthLog() {

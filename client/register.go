@@ -37,7 +37,7 @@ func (inv *Invocation) SendProgress(ctx context.Context, args ...any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	wargs, kwargs, _, err := splitArgs("SendProgress", inv.Procedure, args, false)
+	wargs, kwargs, _, err := splitArgs[noOptions]("SendProgress", inv.Procedure, args)
 	if err != nil {
 		return err
 	}
@@ -59,7 +59,8 @@ type RegisterOption func(*registerSettings)
 type registerSettings struct{ options map[string]any }
 
 // ForceReregister sets whether a registration takes over the procedure from
-// another session holding it (default true, as the platform expects).
+// another session holding it (default true for device functions, as the
+// platform expects; unset for RegisterProcedure).
 func ForceReregister(on bool) RegisterOption {
 	return func(s *registerSettings) { s.options[wire.OptForceReregister] = on }
 }
@@ -76,17 +77,34 @@ type Registration struct {
 // Procedure returns the full URI.
 func (r *Registration) Procedure() string { return r.proc.URI }
 
-// Name returns the name given at registration.
+// Name returns the name given at registration (the full URI for
+// RegisterProcedure).
 func (r *Registration) Name() string { return r.name }
 
 // Unregister removes the registration; see Client.Unregister.
 func (r *Registration) Unregister(ctx context.Context) error { return r.c.Unregister(ctx, r) }
 
-func (c *Client) register(ctx context.Context, op, name, procedure string, handler InvocationHandler, opts []RegisterOption) (*Registration, error) {
+// RegisterProcedure registers handler as the procedure with the full URI
+// procedure, for routers other than the platform or procedures outside the
+// device-function scheme. It is restored after every reconnect until
+// Unregister, like a device function. REGISTER carries no options unless
+// given (ForceReregister(true) takes the procedure over from another
+// session, on routers that support it).
+func (c *Client) RegisterProcedure(ctx context.Context, procedure string, handler InvocationHandler, opts ...RegisterOption) (*Registration, error) {
+	const op = "RegisterProcedure"
+	if err := checkTopic(op, procedure, false); err != nil {
+		return nil, err
+	}
+	return c.register(ctx, op, procedure, procedure, handler, map[string]any{}, opts)
+}
+
+// register registers handler as procedure with the REGISTER options base
+// changed by opts, and tracks it for the restore after reconnects.
+func (c *Client) register(ctx context.Context, op, name, procedure string, handler InvocationHandler, base map[string]any, opts []RegisterOption) (*Registration, error) {
 	if handler == nil {
 		return nil, invalidArg(op, procedure, "handler is nil")
 	}
-	rs := registerSettings{options: map[string]any{wire.OptForceReregister: true}}
+	rs := registerSettings{options: base}
 	for _, o := range opts {
 		o(&rs)
 	}

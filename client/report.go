@@ -81,6 +81,9 @@ func (c *Client) ReportError(ctx context.Context, reported any, opts ...ReportOp
 	if tsp.IsZero() {
 		tsp = time.Now()
 	}
+	if _, err := formatTime(tsp, "tsp"); err != nil {
+		return nil, invalidArg(op, "tsp", "%v", err)
+	}
 	user := msg
 	if s.userMessage != nil {
 		user = *s.userMessage

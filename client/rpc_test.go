@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/platformtest"
 )
 
 func TestDeviceFunction(t *testing.T) {
@@ -190,20 +191,23 @@ func TestCallCancellation(t *testing.T) {
 	}
 }
 
+// TestCallTimeout holds the call at the router, so that only the client's
+// deadline can end it (the router's own call timeout never starts), and
+// checks that the router was told the timeout.
 func TestCallTimeout(t *testing.T) {
 	f := newFleet(t)
-	callee := connect(t, f.a)
 	caller := connect(t, f.b)
 	ctx := ctxT(t)
-	if _, err := callee.RegisterDeviceFunction(ctx, "slow", func(ctx context.Context, inv *client.Invocation) (any, error) {
-		<-ctx.Done()
-		return nil, ctx.Err()
-	}); err != nil {
-		t.Fatal(err)
-	}
+	uri := fmt.Sprintf("%d.%d.%d.DEV.slow", f.a.Device().Project().Key(), f.a.Device().Key(), f.app.Key())
+	held := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: uri, Hang: true})
+	defer held.Cancel()
 	_, err := caller.CallDeviceFunction(ctx, f.a.Device().Key(), "slow", client.Timeout(50*time.Millisecond))
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("err = %v, want DeadlineExceeded", err)
+	}
+	seen := held.Seen()
+	if len(seen) != 1 || seen[0].Options["timeout"] != int64(50) {
+		t.Errorf("held calls = %+v, want one announcing timeout 50 ms", seen)
 	}
 }
 

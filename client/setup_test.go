@@ -112,6 +112,34 @@ func (s *states) await(t *testing.T, want client.State, within time.Duration) {
 	}
 }
 
+// onWait returns a channel that receives a value whenever an operation of c
+// starts waiting for a session (values are dropped while one is pending).
+func onWait(c *client.Client) <-chan struct{} {
+	ch := make(chan struct{}, 1)
+	client.OnSessionWait(c, func() {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	})
+	return ch
+}
+
+// startUntilLogged starts c in the background, waits until n messages
+// containing sub are logged to logs, then ends the start and returns its
+// error. "connection attempt failed" is logged once the attempt's error is
+// kept for Start to report.
+func startUntilLogged(t *testing.T, c *client.Client, logs *logCapture, sub string, n int) error {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	startErr := make(chan error, 1)
+	go func() { startErr <- c.Start(ctx) }()
+	logs.await(t, sub, n)
+	cancel()
+	return <-startErr
+}
+
 // eventually polls cond until it holds.
 func eventually(t *testing.T, within time.Duration, what string, cond func() bool) {
 	t.Helper()
@@ -151,11 +179,9 @@ func (c *collector) next(t *testing.T) *client.Event {
 	}
 }
 
-func (c *collector) none(t *testing.T, d time.Duration) {
-	t.Helper()
-	select {
-	case ev := <-c.ch:
-		t.Fatalf("unexpected event %+v", ev)
-	case <-time.After(d):
-	}
+// all returns the events handled so far.
+func (c *collector) all() []*client.Event {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*client.Event(nil), c.evs...)
 }

@@ -32,7 +32,7 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 			select {
 			case <-s.Done():
 				c.withdraw(s)
-				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.id.Realm(), "reason", s.Err())
+				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.realm, "reason", s.Err())
 			case <-ctx.Done():
 				return // Stop says goodbye on the live session
 			}
@@ -67,7 +67,7 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 		c.lastErr = err
 		c.setStateLocked(state)
 		c.mu.Unlock()
-		c.log.Info("ironflock: connection attempt failed", "realm", c.id.Realm(), "url", c.url, "error", err, "retry_in", delay.Round(time.Millisecond))
+		c.log.Info("ironflock: connection attempt failed", "realm", c.realm, "url", c.url, "error", err, "retry_in", delay.Round(time.Millisecond))
 		t := time.NewTimer(delay)
 		select {
 		case <-t.C:
@@ -88,12 +88,12 @@ func isWampURI(err error, uri string) bool {
 // restores every subscription and registration and announces the session.
 func (c *Client) connectOnce(ctx context.Context) (*engine.Session, error) {
 	cred := c.resolveCredential()
-	realm := c.id.Realm()
+	realm := c.realm
 	s, err := engine.Connect(ctx, engine.Config{
 		URL:              c.url,
 		Realm:            realm,
 		AuthID:           cred.authID,
-		Secret:           cred.secret,
+		Auth:             cred.methods,
 		JSON:             c.set.serializer == JSON,
 		HandshakeTimeout: c.set.handshakeTimeout,
 		ResponseTimeout:  c.set.responseTimeout,

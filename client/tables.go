@@ -26,7 +26,7 @@ func (c *Client) tableArgs(op, table string, args []any) (string, []any, map[str
 	if err := c.id.requireApp(op); err != nil {
 		return "", nil, nil, err
 	}
-	wargs, kwargs, _, err := splitArgs(op, t, args, false)
+	wargs, kwargs, _, err := splitArgs[noOptions](op, t, args)
 	if err != nil {
 		return "", nil, nil, err
 	}
@@ -39,7 +39,9 @@ func (c *Client) tableArgs(op, table string, args []any) (string, []any, map[str
 // the device metadata is added. The router's acknowledgement confirms
 // delivery, not the insert: a row the data backend refuses (a missing tsp,
 // for one) is dropped and recorded in the error-logs table. It waits for a
-// session up to the reconnect window (60 s by default).
+// session up to the reconnect window (60 s by default) and sends the row
+// again when the connection ended before it left the client (ErrNotSent);
+// one written before the connection ended is not (ErrOutcomeUnknown).
 func (c *Client) PublishToTable(ctx context.Context, table string, args ...any) error {
 	const op = "PublishToTable"
 	t, wargs, kwargs, err := c.tableArgs(op, table, args)
@@ -53,8 +55,10 @@ func (c *Client) PublishToTable(ctx context.Context, table string, args ...any) 
 // AppendToTable writes a row like PublishToTable but as a call the data
 // backend answers once the row is stored ({"success": true}). Refusals keep
 // their URI (sys.dataservice.error.*); a row without tsp is refused with
-// wamp.error.runtime_error. A call the backend has not registered yet is
-// retried within the reconnect window.
+// wamp.error.runtime_error. A call the backend has not registered yet, or
+// one the connection lost before it left the client, is retried within the
+// reconnect window; one whose answer the connection lost fails with
+// ErrOutcomeUnknown: the row may have been stored.
 func (c *Client) AppendToTable(ctx context.Context, table string, args ...any) (*Result, error) {
 	const op = "AppendToTable"
 	t, err := checkWriteTable(op, table)

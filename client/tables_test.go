@@ -281,12 +281,13 @@ func TestAppendDuringRestart(t *testing.T) {
 	c := connect(t, f.a, st.option())
 	f.p.Down()
 	st.await(t, client.StateReconnecting, 10*time.Second)
+	waiting := onWait(c)
 	errc := make(chan error, 1)
 	go func() {
 		_, err := c.AppendToTable(context.Background(), "sensordata", sensorRow{Tsp: t0, Temperature: 9})
 		errc <- err
 	}()
-	time.Sleep(100 * time.Millisecond)
+	<-waiting // issued while disconnected: it never left the client
 	if err := f.p.Up(); err != nil {
 		t.Fatal(err)
 	}
@@ -301,6 +302,9 @@ func TestAppendDuringRestart(t *testing.T) {
 	rows, err := c.GetHistory(ctxT(t), "sensordata", nil)
 	if err != nil || len(rows) != 1 {
 		t.Fatalf("rows = %v, %v", rows, err)
+	}
+	if n := count(f.p, platformtest.KindCall, appendURI(f.a, "sensordata")); n != 1 {
+		t.Errorf("append sent %d times, want once", n)
 	}
 }
 
@@ -407,6 +411,9 @@ func TestChunkedHistoryThroughSDK(t *testing.T) {
 	}
 }
 
+// TestStorageRefusalKeepsURI refuses writes: appends get the refusal's URI
+// and a publication is acknowledged but dropped before the router, so it
+// can never reach the data backend, even once writes are accepted again.
 func TestStorageRefusalKeepsURI(t *testing.T) {
 	f := tableFleet(t)
 	c := connect(t, f.a)
@@ -427,7 +434,16 @@ func TestStorageRefusalKeepsURI(t *testing.T) {
 	if _, err := c.AppendToTable(ctx, "sensordata", sensorRow{Tsp: t0, Temperature: 3}); err != nil {
 		t.Fatal(err)
 	}
-	if rows := f.p.TableRows(f.a.Realm(), "sensordata"); len(rows) != 1 {
-		t.Errorf("stored rows = %v, want only the accepted one", rows)
+	// The append is answered once the row is stored: the rows are final.
+	rows := f.p.TableRows(f.a.Realm(), "sensordata")
+	if len(rows) != 1 {
+		t.Fatalf("stored rows = %v, want only the accepted one", rows)
+	}
+	if temp, err := client.Decode[float64](rows[0]["temperature"]); err != nil || temp != 3 {
+		t.Errorf("stored row = %v, want the accepted one (temperature 3)", rows[0])
+	}
+	topic := f.a.Env()["SWARM_KEY"] + "." + f.a.Env()["APP_KEY"] + ".sensordata"
+	if n := count(f.p, platformtest.KindPublish, topic); n != 1 {
+		t.Errorf("the refused publication was recorded %d times, want once", n)
 	}
 }

@@ -35,28 +35,48 @@ func (c *Client) waitFor(deadline time.Time) time.Duration {
 	return max(time.Until(deadline), time.Millisecond)
 }
 
+// resend reports whether an operation that failed with err goes out again
+// on the next session: the connection ended before it left the client
+// (ErrNotSent) and the reconnect window is still open.
+func (c *Client) resend(err error, deadline time.Time) bool {
+	return !deadline.IsZero() && errors.Is(err, ErrNotSent) && time.Now().Before(deadline)
+}
+
 // tablePublish publishes within the reconnect window: it waits for a
-// session up to the window; nothing is retried.
+// session up to the window and sends again a publication the connection
+// lost before it left the client. One that may have reached the router
+// (ErrOutcomeUnknown) is returned, never sent twice.
 func (c *Client) tablePublish(ctx context.Context, op, topic string, args []any, kwargs map[string]any) error {
-	return c.publish(ctx, op, topic, args, kwargs, c.waitFor(c.windowDeadline()))
+	deadline := c.windowDeadline()
+	for {
+		err := c.publish(ctx, op, topic, args, kwargs, c.waitFor(deadline))
+		if !c.resend(err, deadline) {
+			return err
+		}
+	}
 }
 
 // tableCall calls a data-backend procedure within the reconnect window: it
-// waits for a session up to the window and retries while the procedure is
-// not served yet (the backend is still starting after a restart), at 0.5 s
+// waits for a session up to the window, sends again a call the connection
+// lost before it left the client, and retries while the procedure is not
+// served yet (the backend is still starting after a restart), at 0.5 s
 // doubling to 5 s, as long as the next attempt starts inside the window.
-// Every other outcome, a lost connection included, is returned as it is.
-// A procedure still missing while the backend answers on its error-logs
-// table belongs to an undeclared table (ErrUnknownTable).
+// Every other outcome, a call whose outcome is unknown included, is
+// returned as it is. A procedure still missing while the backend answers
+// on its error-logs table belongs to an undeclared table (ErrUnknownTable).
 func (c *Client) tableCall(ctx context.Context, op, table, uri string, args []any, kwargs map[string]any, cs callSettings) (*Result, error) {
 	deadline := c.windowDeadline()
 	delay := notServedInitial
-	for attempt := 0; ; attempt++ {
+	refusals := 0
+	for {
 		res, err := c.call(ctx, op, uri, args, kwargs, cs, c.waitFor(deadline))
+		if c.resend(err, deadline) {
+			continue
+		}
 		if err == nil || !notServedYet(err) {
 			return res, err
 		}
-		if attempt > 0 && table != wire.ErrorLogsTable && c.backendRunning(ctx, deadline) {
+		if refusals++; refusals > 1 && table != wire.ErrorLogsTable && c.backendRunning(ctx, deadline) {
 			var we *WampError
 			errors.As(err, &we)
 			return nil, &undeclaredError{table: table, proc: uri, wamp: we}

@@ -74,7 +74,7 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 				return resultOf(m)
 			default:
 			}
-			return Payload{}, s.Lost()
+			return Payload{}, s.lost(true)
 		case <-ctx.Done():
 			s.giveUp(id, req)
 			go func() {

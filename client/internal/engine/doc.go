@@ -1,8 +1,10 @@
 // Package engine is the client's WAMP session engine: it dials the router
-// over WebSocket (msgpack or JSON), joins a realm with WAMP-CRA, and runs
-// one session: a reader goroutine dispatching every message, the requests
-// waiting for an answer, the subscriptions' events and the invocations of
-// registered procedures, keepalive, and GOODBYE.
+// over WebSocket (msgpack or JSON), joins a realm (WAMP-CRA, ticket or
+// anonymous authentication), and runs one session: a reader goroutine
+// dispatching every message, the requests waiting for an answer, the
+// subscriptions' events and the invocations of registered procedures,
+// keepalive, and GOODBYE. A request the link ended around fails with
+// ErrNotSent when it was never written and ErrOutcomeUnknown when it was.
 //
 // It is built on nexus's message types and serializers rather than the
 // nexus client, because the nexus client panics when a router answers

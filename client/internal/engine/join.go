@@ -1,5 +1,6 @@
-// This file holds the join: HELLO with the roles the engine implements, the
-// WAMP-CRA challenge and response, and WELCOME or ABORT.
+// This file holds the join: HELLO with the roles the engine implements and
+// the authentication methods offered, the answer to the router's
+// CHALLENGE (WAMP-CRA or ticket), and WELCOME or ABORT.
 
 package engine
 
@@ -13,6 +14,21 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
+
+// Authentication methods the engine can offer.
+const (
+	AuthWAMPCRA   = wire.AuthMethodWAMPCRA
+	AuthTicket    = "ticket"
+	AuthAnonymous = "anonymous"
+)
+
+// AuthMethod is one authentication method offered in HELLO.
+type AuthMethod struct {
+	// Name is AuthWAMPCRA, AuthTicket or AuthAnonymous.
+	Name string
+	// Secret is the WAMP-CRA secret or the ticket; unused for anonymous.
+	Secret string
+}
 
 // helloRoles announces the roles and features the client implements.
 var helloRoles = wamp.Dict{
@@ -40,48 +56,76 @@ var helloRoles = wamp.Dict{
 	}},
 }
 
-// join runs HELLO → CHALLENGE → AUTHENTICATE → WELCOME on a fresh link. A
-// refusal comes back as an *Error carrying the ABORT reason.
-func join(ctx context.Context, l *link, realm, authID, secret string, timeout time.Duration) (uint64, error) {
+// welcome is what the router's WELCOME told about the session.
+type welcome struct {
+	id      uint64
+	details map[string]any
+}
+
+// hello builds the HELLO offering methods, in order, as authID (omitted
+// when empty).
+func hello(realm, authID string, methods []AuthMethod) *wamp.Hello {
+	names := make(wamp.List, len(methods))
+	for i, m := range methods {
+		names[i] = m.Name
+	}
+	details := wamp.Dict{"authmethods": names, "roles": helloRoles, "agent": "ironflock-go"}
+	if authID != "" {
+		details["authid"] = authID
+	}
+	return &wamp.Hello{Realm: wamp.URI(realm), Details: details}
+}
+
+// join runs HELLO → [CHALLENGE → AUTHENTICATE] → WELCOME on a fresh link.
+// A refusal comes back as an *Error carrying the ABORT reason, or, for an
+// ABORT whose reason is not a URI, an error quoting what the router sent.
+func join(ctx context.Context, l *link, realm, authID string, methods []AuthMethod, timeout time.Duration) (welcome, error) {
 	stop := context.AfterFunc(ctx, func() { l.close(ctx.Err()) })
 	defer stop()
-	hello := &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
-		"authid":      authID,
-		"authmethods": wamp.List{wire.AuthMethodWAMPCRA},
-		"roles":       helloRoles,
-		"agent":       "ironflock-go",
-	}}
-	if err := l.write(hello); err != nil {
-		return 0, joinErr(ctx, l, err)
+	if err := l.write(hello(realm, authID, methods)); err != nil {
+		return welcome{}, joinErr(ctx, l, err)
 	}
 	for step := 0; step < 3; step++ {
 		msg, err := l.read(time.Now().Add(timeout))
 		if err != nil {
-			return 0, joinErr(ctx, l, err)
+			return welcome{}, joinErr(ctx, l, err)
 		}
 		switch m := msg.(type) {
 		case *wamp.Challenge:
-			if m.AuthMethod != wire.AuthMethodWAMPCRA {
-				return 0, fmt.Errorf("join %s: the router asked for authmethod %q", realm, m.AuthMethod)
+			auth, err := answer(m, methods)
+			if err != nil {
+				return welcome{}, fmt.Errorf("join %s: %w", realm, err)
 			}
-			sig := crsign.RespondChallenge(secret, m, nil)
-			if err := l.write(&wamp.Authenticate{Signature: sig, Extra: wamp.Dict{}}); err != nil {
-				return 0, joinErr(ctx, l, err)
+			if err := l.write(auth); err != nil {
+				return welcome{}, joinErr(ctx, l, err)
 			}
 		case *wamp.Welcome:
 			_ = l.conn.SetReadDeadline(time.Time{})
-			return uint64(m.ID), nil
-		case *wamp.Abort:
-			we := &Error{URI: string(m.Reason)}
-			if text, ok := m.Details["message"].(string); ok && text != "" {
-				we.Args = []any{text}
-			}
-			return 0, we
+			return welcome{id: uint64(m.ID), details: m.Details}, nil
+		case abort:
+			return welcome{}, m.joinError(realm)
 		default:
-			return 0, fmt.Errorf("join %s: unexpected %s", realm, msg.MessageType())
+			return welcome{}, fmt.Errorf("join %s: unexpected %s", realm, msg.MessageType())
 		}
 	}
-	return 0, fmt.Errorf("join %s: no WELCOME after authentication", realm)
+	return welcome{}, fmt.Errorf("join %s: no WELCOME after authentication", realm)
+}
+
+// answer answers a CHALLENGE with the method the router picked, which must
+// be one the client offered.
+func answer(m *wamp.Challenge, methods []AuthMethod) (*wamp.Authenticate, error) {
+	for _, am := range methods {
+		if am.Name != string(m.AuthMethod) {
+			continue
+		}
+		switch am.Name {
+		case AuthWAMPCRA:
+			return &wamp.Authenticate{Signature: crsign.RespondChallenge(am.Secret, m, nil), Extra: wamp.Dict{}}, nil
+		case AuthTicket:
+			return &wamp.Authenticate{Signature: am.Secret, Extra: wamp.Dict{}}, nil
+		}
+	}
+	return nil, fmt.Errorf("the router challenged with authmethod %q, which the client did not offer or cannot answer", m.AuthMethod)
 }
 
 // joinErr prefers the reason the link ended for over the error of the step.

@@ -34,8 +34,9 @@ type link struct {
 	writeTimeout time.Duration
 
 	wmu    sync.Mutex
+	clk    clock
 	start  time.Time
-	lastRx atomic.Int64 // nanoseconds since start
+	lastRx atomic.Int64 // nanoseconds since start, on clk
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -51,7 +52,7 @@ const (
 // dial opens a WebSocket to url offering exactly one WAMP subprotocol
 // (wamp.2.json when json is set, else wamp.2.msgpack), and refuses a server
 // that answers without it (a nexus client would panic there).
-func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration) (*link, error) {
+func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock) (*link, error) {
 	proto := protoMsgPack
 	if json {
 		proto = protoJSON
@@ -75,10 +76,14 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		conn.Close()
 		return nil, fmt.Errorf("dial %s: the server did not accept the %s subprotocol (answered %q)", url, proto, conn.Subprotocol())
 	}
+	if clk == nil {
+		clk = systemClock{}
+	}
 	l := &link{
 		conn:         conn,
 		writeTimeout: writeTimeout,
-		start:        time.Now(),
+		clk:          clk,
+		start:        clk.Now(),
 		closed:       make(chan struct{}),
 	}
 	if json {
@@ -99,10 +104,14 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 	return l, nil
 }
 
-func (l *link) touch() { l.lastRx.Store(int64(time.Since(l.start))) }
+// since returns the time elapsed on the link's clock since it was dialed.
+func (l *link) since() time.Duration { return l.clk.Now().Sub(l.start) }
+
+// touch notes incoming traffic.
+func (l *link) touch() { l.lastRx.Store(int64(l.since())) }
 
 func (l *link) silentFor() time.Duration {
-	return time.Since(l.start) - time.Duration(l.lastRx.Load())
+	return l.since() - time.Duration(l.lastRx.Load())
 }
 
 // write serialises and sends one message.
@@ -142,7 +151,15 @@ func (l *link) read(deadline time.Time) (wamp.Message, error) {
 	l.touch()
 	msg, err := l.ser.Deserialize(b)
 	if err != nil {
+		if a, ok := l.parseAbort(b); ok {
+			return a, nil
+		}
 		return nil, fmt.Errorf("undecodable message from the router: %w", err)
+	}
+	if msg.MessageType() == wamp.ABORT {
+		if a, ok := l.parseAbort(b); ok {
+			return a, nil
+		}
 	}
 	if u, ok := msg.(*wamp.Unregistered); ok && u.Request == 0 {
 		return l.revocation(b), nil
@@ -191,21 +208,22 @@ func (l *link) reason() error {
 }
 
 // keepalive pings after idle of silence and drops the link when nothing at
-// all arrives within pongTimeout of the ping.
+// all arrives within pongTimeout of the ping. Incoming traffic of any kind
+// resets the silence, so a busy link is never pinged.
 func (l *link) keepalive(idle, pongTimeout time.Duration) {
-	timer := time.NewTimer(idle)
+	timer := l.clk.NewTimer(idle)
 	defer timer.Stop()
 	for {
 		select {
 		case <-l.closed:
 			return
-		case <-timer.C:
+		case <-timer.C():
 		}
 		if silent := l.silentFor(); silent < idle {
 			timer.Reset(idle - silent)
 			continue
 		}
-		pingAt := time.Since(l.start)
+		pingAt := l.since()
 		if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(pongTimeout)); err != nil {
 			l.close(fmt.Errorf("keepalive ping: %w", err))
 			return
@@ -214,7 +232,7 @@ func (l *link) keepalive(idle, pongTimeout time.Duration) {
 		select {
 		case <-l.closed:
 			return
-		case <-timer.C:
+		case <-timer.C():
 		}
 		if time.Duration(l.lastRx.Load()) < pingAt {
 			l.close(errKeepalive)
@@ -245,8 +263,6 @@ func normalizePayload(msg wamp.Message, fromJSON bool) {
 	case *wamp.Invocation:
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Error:
-		m.Details = wirevalue.Dict(m.Details, false)
-	case *wamp.Abort:
 		m.Details = wirevalue.Dict(m.Details, false)
 	case *wamp.Welcome:
 		m.Details = wirevalue.Dict(m.Details, false)

@@ -36,7 +36,11 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 	if !inv.Progress {
 		return nil
 	}
-	return inv.s.l.write(&wamp.Yield{Request: inv.request, Options: wamp.Dict{wire.OptProgress: true}, Arguments: args, ArgumentsKw: kwargs})
+	err := inv.s.l.write(&wamp.Yield{Request: inv.request, Options: wamp.Dict{wire.OptProgress: true}, Arguments: args, ArgumentsKw: kwargs})
+	if err == ErrConnectionLost {
+		return inv.s.lost(false)
+	}
+	return err
 }
 
 // InvocationHandler serves an invocation on a goroutine of its own. The

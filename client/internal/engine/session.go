@@ -15,6 +15,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // Config says where a Session connects, as whom, and its timings.
@@ -23,8 +24,12 @@ type Config struct {
 	URL string
 	// Realm is the realm to join.
 	Realm string
-	// AuthID and Secret are the WAMP-CRA credential.
-	AuthID, Secret string
+	// AuthID is the authid HELLO announces; empty omits it (anonymous).
+	AuthID string
+	// Auth lists the authentication methods HELLO offers, in order of
+	// preference; the router picks one and the session answers its
+	// challenge.
+	Auth []AuthMethod
 	// JSON selects wamp.2.json; the default is wamp.2.msgpack.
 	JSON bool
 	// HandshakeTimeout bounds the WebSocket handshake.
@@ -42,6 +47,8 @@ type Config struct {
 	Stop <-chan struct{}
 	// Logger receives the engine's warnings; nil discards them.
 	Logger *slog.Logger
+
+	clock clock // keepalive's time; nil is the system clock (tests set it)
 }
 
 // Session is one joined WAMP session on one link. Its reader goroutine
@@ -53,6 +60,8 @@ type Config struct {
 // connects a new one.
 type Session struct {
 	l               *link
+	realm           string
+	welcome         welcome
 	stop            <-chan struct{}
 	responseTimeout time.Duration
 	log             *slog.Logger
@@ -86,20 +95,24 @@ type request struct {
 
 func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
 
-// Connect dials the router, joins cfg.Realm with WAMP-CRA and starts the
-// session's reader and keepalive. A join the router refuses returns an
-// *Error with the ABORT reason. ctx bounds the dial and the join only.
+// Connect dials the router, joins cfg.Realm with the authentication
+// methods of cfg and starts the session's reader and keepalive. A join the
+// router refuses returns an *Error with the ABORT reason. ctx bounds the
+// dial and the join only.
 func Connect(ctx context.Context, cfg Config) (*Session, error) {
-	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout)
+	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := join(ctx, l, cfg.Realm, cfg.AuthID, cfg.Secret, cfg.ResponseTimeout); err != nil {
+	w, err := join(ctx, l, cfg.Realm, cfg.AuthID, cfg.Auth, cfg.ResponseTimeout)
+	if err != nil {
 		l.close(err)
 		return nil, err
 	}
 	s := &Session{
 		l:               l,
+		realm:           cfg.Realm,
+		welcome:         w,
 		stop:            cfg.Stop,
 		responseTimeout: cfg.ResponseTimeout,
 		log:             cfg.Logger,
@@ -120,6 +133,15 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	return s, nil
 }
 
+// ID returns the session id the router assigned.
+func (s *Session) ID() uint64 { return s.welcome.id }
+
+// Realm returns the realm joined.
+func (s *Session) Realm() string { return s.realm }
+
+// Details returns a copy of the details of the router's WELCOME.
+func (s *Session) Details() map[string]any { return wirevalue.CloneDict(s.welcome.details) }
+
 // Alive reports whether the link is still open.
 func (s *Session) Alive() bool { return s.l.reason() == nil }
 
@@ -128,18 +150,6 @@ func (s *Session) Done() <-chan struct{} { return s.l.closed }
 
 // Err returns why the link ended, nil while it is open.
 func (s *Session) Err() error { return s.l.reason() }
-
-// Lost returns the error an operation gets from a session that ended:
-// ErrConnectionLost naming the reason, or ErrStopped.
-func (s *Session) Lost() error {
-	if r := s.l.reason(); r != nil && r != ErrStopped {
-		return fmt.Errorf("%w: %v", ErrConnectionLost, r)
-	}
-	if s.stopped() {
-		return ErrStopped
-	}
-	return ErrConnectionLost
-}
 
 // Context returns a context that ends shortly after the link: the parent of
 // every invocation handler's context.
@@ -160,13 +170,15 @@ func (s *Session) stopped() bool {
 // nextID returns a session-scoped request ID (1 … 2^53).
 func (s *Session) nextID() wamp.ID { return wamp.ID(s.reqID.Add(1)) }
 
-// send registers req under id (when req is not nil) and writes msg.
+// send registers req under id (when req is not nil) and writes msg. A
+// write that fails sent nothing: a WebSocket message the link could not
+// write whole never reaches the router.
 func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 	if req != nil {
 		s.mu.Lock()
 		if !s.Alive() {
 			s.mu.Unlock()
-			return s.Lost()
+			return s.lost(false)
 		}
 		s.pending[uint64(id)] = req
 		s.mu.Unlock()
@@ -178,7 +190,7 @@ func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 			s.mu.Unlock()
 		}
 		if err == ErrConnectionLost {
-			return s.Lost()
+			return s.lost(false)
 		}
 		return err
 	}
@@ -202,7 +214,7 @@ func (s *Session) await(ctx context.Context, id wamp.ID, req *request, timeout t
 			return m, nil
 		default:
 		}
-		return nil, s.Lost()
+		return nil, s.lost(true)
 	case <-ctx.Done():
 		s.giveUp(id, req)
 		return nil, ctx.Err()
@@ -302,8 +314,8 @@ func (s *Session) dispatch(msg wamp.Message) bool {
 		_ = s.l.write(&wamp.Goodbye{Reason: wamp.URI(wire.CloseGoodbyeAndOut), Details: wamp.Dict{}})
 		s.l.close(fmt.Errorf("the router ended the session: %s", m.Reason))
 		return false
-	case *wamp.Abort:
-		s.l.close(fmt.Errorf("the router aborted the session: %s", m.Reason))
+	case abort:
+		s.l.close(fmt.Errorf("the router aborted the session: %s", m.describe()))
 		return false
 	default:
 		s.log.Debug("ironflock: unexpected message from the router", "type", msg.MessageType().String())

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,14 +19,108 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 )
 
-// scriptedRouter accepts sessions over msgpack: it answers HELLO with a
-// WAMP-CRA CHALLENGE, AUTHENTICATE with WELCOME, GOODBYE with GOODBYE, and
-// hands every other message to script, which answers through send. Each
-// send is one frame, written at once, so answers sent together reach the
-// client back to back.
-func scriptedRouter(t *testing.T, script func(send func(wamp.Message), msg wamp.Message)) string {
+// peer is the router's end of one connection in a test.
+type peer struct {
+	t    *testing.T
+	conn *websocket.Conn
+	ser  *serialize.MessagePackSerializer
+	wmu  sync.Mutex
+}
+
+// send writes m as one frame.
+func (p *peer) send(m wamp.Message) {
+	b, err := p.ser.Serialize(m)
+	if err != nil {
+		p.t.Errorf("serialize %s: %v", m.MessageType(), err)
+		return
+	}
+	p.write(b)
+}
+
+// sendRaw writes list as one frame, however malformed.
+func (p *peer) sendRaw(list []any) {
+	b, err := p.ser.SerializeDataItem(list)
+	if err != nil {
+		p.t.Errorf("serialize %v: %v", list, err)
+		return
+	}
+	p.write(b)
+}
+
+func (p *peer) write(b []byte) {
+	p.wmu.Lock()
+	defer p.wmu.Unlock()
+	_ = p.conn.WriteMessage(websocket.BinaryMessage, b)
+}
+
+// read returns the next message from the client, or false once the
+// connection ended.
+func (p *peer) read() (wamp.Message, bool) {
+	_, b, err := p.conn.ReadMessage()
+	if err != nil {
+		return nil, false
+	}
+	msg, err := p.ser.Deserialize(b)
+	if err != nil {
+		p.t.Errorf("undecodable message from the client: %v", err)
+		return nil, false
+	}
+	return msg, true
+}
+
+// next reads the next message as a T; it reports false when the
+// connection ended or, failing the test, the message is of another type.
+func next[T wamp.Message](p *peer) (T, bool) {
+	var zero T
+	msg, ok := p.read()
+	if !ok {
+		return zero, false
+	}
+	m, ok := msg.(T)
+	if !ok {
+		p.t.Errorf("got %s from the client, want %T", msg.MessageType(), zero)
+	}
+	return m, ok
+}
+
+// loop answers GOODBYE with GOODBYE and hands every other message to
+// script (nil ignores them), until the connection ends or the client left.
+func (p *peer) loop(script func(send func(wamp.Message), msg wamp.Message)) {
+	for {
+		msg, ok := p.read()
+		if !ok {
+			return
+		}
+		if _, bye := msg.(*wamp.Goodbye); bye {
+			p.send(&wamp.Goodbye{Reason: wamp.CloseGoodbyeAndOut, Details: wamp.Dict{}})
+			return
+		}
+		if script != nil {
+			script(p.send, msg)
+		}
+	}
+}
+
+// handshake answers HELLO with a WAMP-CRA CHALLENGE and AUTHENTICATE with
+// WELCOME; it reports false when the client went away.
+func (p *peer) handshake() bool {
+	for _, answer := range []wamp.Message{
+		&wamp.Challenge{AuthMethod: "wampcra", Extra: wamp.Dict{"challenge": `{"nonce":"n"}`}},
+		&wamp.Welcome{ID: 1, Details: wamp.Dict{"authid": "a", "authrole": "app"}},
+	} {
+		if _, ok := p.read(); !ok {
+			return false
+		}
+		p.send(answer)
+	}
+	return true
+}
+
+// wsRouter accepts WebSocket connections over msgpack and hands each to
+// serve, on a goroutine of its own; the connection closes when serve
+// returns.
+func wsRouter(t *testing.T, serve func(p *peer)) string {
 	t.Helper()
-	ser := &serialize.MessagePackSerializer{}
 	up := websocket.Upgrader{Subprotocols: []string{protoMsgPack}}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		conn, err := up.Upgrade(w, r, nil)
@@ -33,45 +128,43 @@ func scriptedRouter(t *testing.T, script func(send func(wamp.Message), msg wamp.
 			return
 		}
 		defer conn.Close()
-		send := func(m wamp.Message) {
-			b, err := ser.Serialize(m)
-			if err != nil {
-				t.Errorf("serialize %s: %v", m.MessageType(), err)
-				return
-			}
-			_ = conn.WriteMessage(websocket.BinaryMessage, b)
-		}
-		for {
-			_, b, err := conn.ReadMessage()
-			if err != nil {
-				return
-			}
-			msg, err := ser.Deserialize(b)
-			if err != nil {
-				t.Errorf("undecodable message from the client: %v", err)
-				return
-			}
-			switch msg.(type) {
-			case *wamp.Hello:
-				send(&wamp.Challenge{AuthMethod: "wampcra", Extra: wamp.Dict{"challenge": `{"nonce":"n"}`}})
-			case *wamp.Authenticate:
-				send(&wamp.Welcome{ID: 1, Details: wamp.Dict{}})
-			case *wamp.Goodbye:
-				send(&wamp.Goodbye{Reason: wamp.CloseGoodbyeAndOut, Details: wamp.Dict{}})
-				return
-			default:
-				script(send, msg)
-			}
-		}
+		serve(&peer{t: t, conn: conn, ser: &serialize.MessagePackSerializer{}})
 	}))
 	t.Cleanup(srv.Close)
 	return "ws" + strings.TrimPrefix(srv.URL, "http")
 }
 
+// scriptedRouter accepts sessions over msgpack: it answers HELLO with a
+// WAMP-CRA CHALLENGE, AUTHENTICATE with WELCOME, GOODBYE with GOODBYE, and
+// hands every other message to script, which answers through send. Each
+// send is one frame, written at once, so answers sent together reach the
+// client back to back.
+func scriptedRouter(t *testing.T, script func(send func(wamp.Message), msg wamp.Message)) string {
+	t.Helper()
+	return wsRouter(t, func(p *peer) {
+		if p.handshake() {
+			p.loop(script)
+		}
+	})
+}
+
+// testConfig is the Config of a test session with url: WAMP-CRA as "a",
+// keepalive out of the way.
+func testConfig(url string) Config {
+	return Config{URL: url, Realm: "realm1", AuthID: "a", Auth: []AuthMethod{{Name: AuthWAMPCRA, Secret: "s"}},
+		HandshakeTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second, KeepaliveIdle: time.Minute, PongTimeout: time.Minute}
+}
+
+// connectTo connects a session to url with testConfig.
 func connectTo(t *testing.T, url string) *Session {
 	t.Helper()
-	s, err := Connect(context.Background(), Config{URL: url, Realm: "realm1", AuthID: "a", Secret: "s",
-		HandshakeTimeout: 5 * time.Second, ResponseTimeout: 5 * time.Second, KeepaliveIdle: time.Minute, PongTimeout: time.Minute})
+	return connectWith(t, testConfig(url))
+}
+
+// connectWith connects a session with cfg and leaves it at cleanup.
+func connectWith(t *testing.T, cfg Config) *Session {
+	t.Helper()
+	s, err := Connect(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
