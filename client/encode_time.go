@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// formatTime writes t as RFC 3339 in UTC (WIRE.md §3). Years outside
+// formatTime writes t as RFC 3339 in UTC (docs/wire.md §9). Years outside
 // 0000–9999 have no RFC 3339 form the decoder (or the platform) reads, so
 // they are refused; path names the value.
 func formatTime(t time.Time, path string) (string, error) {

@@ -28,7 +28,7 @@ import (
 // Convention is how the runtime passes a tool's arguments.
 type Convention int
 
-// The three argument conventions a tool must accept (PLATFORM.md §2).
+// The three argument conventions a tool must accept (package template: the agent template).
 const (
 	// Keyword passes the arguments as keyword arguments: args [], kwargs
 	// {name: value}.
