@@ -111,6 +111,9 @@ type fixedClock time.Time
 
 func (c fixedClock) Now() time.Time { return time.Time(c) }
 
+// After never fires: the clock does not move.
+func (c fixedClock) After(time.Duration) <-chan time.Time { return nil }
+
 // serve answers a call of a read procedure (history.transformed.<t>,
 // .<transform> or .series.<t>) with args as the handlers Attach registers
 // do, on a Host without session: an answer that needs progressive results

@@ -42,6 +42,9 @@ func NewInfo(swarm, app int, stage string) Info {
 type Clock interface {
 	// Now returns the current platform time.
 	Now() time.Time
+	// After fires once platform time reaches Now()+d, through real time
+	// passing or a test moving the clock.
+	After(d time.Duration) <-chan time.Time
 }
 
 // Host is what a service gets for one realm while the realm is in the

@@ -10,24 +10,16 @@ package rest
 
 import (
 	"log/slog"
-	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// Clock is the platform clock as the API uses it.
-type Clock interface {
-	realm.Clock
-	// After fires once platform time reaches Now()+d.
-	After(d time.Duration) <-chan time.Time
-}
-
 // Config is what the API needs from the platform.
 type Config struct {
 	Registry *registry.Registry
-	Clock    Clock
+	Clock    realm.Clock
 	Log      *slog.Logger
 	// Online returns the keys of the devices with a joined session (their
 	// status is CONNECTED). It is called without the registry's lock.
@@ -45,7 +37,7 @@ type Config struct {
 type API struct {
 	cfg   Config
 	reg   *registry.Registry
-	clock Clock
+	clock realm.Clock
 	log   *slog.Logger
 }
 

@@ -27,17 +27,10 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// Clock is the platform clock as the router uses it.
-type Clock interface {
-	realm.Clock
-	// After fires once platform time reaches Now()+d.
-	After(d time.Duration) <-chan time.Time
-}
-
 // Config configures a Router.
 type Config struct {
 	Registry *registry.Registry
-	Clock    Clock
+	Clock    realm.Clock
 	Log      *slog.Logger
 	// Handler serves every HTTP request of the platform's server; the
 	// Router itself is the handler of the WAMP endpoint.
@@ -57,7 +50,7 @@ type Config struct {
 type Router struct {
 	cfg    Config
 	reg    *registry.Registry
-	clock  Clock
+	clock  realm.Clock
 	log    *slog.Logger
 	limits Limits
 	addr   string // host:port, fixed by the first Up
