@@ -23,7 +23,8 @@ func TestToken(t *testing.T) {
 		t.Errorf("bearer token: %d, want 200", code)
 	}
 	req, _ := http.NewRequest(http.MethodGet, w.p.HTTPURL()+"/fleet?token=s3cret&x=1", nil)
-	res, err := w.http.Do(req)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	res, err := noRedirect.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,9 +6,11 @@
 //	                       release (realm=), refuse-writes (realm=, mode=
 //	                       storage_full|storage_overusage|accept)
 //
-// Actions need Config.Write. Each is logged with what it did. Dropping
-// connections and restarting the router close the console's own
-// connection too, so those answer first and act once the answer is out.
+// Actions need Config.Write. Each is logged with what it did, and answered
+// with a redirect to /faults?done=1, which shows it, so that reloading
+// does not repeat it. Dropping connections and restarting the router close
+// the console's own connection too, so those answer with the page first
+// and act once the answer is out.
 
 package console
 
@@ -67,7 +69,11 @@ func (c *Console) faultsView() faultsView {
 }
 
 func (c *Console) faults(w http.ResponseWriter, r *http.Request) {
-	c.render(w, "faults", "Faults", "/faults", c.faultsView())
+	v := c.faultsView()
+	if r.URL.Query().Get("done") == "1" && len(v.Actions) > 0 {
+		v.Done = &v.Actions[0]
+	}
+	c.render(w, "faults", "Faults", "/faults", v)
 }
 
 func (c *Console) fault(w http.ResponseWriter, r *http.Request) {
@@ -97,7 +103,7 @@ func (c *Console) fault(w http.ResponseWriter, r *http.Request) {
 		// The fault closes this very connection: answer first.
 		what := spec.Title
 		v := c.faultsView()
-		v.Done = &Action{Time: c.cfg.Clock.Now(), What: what, Result: "under way: the page's connection closes too; reload it"}
+		v.Done = &Action{Time: c.cfg.Clock.Now(), What: what, Result: "under way; this page's own connection closes too"}
 		w.Header().Set("Connection", "close")
 		c.render(w, "faults", spec.Title, "/faults", v)
 		if f, ok := w.(http.Flusher); ok {
@@ -106,14 +112,13 @@ func (c *Console) fault(w http.ResponseWriter, r *http.Request) {
 		c.act(action, realm, mode)
 		return
 	}
-	a := c.act(action, realm, mode)
-	v := c.faultsView()
-	v.Done = &a
-	c.render(w, "faults", spec.Title, "/faults", v)
+	c.act(action, realm, mode)
+	// Post/redirect/get: reloading the answer does not repeat the fault.
+	http.Redirect(w, r, "/faults?done=1", http.StatusSeeOther)
 }
 
 // act does a fault and logs it.
-func (c *Console) act(action, realm, mode string) Action {
+func (c *Console) act(action, realm, mode string) {
 	rt := c.cfg.Router
 	var what, result string
 	switch action {
@@ -147,5 +152,4 @@ func (c *Console) act(action, realm, mode string) Action {
 		}
 	}
 	c.logAction(what, result)
-	return Action{Time: c.cfg.Clock.Now(), What: what, Result: result}
 }

@@ -79,8 +79,7 @@ func newWorld(t *testing.T, c platformtest.Console) *world {
 		}
 	}
 	p.StoreFile(w.realm, "default", "shots/press.png", []byte("not really a png"), "image/png")
-	w.http = &http.Client{Timeout: 20 * time.Second,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	w.http = &http.Client{Timeout: 20 * time.Second}
 	return w
 }
 

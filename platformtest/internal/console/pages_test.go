@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"html"
 	"net/http"
 	"strings"
 	"testing"
@@ -70,6 +71,7 @@ func TestDeviceEnvironment(t *testing.T) {
 	w := newWorld(t, platformtest.Console{})
 	env := w.in1.Env()
 	_, body := w.get(t, "/devices/1")
+	body = html.UnescapeString(body)
 	if strings.Contains(body, env["APP_AUTH_SECRET"]) {
 		t.Error("the secret shows without being asked for")
 	}
@@ -82,7 +84,7 @@ func TestDeviceEnvironment(t *testing.T) {
 		t.Error("no link to show the secret")
 	}
 	_, body = w.get(t, "/devices/1?show="+w.realm)
-	if !strings.Contains(body, env["APP_AUTH_SECRET"]) {
+	if !strings.Contains(html.UnescapeString(body), env["APP_AUTH_SECRET"]) {
 		t.Error("the secret does not show on request")
 	}
 }
