@@ -168,7 +168,7 @@ func (v *chartView) plot(rows []map[string]any, key string) {
 	}
 	v.Line = strings.Join(line, " ")
 	v.YMin, v.YMax = strconv.FormatFloat(lo, 'g', 6, 64), strconv.FormatFloat(hi, 'g', 6, 64)
-	v.XStart, v.XEnd = showTime(v.Start), showTime(v.End)
+	v.XStart, v.XEnd = showTime(v.Start), showTime(v.End.Add(-time.Millisecond)) // the last instant in range
 	v.Numbers = fmt.Sprintf("%d buckets with values", len(pts))
 }
 
