@@ -10,6 +10,7 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/clienttest"
+	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
@@ -88,6 +89,7 @@ func TestFaultDrop(t *testing.T) {
 
 // TestFaultRestart restarts the router from the console.
 func TestFaultRestart(t *testing.T) {
+	leakcheck.Check(t)
 	w := newWorld(t, platformtest.Console{Write: true})
 	_, ch := states(t, w.in1)
 	awaitStates(t, ch, client.StateConnected)

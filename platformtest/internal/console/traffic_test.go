@@ -12,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/clienttest"
+	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest"
 	"github.com/flockgo/ironflock/platformtest/internal/console"
@@ -92,6 +93,7 @@ func await(t *testing.T, ctx context.Context, events <-chan console.TrafficEvent
 // TestTrafficStream watches publications, calls, results, errors and
 // events go by, in both directions.
 func TestTrafficStream(t *testing.T) {
+	leakcheck.Check(t) // the stream's handler ends with the platform
 	w := newWorld(t, platformtest.Console{})
 	ctx := testCtx(t)
 	all := stream(t, w, "")
