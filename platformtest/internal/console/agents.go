@@ -113,7 +113,6 @@ type toolFormView struct {
 	Fields                    []field
 	Conventions               []string
 	Convention                string
-	Call                      *agents.Call
 	CallJSON                  string
 	Err                       string
 }
@@ -246,7 +245,6 @@ func (c *Console) toolCall(w http.ResponseWriter, r *http.Request) {
 		c.logAction(what, "answered "+compactJSON(call.Result))
 	}
 	if err == nil {
-		v.Call = &call
 		v.CallJSON = prettyJSON(map[string]any{"procedure": call.Procedure, "args": call.Args, "kwargs": call.Kwargs,
 			"ok": call.Error == "", "result": call.Result, "error": call.Error, "message": call.Message})
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // locationNote says why no device has a location.
@@ -195,16 +196,9 @@ func (c *Console) snapshot() fleetView {
 
 type overviewView struct {
 	Projects, Devices, Online, Apps, Installations, Realms, Sessions int
-	Recorded                                                         recordStats
+	Recorded                                                         router.RecordingStats
 	Withheld, Refusing                                               []string
 	Actions                                                          []Action
-}
-
-// recordStats is the recording's state as the overview shows it.
-type recordStats struct {
-	Messages int
-	Bytes    int64
-	Dropped  int64
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request) {
@@ -225,8 +219,7 @@ func (c *Console) overview(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	v.Realms = len(realms)
-	st := c.cfg.Router.RecordingStats()
-	v.Recorded = recordStats{Messages: st.Messages, Bytes: st.Bytes, Dropped: st.Dropped}
+	v.Recorded = c.cfg.Router.RecordingStats()
 	if len(v.Actions) > 10 {
 		v.Actions = v.Actions[:10]
 	}

@@ -4,7 +4,10 @@
 // as queued for the link (RESULT, ERROR, EVENT, INVOCATION). A watcher
 // has a bounded buffer: when it falls behind, messages are dropped for it
 // alone and counted, so a slow watcher never slows or blocks the router.
-// With no watcher the tap costs one atomic load per message.
+// With no watcher the tap costs one atomic load per message; beside that a
+// link always remembers the URIs of its subscriptions and registrations
+// (a map entry per SUBSCRIBE and REGISTER), so that the EVENTs and
+// INVOCATIONs a watcher sees are named.
 
 package router
 
