@@ -115,6 +115,7 @@ type toolFormView struct {
 	Convention                string
 	CallJSON                  string
 	Err                       string
+	ReadOnly                  string // why calls are off
 }
 
 // toolRequest finds a tool of the release a device runs.
@@ -156,6 +157,9 @@ func (c *Console) toolRequest(r *http.Request) (toolFormView, agents.Request, *t
 		return v, req, nil, err
 	}
 	v.Fields = fields(tool)
+	if !c.cfg.Write {
+		v.ReadOnly = readOnlyText
+	}
 	return v, req, tool, nil
 }
 

@@ -57,9 +57,10 @@ func TestReadOnly(t *testing.T) {
 	if n := len(w.p.Sessions()); n != 1 {
 		t.Errorf("%d sessions, want the client's 1", n)
 	}
-	_, body := w.get(t, "/faults")
-	if !strings.Contains(body, "disabled") || !strings.Contains(body, "read-only") {
-		t.Error("the fault buttons are not disabled")
+	for _, path := range []string{"/faults", "/agents/" + w.realm + "/1/assistant/read_temperature"} {
+		if _, body := w.get(t, path); !strings.Contains(body, " disabled>") || !strings.Contains(body, "-console-write") {
+			t.Errorf("%s: the buttons are not disabled", path)
+		}
 	}
 }
 
