@@ -234,6 +234,10 @@
 // it to a ring of the newest messages (by count and bytes) and
 // WithoutRecording turns it off, as cmd/flockd does for a long run.
 //
+// WithConsole serves flockd's web console (internal/console) at / on the
+// same HTTP server: the fleet, sessions, live traffic, tables, files,
+// agent tools and, when its Write is set, the faults above at a click.
+//
 // Intercept scripts the outage of one service, message by message, in the
 // manner of kfake's control hooks: a Fault matches inbound messages of app
 // sessions by kind, realm and URI (exact or prefix) and fails them with an

@@ -19,6 +19,9 @@ type settings struct {
 	record    router.RecordLimits
 	strict    bool // the legacy credential is refused (WithStrictAuth)
 	noFiles   bool // no file service (WithoutFileService, files.go)
+
+	// console is the web console (WithConsole, console.go); nil: none.
+	console *Console
 }
 
 func defaultSettings() settings {

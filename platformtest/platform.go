@@ -86,6 +86,8 @@ func Start(opts ...Option) (*Platform, error) {
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs
+	// The web console at /, when WithConsole asked for it (console.go).
+	p.mountConsole(mux)
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,

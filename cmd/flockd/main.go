@@ -17,6 +17,12 @@
 // on a device, as the platform's agent runtime does, so that curl can try
 // a device's tools (docs/flockd.md §6).
 //
+// At / it serves a web console (docs/flockd.md §7): the fleet, sessions,
+// live traffic, tables with charts, files and agent tools. It is read-only
+// unless -console-write allows its fault buttons and tool calls; it needs
+// a token (-console-token, else generated and logged) when flockd listens
+// on anything but loopback; -no-console turns it off.
+//
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
 // holding a few readings of each device, so apps have data to read.
 //

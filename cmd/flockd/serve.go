@@ -28,8 +28,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	recordBytes := fs.Int64("record-bytes", 64<<20, "keep at most `n` bytes of recorded payloads (0: no bound)")
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
+	cons := addConsoleFlags(fs) // console.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-no-console] [-console-write] [-console-token TOKEN] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -60,6 +61,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if *strict {
 		opts = append(opts, platformtest.WithStrictAuth())
 	}
+	consoleOpt, token := cons.console(*listen)
+	if consoleOpt != nil {
+		opts = append(opts, consoleOpt)
+	}
 	p, err := platformtest.Start(opts...)
 	if err != nil {
 		return err
@@ -70,6 +75,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		return fmt.Errorf("provision: %w", err)
 	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
+	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())

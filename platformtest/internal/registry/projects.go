@@ -45,3 +45,6 @@ func (s *State) Project(key int) *Project { return s.projects[key] }
 
 // HasProject reports whether pr is a project of this registry.
 func (s *State) HasProject(pr *Project) bool { return pr != nil && s.projects[pr.Key] == pr }
+
+// Projects returns every project ordered by key.
+func (s *State) Projects() []*Project { return sortedByKey(s.projects) }

@@ -7,6 +7,8 @@ package router
 import (
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 )
 
 // DropConnections closes every connection abruptly: no WebSocket close
@@ -97,4 +99,11 @@ func (rt *Router) ReleaseRealm(name string) {
 	delete(rt.withheld, name)
 	rt.mu.Unlock()
 	rt.reconcileLocked()
+}
+
+// Withheld returns the names of the withheld realms, sorted.
+func (rt *Router) Withheld() []string {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return slices.Sorted(maps.Keys(rt.withheld))
 }

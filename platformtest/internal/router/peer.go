@@ -61,6 +61,7 @@ type wsPeer struct {
 	subReqs         map[wamp.ID]bool // SUBSCRIBE request → pattern?
 	patternSubs     map[wamp.ID]bool // subscription IDs of pattern subscriptions
 	pubIdentFeature bool             // the client wants publisher identities
+	tap             tapState         // URIs of outbound messages, for the traffic tap (tap.go)
 }
 
 func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPeer {

@@ -77,6 +77,9 @@ func (w *wsPeer) inbound(msg wamp.Message) bool {
 		}
 	case *wamp.Subscribe:
 		w.noteSubscribe(m)
+		w.tapNoteRequest(m)
+	case *wamp.Register:
+		w.tapNoteRequest(m)
 	}
 	if s := w.session(); s != nil && !w.rt.screenInbound(w, s, msg) {
 		return true // answered by the platform, not forwarded

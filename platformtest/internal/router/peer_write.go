@@ -229,6 +229,8 @@ func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 			}
 		}
 	}
+	w.tapNoteAnswer(msg)
+	w.tapOut(msg)
 	if w.json {
 		msg = jsonOutbound(msg)
 	}

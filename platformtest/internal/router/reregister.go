@@ -29,6 +29,7 @@ func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message) bool {
 	if !ok {
 		return true
 	}
+	rt.tapIn(w, s, &m, msg)
 	forward := func() bool {
 		if reg, ok := msg.(*wamp.Register); ok {
 			rt.forceReregister(w, s, reg)

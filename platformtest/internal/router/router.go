@@ -81,6 +81,8 @@ type Router struct {
 	rec           recording
 	authLog       []AuthAttempt
 	interceptions []*Interception
+
+	taps taps // watchers of the live traffic (tap.go)
 }
 
 // New returns a router that is down; Up starts it.
@@ -124,6 +126,7 @@ func (rt *Router) Close() {
 	rt.mu.Unlock()
 	rt.downLocked()
 	rt.wg.Wait()
+	rt.closeTaps()
 	rt.mu.Lock()
 	rt.wakeSessionsLocked()
 	rt.mu.Unlock()

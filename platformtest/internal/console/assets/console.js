@@ -1,0 +1,105 @@
+// The flockd console's only script: it follows the live traffic over
+// server-sent events (with pause and clear) and refreshes parts of a page
+// marked data-refresh. Every page works without it.
+"use strict";
+
+(function () {
+  const maxRows = 500;
+
+  function followTraffic(section) {
+    section.hidden = false;
+    const rows = document.getElementById("live-rows");
+    const state = document.getElementById("live-state");
+    const note = document.getElementById("live-note");
+    const pause = document.getElementById("pause");
+    let paused = false, held = [], dropped = 0;
+
+    function show(ev) {
+      const tr = document.createElement("tr");
+      tr.className = "dir-" + ev.dir + " kind-" + ev.kind;
+      tr.dataset.kind = ev.kind;
+      tr.dataset.uri = ev.uri;
+      const payload = {};
+      if (ev.args) payload.args = ev.args;
+      if (ev.kwargs) payload.kwargs = ev.kwargs;
+      if (ev.error) payload.error = ev.error;
+      const cells = [
+        ev.time.replace("T", " ").replace(/(\.\d{3})\d*Z$/, "$1Z"),
+        ev.dir === "in" ? "→ in" : "← out",
+        ev.kind, ev.realm, String(ev.device_key), ev.uri,
+      ];
+      for (const text of cells) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      const td = document.createElement("td");
+      const pre = document.createElement("pre");
+      pre.textContent = JSON.stringify(payload, null, 2);
+      td.appendChild(pre);
+      tr.appendChild(td);
+      rows.insertBefore(tr, rows.firstChild);
+      while (rows.childElementCount > maxRows) rows.removeChild(rows.lastChild);
+    }
+
+    function describe() {
+      const parts = [];
+      if (paused) parts.push(held.length + " held while paused");
+      if (dropped) parts.push(dropped + " dropped: this viewer fell behind");
+      note.textContent = parts.join(" · ");
+    }
+
+    const es = new EventSource(section.dataset.stream);
+    es.onopen = function () { state.textContent = "watching"; section.dataset.state = "open"; };
+    es.onerror = function () { state.textContent = "reconnecting…"; section.dataset.state = "reconnecting"; };
+    es.onmessage = function (m) {
+      const ev = JSON.parse(m.data);
+      if (paused) {
+        held.push(ev);
+        if (held.length > maxRows) held.shift();
+        describe();
+        return;
+      }
+      show(ev);
+    };
+    es.addEventListener("dropped", function (m) { dropped = Number(m.data); describe(); });
+    pause.addEventListener("click", function () {
+      paused = !paused;
+      pause.textContent = paused ? "Resume" : "Pause";
+      if (!paused) {
+        for (const ev of held) show(ev);
+        held = [];
+      }
+      describe();
+    });
+    document.getElementById("clear").addEventListener("click", function () {
+      rows.textContent = "";
+      held = [];
+      describe();
+    });
+  }
+
+  function refresh(el) {
+    const every = Number(el.dataset.refresh);
+    async function tick() {
+      try {
+        const res = await fetch(location.href, { headers: { "Accept": "text/html" } });
+        if (res.ok) {
+          const doc = new DOMParser().parseFromString(await res.text(), "text/html");
+          const fresh = doc.getElementById(el.id);
+          if (fresh) el.innerHTML = fresh.innerHTML;
+        }
+      } catch (e) {
+        // The platform may be restarting; try again at the next tick.
+      }
+      setTimeout(tick, every);
+    }
+    setTimeout(tick, every);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const live = document.getElementById("live-traffic");
+    if (live) followTraffic(live);
+    for (const el of document.querySelectorAll("[data-refresh]")) refresh(el);
+  });
+})();

@@ -1,0 +1,267 @@
+//go:build browser
+
+// The console in a real browser: headless Chromium (Debian's package
+// chromium, or the binary in $CHROMIUM) driven by chromedp. Run with
+//
+//	go test -race -tags browser ./platformtest/internal/console/
+//
+// Screenshots go to the test's temp dir (named in the log) and, when
+// $CONSOLE_SCREENSHOTS names a directory, there too.
+
+package console_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/clienttest"
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+// browserTimeout bounds one browser test.
+const browserTimeout = 90 * time.Second
+
+// browser starts a headless Chromium for the test and returns its
+// context; the browser ends with the test.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+			if p, err := exec.LookPath(name); err == nil {
+				path = p
+				break
+			}
+		}
+	}
+	if path == "" {
+		t.Fatal("no Chromium: install Debian's chromium (apt-get install chromium) or set $CHROMIUM")
+	}
+	// A fresh profile of our own: Chromium's helpers may still write to it
+	// while it closes, which t.TempDir's cleanup would count as a failure.
+	profile, err := os.MkdirTemp("", "console-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(path),
+		chromedp.Headless,
+		chromedp.NoSandbox,
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.NoDefaultBrowserCheck,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-extensions", true),
+		chromedp.UserDataDir(profile),
+		chromedp.WindowSize(1280, 900),
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
+	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
+	t.Cleanup(func() {
+		_ = chromedp.Cancel(bctx) // closes the browser and waits for it
+		bcancel()
+		acancel()
+		cancel()
+		_ = os.RemoveAll(profile)
+	})
+	if err := chromedp.Run(bctx); err != nil {
+		t.Fatalf("start Chromium %s: %v", path, err)
+	}
+	return bctx
+}
+
+// shots saves screenshots of a test.
+type shots struct {
+	t   *testing.T
+	dir string
+}
+
+func newShots(t *testing.T) *shots {
+	dir := filepath.Join(t.TempDir(), "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshots in %s", dir)
+	return &shots{t: t, dir: dir}
+}
+
+// take saves a screenshot of the viewport as name.png.
+func (s *shots) take(ctx context.Context, name string) {
+	s.t.Helper()
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
+		s.t.Fatalf("screenshot %s: %v", name, err)
+	}
+	dirs := []string{s.dir}
+	if extra := os.Getenv("CONSOLE_SCREENSHOTS"); extra != "" {
+		dirs = append(dirs, extra)
+	}
+	for _, d := range dirs {
+		if err := os.WriteFile(filepath.Join(d, name+".png"), png, 0o644); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+}
+
+// run runs chromedp actions, failing the test on error.
+func run(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action) {
+	t.Helper()
+	if err := chromedp.Run(ctx, actions...); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// TestBrowserPages loads every page, checks the fleet and a table's rows,
+// and takes a screenshot of each.
+func TestBrowserPages(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	ctx := browser(t)
+	sh := newShots(t)
+	base := w.p.HTTPURL()
+	for _, pg := range []struct{ name, path, sel string }{
+		{"overview", "/", "section.cards"},
+		{"fleet", "/fleet", "#devices-1"},
+		{"device", "/devices/1", "table.env"},
+		{"app", "/apps/1", "main table"},
+		{"sessions", "/sessions", "#live"},
+		{"traffic", "/traffic", "#live-traffic"},
+		{"tables", "/tables", "main table"},
+		{"table", "/tables/" + w.realm + "/readings", "#chart"},
+		{"files", "/files", "table.usage"},
+		{"bucket", "/files/" + w.realm, "#objects"},
+		{"agents", "/agents", "table.tools"},
+		{"tool", "/agents/" + w.realm + "/1/assistant/read_temperature", "#tool-form"},
+		{"faults", "/faults", "#fault-drop"},
+	} {
+		var title string
+		run(t, ctx, "load "+pg.path, chromedp.Navigate(base+pg.path), chromedp.WaitVisible(pg.sel, chromedp.ByQuery),
+			chromedp.Title(&title))
+		if !strings.HasSuffix(title, "· flockd console") {
+			t.Errorf("%s: title %q", pg.path, title)
+		}
+		sh.take(ctx, pg.name)
+	}
+
+	var devices string
+	run(t, ctx, "fleet", chromedp.Navigate(base+"/fleet"), chromedp.Text("#devices-1", &devices, chromedp.ByQuery))
+	for _, s := range []string{"press-1", "press-2", w.in1.Device().Serial(), "line-1", w.realm} {
+		if !strings.Contains(devices, s) {
+			t.Errorf("the fleet's devices lack %q:\n%s", s, devices)
+		}
+	}
+	var rows int
+	var first string
+	run(t, ctx, "table", chromedp.Navigate(base+"/tables/"+w.realm+"/readings"),
+		chromedp.WaitVisible("#rows", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("#rows tbody tr").length`, &rows),
+		chromedp.Text("#rows tbody tr:first-child", &first, chromedp.ByQuery))
+	if rows != 6 {
+		t.Errorf("%d rows, want 6", rows)
+	}
+	for _, s := range []string{"2026-01-01 10:05:00.000Z", "s3", "25", "(secret)", w.in2.Device().Serial()} {
+		if !strings.Contains(first, s) {
+			t.Errorf("the newest row lacks %q: %s", s, first)
+		}
+	}
+	var latest int
+	run(t, ctx, "latest view", chromedp.Click(`a[href="?latest=1"]`, chromedp.ByQuery),
+		chromedp.WaitVisible(`//b[text()="Latest row per entity"]`, chromedp.BySearch),
+		chromedp.Evaluate(`document.querySelectorAll("#rows tbody tr").length`, &latest))
+	if latest != 3 {
+		t.Errorf("%d latest rows, want one per sensor: 3", latest)
+	}
+}
+
+// TestBrowserLiveTraffic watches a publication appear live, and the pause
+// button hold the next one.
+func TestBrowserLiveTraffic(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	ctx := browser(t)
+	sh := newShots(t)
+	c := clienttest.Start(t, w.in1)
+	run(t, ctx, "open the traffic", chromedp.Navigate(w.p.HTTPURL()+"/traffic"),
+		chromedp.WaitVisible(`#live-traffic[data-state="open"]`, chromedp.ByQuery))
+	pctx := testCtx(t)
+	if err := c.Publish(pctx, "com.example.hello", client.Kwargs{"greeting": "hello from press-1"}); err != nil {
+		t.Fatal(err)
+	}
+	sel := `#live-rows tr[data-kind="publish"][data-uri="com.example.hello"]`
+	var payload string
+	run(t, ctx, "see the publication", chromedp.WaitVisible(sel, chromedp.ByQuery),
+		chromedp.Text(sel+" pre", &payload, chromedp.ByQuery))
+	if !strings.Contains(payload, `"greeting": "hello from press-1"`) {
+		t.Errorf("payload %s", payload)
+	}
+	sh.take(ctx, "traffic-live")
+
+	run(t, ctx, "pause", chromedp.Click("#pause", chromedp.ByQuery),
+		chromedp.WaitVisible(`//button[@id="pause" and text()="Resume"]`, chromedp.BySearch))
+	if err := c.Publish(pctx, "com.example.later", "held"); err != nil {
+		t.Fatal(err)
+	}
+	later := `#live-rows tr[data-uri="com.example.later"]`
+	var held bool
+	run(t, ctx, "held while paused",
+		chromedp.Poll(`document.getElementById("live-note").textContent.includes("held while paused")`, &held,
+			chromedp.WithPollingInterval(50*time.Millisecond)))
+	var n int
+	run(t, ctx, "count", chromedp.Evaluate(fmt.Sprintf(`document.querySelectorAll(%q).length`, later), &n))
+	if n != 0 {
+		t.Error("a publication showed while paused")
+	}
+	run(t, ctx, "resume", chromedp.Click("#pause", chromedp.ByQuery), chromedp.WaitVisible(later, chromedp.ByQuery))
+}
+
+// TestBrowserFault clicks "Drop connections" and sees the client
+// reconnect with a new session.
+func TestBrowserFault(t *testing.T) {
+	w := newWorld(t, platformtest.Console{Write: true})
+	ctx := browser(t)
+	sh := newShots(t)
+	_, states := states(t, w.in1)
+	awaitStates(t, states, client.StateConnected)
+	before := w.p.Sessions()[0].ID
+	base := w.p.HTTPURL()
+	run(t, ctx, "sessions before", chromedp.Navigate(base+"/sessions"),
+		chromedp.WaitVisible(fmt.Sprintf(`tr[data-session="%d"]`, before), chromedp.ByQuery))
+	var done string
+	run(t, ctx, "click drop", chromedp.Navigate(base+"/faults"), chromedp.WaitVisible("#fault-drop", chromedp.ByQuery),
+		chromedp.Click("#fault-drop button", chromedp.ByQuery), chromedp.WaitVisible("#done", chromedp.ByQuery),
+		chromedp.Text("#done", &done, chromedp.ByQuery))
+	if !strings.Contains(done, "Drop connections") {
+		t.Errorf("the answer says %q", done)
+	}
+	sh.take(ctx, "fault-done")
+	awaitStates(t, states, client.StateReconnecting, client.StateConnected)
+	after := w.p.Sessions()[0].ID
+	if after == before {
+		t.Fatalf("still session %d", before)
+	}
+	// The sessions page refreshes itself: the new session shows, the old
+	// one goes.
+	var gone bool
+	run(t, ctx, "sessions after", chromedp.Navigate(base+"/sessions"),
+		chromedp.WaitVisible(fmt.Sprintf(`tr[data-session="%d"]`, after), chromedp.ByQuery),
+		chromedp.Evaluate(fmt.Sprintf(`document.querySelector('tr[data-session="%d"]') === null`, before), &gone))
+	if !gone {
+		t.Errorf("the dropped session %d still shows", before)
+	}
+	sh.take(ctx, "sessions-after-drop")
+	var log string
+	run(t, ctx, "action log", chromedp.Navigate(base+"/faults"), chromedp.Text("#actions", &log, chromedp.ByQuery))
+	if !strings.Contains(log, "dropped every connection") {
+		t.Errorf("the action log says %q", log)
+	}
+}

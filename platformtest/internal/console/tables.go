@@ -1,0 +1,206 @@
+// This file serves the table browser:
+//
+//	GET /tables                  every realm with its tables and their row counts
+//	GET /tables/{realm}/{table}  the rows, newest first: ?offset=, ?limit=
+//	                             (1–500, default 50), ?latest=1 (entity
+//	                             tables: the latest row of each entity); and a
+//	                             chart of a numeric column (chart.go)
+//
+// Rows are read as the platform's own session reads them
+// (fleetdb.Read): secret columns come masked, private tables and
+// error-logs are shown.
+
+package console
+
+import (
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/template"
+)
+
+// Paging of the table browser.
+const (
+	defaultPageRows = 50
+	maxPageRows     = 500
+)
+
+// secretMask is what a masked secret value shows.
+const secretMask = "•••• (secret)"
+
+type tableRef struct {
+	Name    string
+	Rows    int
+	Private bool
+	Entity  bool
+}
+
+type realmTables struct {
+	Realm, App, Stage string
+	Devices           []string
+	Tables            []tableRef
+	Err               string
+}
+
+// realmsOf returns the provisioned realms with their app, stage and
+// devices, in name order.
+func (c *Console) realmsOf() []realmTables {
+	var out []realmTables
+	c.cfg.Registry.Do(func(s *registry.State) {
+		at := map[string]int{}
+		for _, d := range s.Devices() {
+			for _, in := range s.DeviceInstalls(d) {
+				i, ok := at[in.Realm]
+				if !ok {
+					i = len(out)
+					at[in.Realm] = i
+					out = append(out, realmTables{Realm: in.Realm, App: in.App.Name, Stage: in.Stage})
+				}
+				out[i].Devices = append(out[i].Devices, d.Name)
+			}
+		}
+	})
+	slices.SortFunc(out, func(a, b realmTables) int { return strings.Compare(a.Realm, b.Realm) })
+	return out
+}
+
+// tableDefs returns the declared tables of a realm and error-logs.
+func (c *Console) tableDefs(realm string) ([]template.Table, error) {
+	_, tpl, err := c.cfg.Lookup(realm)
+	if err != nil {
+		return nil, err
+	}
+	var out []template.Table
+	if tpl != nil {
+		out = append(out, tpl.Tables...)
+	}
+	return append(out, template.ErrorLogsTable()), nil
+}
+
+func (c *Console) tables(w http.ResponseWriter, r *http.Request) {
+	realms := c.realmsOf()
+	for i := range realms {
+		defs, err := c.tableDefs(realms[i].Realm)
+		if err != nil {
+			realms[i].Err = err.Error()
+			continue
+		}
+		for _, t := range defs {
+			ext, _ := c.cfg.Fleet.Extent(realms[i].Realm, t.Name)
+			realms[i].Tables = append(realms[i].Tables, tableRef{Name: t.Name, Rows: ext.Rows, Private: t.Private,
+				Entity: len(t.EntityKey) > 0})
+		}
+	}
+	c.render(w, "tables", "Tables", "/tables", realms)
+}
+
+type columnView struct {
+	ID, Name string
+	Type     string
+	Secret   bool
+	Numeric  bool
+}
+
+type rowView struct{ Cells []string }
+
+type tableView struct {
+	Realm, Table string
+	Description  string
+	Private      bool
+	EntityKey    []string
+	Latest       bool
+	Columns      []columnView
+	Rows         []rowView
+	Extent       fleetdb.Extent
+	Offset       int
+	Limit        int
+	First, Last  int // 1-based positions of the rows shown
+	Prev, Next   string
+	Err          string
+	Chart        *chartView
+}
+
+func (c *Console) table(w http.ResponseWriter, r *http.Request) {
+	realm, name := r.PathValue("realm"), r.PathValue("table")
+	defs, err := c.tableDefs(realm)
+	if err != nil {
+		c.fail(w, r, http.StatusNotFound, err.Error())
+		return
+	}
+	i := slices.IndexFunc(defs, func(t template.Table) bool { return t.Name == name })
+	if i < 0 {
+		c.fail(w, r, http.StatusNotFound, "Realm "+realm+" has no table "+name+".")
+		return
+	}
+	def := defs[i]
+	q := r.URL.Query()
+	v := tableView{Realm: realm, Table: name, Description: def.Description, Private: def.Private,
+		EntityKey: def.EntityKey, Latest: q.Get("latest") == "1" && len(def.EntityKey) > 0,
+		Offset: max(atoiOr(q.Get("offset"), 0), 0), Limit: min(max(atoiOr(q.Get("limit"), defaultPageRows), 1), maxPageRows)}
+	v.Extent, _ = c.cfg.Fleet.Extent(realm, name)
+	for _, col := range def.Columns {
+		v.Columns = append(v.Columns, columnView{ID: col.ID, Name: col.Name, Type: string(col.Type), Secret: col.Secret,
+			Numeric: col.Type == template.TypeNumeric || col.Type == template.TypeBigint})
+	}
+	v.Columns = append(v.Columns, columnView{ID: "device_key", Name: "Device key", Type: "bigint"},
+		columnView{ID: "authid", Name: "Authid", Type: "string"})
+	query := map[string]any{"limit": int64(v.Limit + 1), "offset": int64(v.Offset)}
+	if v.Latest {
+		query["filterAnd"] = []any{map[string]any{"latest": true}}
+	}
+	rows, err := c.cfg.Fleet.Read(realm, name, query)
+	if err != nil {
+		v.Err = err.Error()
+	}
+	more := len(rows) > v.Limit
+	if more {
+		rows = rows[:v.Limit]
+	}
+	for _, row := range rows {
+		rv := rowView{}
+		for _, col := range v.Columns {
+			val := row[col.ID]
+			switch {
+			case col.Secret && val != nil:
+				rv.Cells = append(rv.Cells, secretMask)
+			case col.Type == string(template.TypeTimestamp):
+				rv.Cells = append(rv.Cells, showMillis(val))
+			default:
+				rv.Cells = append(rv.Cells, showCell(val))
+			}
+		}
+		v.Rows = append(v.Rows, rv)
+	}
+	if len(rows) > 0 {
+		v.First, v.Last = v.Offset+1, v.Offset+len(rows)
+	}
+	page := func(off int) string {
+		p := url.Values{"offset": {strconv.Itoa(off)}, "limit": {strconv.Itoa(v.Limit)}}
+		if v.Latest {
+			p.Set("latest", "1")
+		}
+		return "?" + p.Encode()
+	}
+	if v.Offset > 0 {
+		v.Prev = page(max(v.Offset-v.Limit, 0))
+	}
+	if more {
+		v.Next = page(v.Offset + v.Limit)
+	}
+	v.Chart = c.chart(realm, name, v.Columns, v.Extent, q)
+	c.render(w, "table", name+" · "+realm, "/tables", v)
+}
+
+// atoiOr reads an integer, def when s is empty or not one.
+func atoiOr(s string, def int) int {
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return def
+	}
+	return n
+}

@@ -1,0 +1,79 @@
+package console_test
+
+import (
+	"fmt"
+	"html"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/platformtest"
+)
+
+// row is a table row as the browser shows it: tsp, sensor, celsius, pin,
+// device_key, authid.
+func row(w *world, minute int, sensor, celsius string) []string {
+	in := w.in1
+	if minute%2 == 1 {
+		in = w.in2
+	}
+	return []string{fmt.Sprintf("2026-01-01 10:%02d:00.000Z", minute), sensor, celsius, "•••• (secret)",
+		strconv.Itoa(in.Device().Key()), in.Device().Serial()}
+}
+
+// TestTableRows checks the rows newest first, paging and masked secrets.
+func TestTableRows(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	base := "/tables/" + w.realm + "/readings"
+	_, body := w.get(t, base)
+	want := [][]string{
+		row(w, 5, "s3", "25"), row(w, 4, "s2", "24"), row(w, 3, "s1", "23"),
+		row(w, 2, "s3", "22"), row(w, 1, "s2", "21"), row(w, 0, "s1", "20"),
+	}
+	if diff := cmp.Diff(want, tableCells(t, body, "rows")); diff != "" {
+		t.Errorf("rows (-want +got):\n%s", diff)
+	}
+	if strings.Contains(body, "1234") {
+		t.Error("a secret value shows")
+	}
+	_, body = w.get(t, base+"?limit=2&offset=2")
+	if diff := cmp.Diff(want[2:4], tableCells(t, body, "rows")); diff != "" {
+		t.Errorf("page 2 (-want +got):\n%s", diff)
+	}
+	for _, link := range []string{`href="?limit=2&amp;offset=0" rel="prev"`, `href="?limit=2&amp;offset=4" rel="next"`} {
+		if !strings.Contains(body, link) {
+			t.Errorf("page 2 lacks the link %s", link)
+		}
+	}
+	_, body = w.get(t, base+"?latest=1")
+	if diff := cmp.Diff(want[:3], tableCells(t, body, "rows")); diff != "" {
+		t.Errorf("latest per sensor (-want +got):\n%s", diff)
+	}
+}
+
+// TestChart checks the chart drawn from the series query.
+func TestChart(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	base := "/tables/" + w.realm + "/readings"
+	_, body := w.get(t, base+"?column=celsius&method=MAX&buckets=3")
+	body = html.UnescapeString(body)
+	for _, s := range []string{`<svg class="chart"`, "<polyline", "3 buckets with values", `"method":"MAX","ref":"celsius"`,
+		"2026-01-01 10:00:00.000Z: 21</title>", ": 25</title>", ">25<", ">21<"} {
+		if !strings.Contains(body, s) {
+			t.Errorf("chart lacks %q", s)
+		}
+	}
+	if n := strings.Count(body, "<circle"); n != 3 {
+		t.Errorf("%d points, want 3", n)
+	}
+	_, body = w.get(t, base+"?column=celsius&method=COUNT&buckets=1&range=1h")
+	if !strings.Contains(body, ": 6</title>") {
+		t.Errorf("COUNT over the last hour is not 6:\n%s", body)
+	}
+	_, body = w.get(t, "/tables/"+w.realm+"/error-logs")
+	if strings.Contains(body, "<svg") {
+		t.Error("a chart for a table without numeric columns")
+	}
+}
