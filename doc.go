@@ -14,6 +14,8 @@
 //     so any Go app can `go test` without a cloud.
 //   - files: the app's managed file storage, through the router and
 //     directly to the object store.
+//   - crossapp: read-only access to other apps' shared tables, with the
+//     project user's grant.
 //   - template: parser and validator of the app's .ironflock/ templates.
 //   - cmd/flockd: the fake platform as a local server for apps in any
 //     language.

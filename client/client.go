@@ -47,6 +47,7 @@ type Client struct {
 	regs      map[string]*Registration
 	hooks     []*stopHook
 	states    *engine.Queue[State] // runs the state handler, once a state changed
+	attempts  *engine.Queue[error] // runs the attempt handler, once an attempt ended
 
 	test atomic.Pointer[testHooks] // nil outside tests
 }
@@ -79,6 +80,12 @@ func New(opts ...Option) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newClient(s, logger, env, id, url), nil
+}
+
+// newClient assembles a client that joins s.realm, else the app's realm;
+// New and ForRealm share it.
+func newClient(s settings, logger *slog.Logger, env envSource, id identity, url string) *Client {
 	c := &Client{
 		set:     s,
 		log:     logger,
@@ -96,7 +103,7 @@ func New(opts ...Option) (*Client, error) {
 		c.realm = s.realm
 	}
 	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
-	return c, nil
+	return c
 }
 
 // Identity returns the device, app and stage the client acts as.

@@ -1,7 +1,8 @@
 // This file holds what packages built on the client (secrets, crossapp,
 // …) need to call the app's data backend the way the table operations
-// do: Query.Payload (a query's wire form), Client.CallData (a call within
-// the reconnect window, retried while not served yet) and ErrNotServed.
+// do: Query.Payload and SeriesQuery.Payload (a query's wire form),
+// Client.CallData (a call within the reconnect window, retried while not
+// served yet) and ErrNotServed.
 
 package client
 
@@ -45,6 +46,16 @@ func (e *notServedError) Unwrap() []error { return []error{ErrNotServed, e.wamp}
 // object).
 func (q *Query) Payload() (map[string]any, error) {
 	return q.wire("Query.Payload", "", MaxHistoryLimit, func(string) {})
+}
+
+// Payload returns the wire form of q, the only argument of
+// history.transformed.series.<t>, as GetSeriesHistory sends it: metrics
+// (those of Metrics, then one per column of Columns with Method), limit and
+// timeRange always; bucketMs, groupBy and filterAnd only when set. A query
+// GetSeriesHistory would refuse fails the same way, with
+// ErrInvalidArgument. The map is new on every call.
+func (q SeriesQuery) Payload() (map[string]any, error) {
+	return q.wire("SeriesQuery.Payload", func(string) {})
 }
 
 // CallData calls a procedure of the app's data backend as the table

@@ -1,5 +1,6 @@
 // This file tests the API satellites use to call the data backend:
-// Query.Payload and Client.CallData, end to end against the fake.
+// Query.Payload, SeriesQuery.Payload and Client.CallData, end to end
+// against the fake.
 
 package client_test
 
@@ -42,6 +43,27 @@ func TestQueryPayload(t *testing.T) {
 		t.Errorf("query changed: %+v", q)
 	}
 	for _, bad := range []*client.Query{{Limit: 10001}, {Limit: -1}, {Offset: -1}, {FilterAnd: []client.Filter{client.Where("", "=", 1)}}, {Columns: []string{" "}}} {
+		if _, err := bad.Payload(); !errors.Is(err, client.ErrInvalidArgument) {
+			t.Errorf("%+v: err = %v, want ErrInvalidArgument", bad, err)
+		}
+	}
+}
+
+func TestSeriesQueryPayload(t *testing.T) {
+	q := client.SeriesQuery{Metrics: []client.Metric{{Ref: "t", Method: client.MAX}}, Columns: []string{"h"}, Method: client.AVG,
+		Limit: 5, TimeRange: client.TimeRange{Start: t0}, Bucket: time.Minute, GroupBy: []string{"room"},
+		FilterAnd: []client.Filter{client.Where("room", "=", "a")}}
+	got, err := q.Payload()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"metrics": []any{map[string]any{"ref": "t", "method": "MAX"}, map[string]any{"ref": "h", "method": "AVG"}},
+		"limit": int64(5), "timeRange": []any{"2026-01-01T00:00:00Z", nil}, "bucketMs": int64(60000), "groupBy": []any{"room"},
+		"filterAnd": []any{map[string]any{"column": "room", "operator": "=", "value": "a"}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("series payload (-want +got):\n%s", diff)
+	}
+	for _, bad := range []client.SeriesQuery{{}, {Metrics: q.Metrics, Limit: 1}, {Metrics: q.Metrics, Limit: 1, TimeRange: q.TimeRange, FilterAnd: []client.Filter{client.Latest()}}} {
 		if _, err := bad.Payload(); !errors.Is(err, client.ErrInvalidArgument) {
 			t.Errorf("%+v: err = %v, want ErrInvalidArgument", bad, err)
 		}

@@ -45,7 +45,11 @@
 // s by default) and then fail with ErrNotConnected. Stop is final. Run
 // wraps Start, a main function and Stop, and stops on SIGINT or SIGTERM;
 // Stop, called from anywhere, cancels the main function's context. Session
-// describes the live session (id, realm, authid, role, WELCOME details).
+// describes the live session (id, realm, authid, role, WELCOME details);
+// WithAttemptHandler reports the outcome of every connection attempt.
+// ForRealm makes a second client of the same app, with the same identity,
+// credential and options, on another realm (a provider app's, for package
+// crossapp); it stops with the first.
 //
 // # Fleet tables
 //

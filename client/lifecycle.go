@@ -127,7 +127,7 @@ func (c *Client) Stop(ctx context.Context) error {
 	c.groups = map[subKey]*subGroup{}
 	c.regs = map[string]*Registration{}
 	c.setStateLocked(StateStopped)
-	states := c.states
+	states, attempts := c.states, c.attempts
 	c.mu.Unlock()
 	for _, sub := range subs {
 		sub.d.Stop()
@@ -141,6 +141,10 @@ func (c *Client) Stop(ctx context.Context) error {
 	if states != nil {
 		states.Close()
 		err = errors.Join(err, waitChan(ctx, states.Done()))
+	}
+	if attempts != nil {
+		attempts.Close()
+		err = errors.Join(err, waitChan(ctx, attempts.Done()))
 	}
 	if err != nil {
 		return opErr("Stop", c.realm, err)

@@ -52,11 +52,12 @@ const (
 )
 
 type settings struct {
-	env     map[string]string // nil: the process environment
-	envDir  string
-	logger  *slog.Logger
-	onState func(State)
-	http    *http.Client
+	env       map[string]string // nil: the process environment
+	envDir    string
+	logger    *slog.Logger
+	onState   func(State)
+	onAttempt func(error)
+	http      *http.Client
 
 	serial, deviceName, appName *string
 	deviceKey, swarmKey, appKey *int

@@ -25,6 +25,9 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	everConnected := false
 	for {
 		s, err := c.connectOnce(ctx)
+		if err == nil || ctx.Err() == nil {
+			c.reportAttempt(err)
+		}
 		if err == nil {
 			joined := time.Now()
 			realmMissingSince = time.Time{}

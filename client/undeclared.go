@@ -31,7 +31,10 @@ func (e *undeclaredError) Error() string {
 func (e *undeclaredError) Unwrap() []error { return []error{ErrUnknownTable, e.wamp} }
 
 // backendRunning asks the data backend for one row of its error-logs
-// table, which every backend serves.
+// table, which every backend serves. Only the backend's own answers count:
+// the router's refusals say nothing about it (no such procedure, or not
+// authorized — a consumer's session on a provider's realm may not read
+// error-logs).
 func (c *Client) backendRunning(ctx context.Context, deadline time.Time) bool {
 	probe := []any{map[string]any{"limit": int64(1), "offset": int64(0)}}
 	_, err := c.call(ctx, "probe", wire.HistoryProc(wire.ErrorLogsTable), probe, nil, callSettings{}, c.waitFor(deadline))
@@ -39,5 +42,12 @@ func (c *Client) backendRunning(ctx context.Context, deadline time.Time) bool {
 		return true
 	}
 	var we *WampError
-	return errors.As(err, &we) && we.URI != wire.ErrNoSuchProcedure
+	if !errors.As(err, &we) {
+		return false
+	}
+	switch we.URI {
+	case wire.ErrNoSuchProcedure, wire.ErrNotAuthorized, wire.ErrAuthorizationFailed:
+		return false
+	}
+	return true
 }
