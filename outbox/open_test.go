@@ -136,7 +136,10 @@ func TestAppendRefusesBadInput(t *testing.T) {
 		"table with dots": func() error { _, err := ob.Append(ctxT(t), "a.b", reading{}); return err },
 		"not an object":   func() error { _, err := ob.Append(ctxT(t), "readings", 42); return err },
 		"nil row":         func() error { _, err := ob.Append(ctxT(t), "readings", nil); return err },
-		"unencodable":     func() error { _, err := ob.Append(ctxT(t), "readings", map[string]any{"c": make(chan int)}); return err },
+		"unencodable": func() error {
+			_, err := ob.Append(ctxT(t), "readings", map[string]any{"c": make(chan int)})
+			return err
+		},
 		"no rows":         func() error { _, err := ob.AppendRows(ctxT(t), "readings", []reading{}); return err },
 		"rows not a list": func() error { _, err := ob.AppendRows(ctxT(t), "readings", reading{}); return err },
 		"a row not an object": func() error {

@@ -36,7 +36,7 @@ type Outbox struct {
 
 	mu           sync.Mutex
 	closed       bool
-	space        chan struct{}     // closed and replaced when rows leave the queue
+	space        chan struct{} // closed and replaced when rows leave the queue
 	waiters      map[*flushWaiter]struct{}
 	lastSeq      uint64
 	pending      int64
