@@ -14,6 +14,8 @@
 //     so any Go app can `go test` without a cloud.
 //   - files: the app's managed file storage, through the router and
 //     directly to the object store.
+//   - outbox: a durable queue of table rows on the device's disk,
+//     delivered once through outages and restarts.
 //   - template: parser and validator of the app's .ironflock/ templates.
 //   - cmd/flockd: the fake platform as a local server for apps in any
 //     language.

@@ -168,4 +168,3 @@ func BenchmarkDrain(b *testing.B) {
 	b.ReportMetric(perSecond(round*b.N, plain), "plain-rows/s")
 	b.ReportMetric(plain.Seconds()/drain.Seconds(), "ratio")
 }
-
