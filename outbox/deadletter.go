@@ -12,7 +12,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-	berrors "go.etcd.io/bbolt/errors"
 
 	"github.com/flockgo/ironflock/client"
 )
@@ -168,9 +167,6 @@ func (o *Outbox) DeadLetters() iter.Seq2[DeadLetter, error] {
 				}
 				return nil
 			})
-			if errors.Is(err, berrors.ErrDatabaseNotOpen) {
-				err = ErrClosed
-			}
 			for _, d := range page {
 				if !yield(d, nil) {
 					return
@@ -263,9 +259,6 @@ func (o *Outbox) takeDead(ctx context.Context, ids []string, requeue bool) (int,
 		return addCounts(tx, rows, bytes)
 	})
 	if err != nil {
-		if errors.Is(err, ErrCorrupt) {
-			return 0, err
-		}
 		return 0, diskErr(err)
 	}
 	o.mu.Lock()

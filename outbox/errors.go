@@ -7,6 +7,8 @@ package outbox
 import (
 	"errors"
 	"fmt"
+
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -79,10 +81,14 @@ func reason(sentinel error, format string, args ...any) error {
 }
 
 // diskErr marks an error of the store as ErrDisk, keeping the file
-// system's error for errors.Is.
+// system's error for errors.Is. The store closed under an operation is
+// ErrClosed; errors of this package pass unchanged.
 func diskErr(err error) error {
-	if err == nil || errors.Is(err, ErrDisk) {
+	switch {
+	case err == nil, errors.Is(err, ErrDisk), errors.Is(err, ErrCorrupt), errors.Is(err, ErrClosed):
 		return err
+	case errors.Is(err, berrors.ErrDatabaseNotOpen):
+		return ErrClosed
 	}
 	return fmt.Errorf("%w: %w", ErrDisk, err)
 }

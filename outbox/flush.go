@@ -5,6 +5,7 @@ package outbox
 
 import (
 	"context"
+	"encoding/binary"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -60,9 +61,9 @@ func (o *Outbox) checkWaiters() {
 	var first uint64 // the lowest pending sequence; 0 when none
 	err := o.db.View(func(tx *bolt.Tx) error {
 		return forTables(tx, func(_ string, b *bolt.Bucket) error {
-			if k, v := b.Cursor().First(); k != nil {
-				if r, _ := decodeRecord(k, v); first == 0 || r.seq < first {
-					first = r.seq
+			if k, _ := b.Cursor().First(); len(k) == 8 {
+				if s := binary.BigEndian.Uint64(k); first == 0 || s < first {
+					first = s
 				}
 			}
 			return nil

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/flockgo/ironflock/client"
 )
 
 // Policy says what Append does when the outbox is at its size limit.
@@ -89,8 +91,9 @@ func WithMaxBytes(n int64) Option { return func(s *settings) { s.maxBytes = n } 
 func WithFullPolicy(p Policy) Option { return func(s *settings) { s.policy = p } }
 
 // WithBatch bounds one bulk append of the sender: at most rows rows
-// (default 500) and about bytes bytes of encoded rows (default 1 MiB; a
-// single larger row still goes alone).
+// (default 500, at most 10000: a lookup by id reads at most that many
+// rows) and about bytes bytes of encoded rows (default 1 MiB; a single
+// larger row still goes alone).
 func WithBatch(rows, bytes int) Option {
 	return func(s *settings) { s.batchRows, s.batchBytes = rows, bytes }
 }
@@ -124,8 +127,8 @@ func (s *settings) check() error {
 		return reason(ErrInvalidArgument, "negative size limit")
 	case s.policy < Block || s.policy > DropOldest:
 		return reason(ErrInvalidArgument, "unknown policy %v", s.policy)
-	case s.batchRows < 1 || s.batchBytes < 1:
-		return reason(ErrInvalidArgument, "batch bounds must be positive, got %d rows, %d bytes", s.batchRows, s.batchBytes)
+	case s.batchRows < 1 || s.batchBytes < 1 || s.batchRows > client.MaxHistoryLimit:
+		return reason(ErrInvalidArgument, "a batch needs 1…%d rows and a positive byte bound, got %d rows, %d bytes", client.MaxHistoryLimit, s.batchRows, s.batchBytes)
 	case s.sendTimeout <= 0:
 		return reason(ErrInvalidArgument, "send timeout must be positive")
 	case s.retryInitial <= 0 || s.retryMax < s.retryInitial:

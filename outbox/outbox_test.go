@@ -2,6 +2,8 @@ package outbox_test
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -247,5 +249,30 @@ func TestClientStopEndsSender(t *testing.T) {
 	}
 	if s := ob.Stats(); s.Pending != 2 || !errors.Is(s.Stopped, client.ErrStopped) {
 		t.Errorf("Stats = %+v, want 2 pending and Stopped = ErrStopped", s)
+	}
+}
+
+// A table without the id column cannot be searched by id: after a lost
+// answer its batch is sent again (at least once) instead of waiting for a
+// lookup that never works.
+func TestTableWithoutIDColumnFallsBackToAtLeastOnce(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("plain"), Hang: true, Times: 1})
+	defer hold.Cancel()
+	ob := f.open(t, "") // with the id column row_id, which plain lacks
+	if _, err := ob.Append(ctxT(t), "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
+		t.Fatal(err)
+	}
+	if err := hold.Wait(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	f.p.DropConnections()
+	flush(t, ob)
+	if diff := cmp.Diff([]int64{1}, ints(f.column("plain", "n"))); diff != "" {
+		t.Errorf("plain n (-want +got):\n%s", diff)
+	}
+	if s := ob.Stats(); !strings.Contains(fmt.Sprint(s.LastError), "42703") {
+		t.Errorf("Stats.LastError = %v, want the lookup refused for the unknown column (42703)", s.LastError)
 	}
 }

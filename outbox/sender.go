@@ -195,15 +195,16 @@ func (o *Outbox) pause(st *tableState) {
 func (o *Outbox) refused(table string, st *tableState, recs []record, err error) {
 	if o.set.idColumn != "" && client.WampURI(err) == wire.ErrEntityKeyConflict {
 		found, lerr := o.lookup(table, recs)
-		if lerr != nil {
+		switch classify(lerr, o.sctx.Err()) {
+		case delivered, rowRefused: // rowRefused: the table cannot be searched by id
+		case again, unknown:
+			return
+		case stopped:
+			o.stopOn(lerr)
+			return
+		default:
 			o.noteError(lerr)
-			switch classify(lerr, o.sctx.Err()) {
-			case again, unknown:
-			case stopped:
-				o.stopOn(lerr)
-			default:
-				o.pause(st)
-			}
+			o.pause(st)
 			return
 		}
 		if len(found) > 0 {
@@ -236,6 +237,12 @@ func (o *Outbox) verify(table string, st *tableState, recs []record) {
 		o.stopOn(err)
 	case tableRefused:
 		st.verify = 0 // the send is refused the same way and dead-letters the rows
+	case rowRefused:
+		// The history cannot be searched by id: the table lacks the id
+		// column. Its rows are delivered at least once.
+		o.noteError(err)
+		o.log.Warn("outbox: cannot look rows up by id; sending them again (at least once)", "table", table, "column", o.set.idColumn, "err", err)
+		st.verify = 0
 	default:
 		o.noteError(err)
 		o.pause(st)
