@@ -18,8 +18,30 @@ func benchRows(n int) []reading {
 	return rows
 }
 
-// perSecond is rows per second of d.
-func perSecond(rows int, d time.Duration) float64 { return float64(rows) / d.Seconds() }
+// alternate runs both sides b.N times, alternating which goes first so
+// that neither always meets a warm cache.
+func alternate(b *testing.B, outbox, plain func()) {
+	b.ResetTimer()
+	for i := range b.N {
+		if i%2 == 0 {
+			outbox()
+			plain()
+		} else {
+			plain()
+			outbox()
+		}
+	}
+	b.StopTimer()
+}
+
+// report reports the rows per second of both sides (b.N rounds of round
+// rows each) and their ratio, outbox / plain.
+func report(b *testing.B, round int, metric string, outbox, plain time.Duration) {
+	rows := float64(round * b.N)
+	b.ReportMetric(rows/outbox.Seconds(), metric)
+	b.ReportMetric(rows/plain.Seconds(), "plain-rows/s")
+	b.ReportMetric(plain.Seconds()/outbox.Seconds(), "ratio")
+}
 
 // benchAppend times rounds of 200 rows appended batch rows at a time by
 // each of writers goroutines, durably through the outbox (its sender
@@ -75,20 +97,8 @@ func benchAppend(b *testing.B, batch, writers int) {
 			return err
 		})
 	}
-	b.ResetTimer()
-	for i := range b.N { // alternate who goes first
-		if i%2 == 0 {
-			viaOutbox()
-			viaClient()
-		} else {
-			viaClient()
-			viaOutbox()
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(perSecond(round*b.N, inOutbox), "outbox-rows/s")
-	b.ReportMetric(perSecond(round*b.N, plain), "plain-rows/s")
-	b.ReportMetric(plain.Seconds()/inOutbox.Seconds(), "ratio")
+	alternate(b, viaOutbox, viaClient)
+	report(b, round, "outbox-rows/s", inOutbox, plain)
 }
 
 // BenchmarkAppend: one row per Append (one synced transaction each)
@@ -153,18 +163,6 @@ func BenchmarkDrain(b *testing.B) {
 		}
 		plain += time.Since(start)
 	}
-	b.ResetTimer()
-	for i := range b.N {
-		if i%2 == 0 {
-			viaOutbox()
-			viaClient()
-		} else {
-			viaClient()
-			viaOutbox()
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(perSecond(round*b.N, drain), "drain-rows/s")
-	b.ReportMetric(perSecond(round*b.N, plain), "plain-rows/s")
-	b.ReportMetric(plain.Seconds()/drain.Seconds(), "ratio")
+	alternate(b, viaOutbox, viaClient)
+	report(b, round, "drain-rows/s", drain, plain)
 }

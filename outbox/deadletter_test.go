@@ -53,10 +53,7 @@ func TestOneRefusedRowInABatch(t *testing.T) {
 	if !errors.Is(err, outbox.ErrUndelivered) {
 		t.Fatalf("Flush = %v, want ErrUndelivered", err)
 	}
-	want := []int64{1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12}
-	if diff := cmp.Diff(want, ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", 1, 2, 3, 4, 5, 6, 8, 9, 10, 11, 12)
 	dl := deadLetters(t, ob)
 	if len(dl) != 1 {
 		t.Fatalf("%d dead letters, want 1: %+v", len(dl), dl)
@@ -93,9 +90,7 @@ func TestUnknownTableIsDeadLettered(t *testing.T) {
 	if err := ob.Flush(ctxT(t)); !errors.Is(err, outbox.ErrUndelivered) {
 		t.Fatalf("Flush = %v, want ErrUndelivered", err)
 	}
-	if diff := cmp.Diff(seq(1, 2), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 2)...)
 	var got []string
 	for _, d := range deadLetters(t, ob) {
 		got = append(got, d.ID)
@@ -127,9 +122,7 @@ func TestRetryRequeuesADeadLetter(t *testing.T) {
 		t.Fatalf("Retry = %d, %v; want 1, nil", n, err)
 	}
 	flush(t, ob)
-	if diff := cmp.Diff([]int64{2, 1}, ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", 2, 1)
 	if got := f.column("readings", "row_id")[1]; got != ids[0] {
 		t.Errorf("the retried row was stored with id %v, want %s", got, ids[0])
 	}
@@ -163,24 +156,20 @@ func TestEntityKeyConflict(t *testing.T) {
 
 	// A row the backend already holds (stored by a send whose answer was
 	// lost) comes again: the conflict is our own row, delivered.
-	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("keyed"), Hang: true, Times: 1})
-	defer hold.Cancel()
 	at := t0.Add(time.Second)
-	id, err := ob.Append(ctxT(t), "keyed", map[string]any{"tsp": at, "machine": "press", "n": 3})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := hold.Wait(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	var id string
+	held := f.hold(t, "keyed", func() {
+		var err error
+		if id, err = ob.Append(ctxT(t), "keyed", map[string]any{"tsp": at, "machine": "press", "n": 3}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if err := f.p.InsertRows(f.in, "keyed", map[string]any{"tsp": at, "machine": "press", "n": 3, "row_id": id}); err != nil {
 		t.Fatal(err)
 	}
-	hold.Cancel() // the held send reaches the backend: entity_key_conflict
+	held.Cancel() // the held send reaches the backend: entity_key_conflict
 	flush(t, ob)
-	if diff := cmp.Diff([]int64{1, 3}, ints(f.column("keyed", "n"))); diff != "" {
-		t.Errorf("keyed n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "keyed", 1, 3)
 	if s := ob.Stats(); s.DeadLettered != 1 || s.Delivered != 2 {
 		t.Errorf("Stats = %+v, want 1 dead-lettered, 2 delivered", s)
 	}

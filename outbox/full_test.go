@@ -5,8 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/outbox"
 )
@@ -86,9 +84,7 @@ func TestFullDropsOldest(t *testing.T) {
 	if got := live.rows("readings"); len(got) != 0 {
 		t.Errorf("readings holds %v, want the dropped rows gone", got)
 	}
-	if diff := cmp.Diff([]int64{3, 4, 5}, ints(live.column("events", "n"))); diff != "" {
-		t.Errorf("events n (-want +got):\n%s", diff)
-	}
+	live.wantN(t, "events", 3, 4, 5)
 }
 
 func TestFullBlocksUntilDelivered(t *testing.T) {
@@ -121,9 +117,7 @@ func TestFullBlocksUntilDelivered(t *testing.T) {
 		t.Fatalf("blocked Append = %v", err)
 	}
 	flush(t, ob)
-	if diff := cmp.Diff(seq(1, 4), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 4)...)
 }
 
 func TestCloseReleasesBlockedAppend(t *testing.T) {

@@ -11,6 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/outbox"
@@ -109,6 +112,27 @@ func (f *fixture) column(table, col string) []any {
 		out = append(out, r[col])
 	}
 	return out
+}
+
+// wantN checks the n column of the stored rows of table, in order.
+func (f *fixture) wantN(t testing.TB, table string, want ...int64) {
+	t.Helper()
+	if diff := cmp.Diff(want, ints(f.column(table, "n")), cmpopts.EquateEmpty()); diff != "" {
+		t.Errorf("%s n (-want +got):\n%s", table, diff)
+	}
+}
+
+// hold holds the next bulk append to table until the interception is
+// cancelled (at the latest when the test ends) and waits until it came.
+func (f *fixture) hold(t testing.TB, table string, until func()) *platformtest.Interception {
+	t.Helper()
+	h := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc(table), Hang: true, Times: 1})
+	t.Cleanup(h.Cancel)
+	until()
+	if err := h.Wait(ctxT(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	return h
 }
 
 // ctxT is a context that ends with the test, bounded as a hang guard.

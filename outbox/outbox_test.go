@@ -26,6 +26,14 @@ func (f *fixture) watch(uri string) *platformtest.Interception {
 	return f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, Realm: f.in.Realm(), URI: uri})
 }
 
+// wantCalls checks how many calls a watch saw.
+func (f *fixture) wantCalls(t *testing.T, w *platformtest.Interception, want int, what string) {
+	t.Helper()
+	if n := len(w.Seen()); n != want {
+		t.Errorf("%d %s, want %d", n, what, want)
+	}
+}
+
 func TestAppendDeliversInOrder(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
@@ -37,12 +45,8 @@ func TestAppendDeliversInOrder(t *testing.T) {
 	}
 	flush(t, ob)
 
-	if diff := cmp.Diff(seq(1, 10), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff(seq(1, 3), ints(f.column("events", "n"))); diff != "" {
-		t.Errorf("events n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 10)...)
+	f.wantN(t, "events", seq(1, 3)...)
 	var gotIDs []string
 	for _, v := range f.column("readings", "row_id") {
 		gotIDs = append(gotIDs, v.(string))
@@ -78,9 +82,7 @@ func TestRowsWaitOutAnOutage(t *testing.T) {
 	}
 	appendN(t, ob, "readings", 6, 5)
 	flush(t, ob)
-	if diff := cmp.Diff(seq(1, 10), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 10)...)
 }
 
 func TestReopenResumesDelivery(t *testing.T) {
@@ -105,9 +107,7 @@ func TestReopenResumesDelivery(t *testing.T) {
 	ob = f.open(t, dir)
 	appendN(t, ob, "readings", 5, 2)
 	flush(t, ob)
-	if diff := cmp.Diff(seq(1, 6), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 6)...)
 }
 
 // A send whose answer is lost after the backend stored the batch: the
@@ -117,18 +117,16 @@ func TestLostAnswerOfStoredBatchIsNotResent(t *testing.T) {
 	f := newFixture(t)
 	sends := f.watch(f.bulkProc("readings"))
 	lookups := f.watch(wire.HistoryProc("readings"))
-	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("readings"), Hang: true, Times: 1})
-	defer hold.Cancel()
 	ob := f.open(t, "")
-	ids, err := ob.AppendRows(ctxT(t), "readings", []reading{{Tsp: t0, N: 1}, {Tsp: t0, N: 2}, {Tsp: t0, N: 3}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := hold.Wait(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	var ids []string
+	held := f.hold(t, "readings", func() {
+		var err error
+		if ids, err = ob.AppendRows(ctxT(t), "readings", []reading{{Tsp: t0, N: 1}, {Tsp: t0, N: 2}, {Tsp: t0, N: 3}}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	// The backend stores the batch; the answer never comes back.
-	if n := len(hold.Seen()[0].Args[0].([]any)); n != 3 {
+	if n := len(held.Seen()[0].Args[0].([]any)); n != 3 {
 		t.Fatalf("the held batch has %d rows, want 3", n)
 	}
 	for i, id := range ids {
@@ -139,15 +137,9 @@ func TestLostAnswerOfStoredBatchIsNotResent(t *testing.T) {
 	f.p.DropConnections()
 	flush(t, ob)
 
-	if diff := cmp.Diff(seq(1, 3), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
-	if n := len(sends.Seen()); n != 1 {
-		t.Errorf("%d bulk appends, want 1 (the lost one, not sent again)", n)
-	}
-	if n := len(lookups.Seen()); n != 1 {
-		t.Errorf("%d history lookups, want 1", n)
-	}
+	f.wantN(t, "readings", seq(1, 3)...)
+	f.wantCalls(t, sends, 1, "bulk appends (the lost one, not sent again)")
+	f.wantCalls(t, lookups, 1, "history lookups")
 	if s := ob.Stats(); !errors.Is(s.LastError, client.ErrOutcomeUnknown) {
 		t.Errorf("Stats.LastError = %v, want ErrOutcomeUnknown", s.LastError)
 	}
@@ -160,24 +152,13 @@ func TestLostBatchIsResentAfterLookup(t *testing.T) {
 	f := newFixture(t)
 	sends := f.watch(f.bulkProc("readings"))
 	lookups := f.watch(wire.HistoryProc("readings"))
-	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("readings"), Hang: true, Times: 1})
-	defer hold.Cancel()
 	ob := f.open(t, "")
-	appendN(t, ob, "readings", 1, 3)
-	if err := hold.Wait(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	f.hold(t, "readings", func() { appendN(t, ob, "readings", 1, 3) })
 	f.p.DropConnections() // the held call dies with its connection
 	flush(t, ob)
-	if diff := cmp.Diff(seq(1, 3), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
-	if n := len(sends.Seen()); n != 2 {
-		t.Errorf("%d bulk appends, want 2", n)
-	}
-	if n := len(lookups.Seen()); n != 1 {
-		t.Errorf("%d history lookups, want 1", n)
-	}
+	f.wantN(t, "readings", seq(1, 3)...)
+	f.wantCalls(t, sends, 2, "bulk appends")
+	f.wantCalls(t, lookups, 1, "history lookups")
 }
 
 // Without an id column the same loss gives the row twice: at least once.
@@ -185,30 +166,23 @@ func TestWithoutIDColumnDeliveryIsAtLeastOnce(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
 	lookups := f.watch(wire.HistoryProc("plain"))
-	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("plain"), Hang: true, Times: 1})
-	defer hold.Cancel()
 	ob, err := outbox.Open(f.c, t.TempDir(), outbox.WithLogger(quiet))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ob.Close()
-	if _, err := ob.Append(ctxT(t), "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
-		t.Fatal(err)
-	}
-	if err := hold.Wait(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	f.hold(t, "plain", func() {
+		if _, err := ob.Append(ctxT(t), "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	if err := f.p.InsertRows(f.in, "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
 		t.Fatal(err)
 	}
 	f.p.DropConnections()
 	flush(t, ob)
-	if diff := cmp.Diff([]int64{1, 1}, ints(f.column("plain", "n"))); diff != "" {
-		t.Errorf("plain n (-want +got):\n%s", diff)
-	}
-	if n := len(lookups.Seen()); n != 0 {
-		t.Errorf("%d history lookups without an id column, want 0", n)
-	}
+	f.wantN(t, "plain", 1, 1)
+	f.wantCalls(t, lookups, 0, "history lookups without an id column")
 }
 
 func TestTemporaryRefusalWaitsAndRetries(t *testing.T) {
@@ -223,9 +197,7 @@ func TestTemporaryRefusalWaitsAndRetries(t *testing.T) {
 	}
 	f.p.RefuseWrites(f.in.Realm(), platformtest.AcceptWrites)
 	flush(t, ob)
-	if diff := cmp.Diff(seq(1, 3), ints(f.column("readings", "n"))); diff != "" {
-		t.Errorf("readings n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "readings", seq(1, 3)...)
 	s := ob.Stats()
 	if s.DeadLettered != 0 || client.WampURI(s.LastError) != wire.ErrStorageFull {
 		t.Errorf("Stats = %+v, want nothing dead-lettered and the last error storage_full", s)
@@ -258,20 +230,15 @@ func TestClientStopEndsSender(t *testing.T) {
 func TestTableWithoutIDColumnFallsBackToAtLeastOnce(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
-	hold := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("plain"), Hang: true, Times: 1})
-	defer hold.Cancel()
 	ob := f.open(t, "") // with the id column row_id, which plain lacks
-	if _, err := ob.Append(ctxT(t), "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
-		t.Fatal(err)
-	}
-	if err := hold.Wait(ctxT(t), 1); err != nil {
-		t.Fatal(err)
-	}
+	f.hold(t, "plain", func() {
+		if _, err := ob.Append(ctxT(t), "plain", map[string]any{"tsp": t0, "n": 1}); err != nil {
+			t.Fatal(err)
+		}
+	})
 	f.p.DropConnections()
 	flush(t, ob)
-	if diff := cmp.Diff([]int64{1}, ints(f.column("plain", "n"))); diff != "" {
-		t.Errorf("plain n (-want +got):\n%s", diff)
-	}
+	f.wantN(t, "plain", 1)
 	if s := ob.Stats(); !strings.Contains(fmt.Sprint(s.LastError), "42703") {
 		t.Errorf("Stats.LastError = %v, want the lookup refused for the unknown column (42703)", s.LastError)
 	}
