@@ -178,12 +178,13 @@ func (o *Outbox) commit(group []*appendReq) {
 	res := make([]appendRes, len(group))
 	var dropped []record
 	var seq uint64
-	var rows, bytes int64
+	var rows, bytes, rows0, bytes0 int64
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		dropped = dropped[:0]
 		meta, queue := tx.Bucket(bucketMeta), tx.Bucket(bucketQueue)
 		seq = getU64(meta, keySeq)
 		rows, bytes = int64(getU64(meta, keyRows)), int64(getU64(meta, keyBytes))
+		rows0, bytes0 = rows, bytes
 		for i, req := range group {
 			res[i] = appendRes{}
 			if !o.fits(rows, bytes, req) {
@@ -230,7 +231,9 @@ func (o *Outbox) commit(group []*appendReq) {
 		}
 	} else {
 		o.mu.Lock()
-		o.lastSeq, o.pending, o.pendingBytes = seq, rows, bytes
+		o.lastSeq = max(o.lastSeq, seq)
+		o.pending += rows - rows0 // changes, not values: other transactions may have committed since
+		o.pendingBytes += bytes - bytes0
 		o.counts.dropped += uint64(len(dropped))
 		o.mu.Unlock()
 		if len(dropped) > 0 {

@@ -262,7 +262,7 @@ func (o *Outbox) takeDead(ctx context.Context, ids []string, requeue bool) (int,
 		return 0, diskErr(err)
 	}
 	o.mu.Lock()
-	o.lastSeq = seq
+	o.lastSeq = max(o.lastSeq, seq)
 	o.pending += rows
 	o.pendingBytes += bytes
 	o.mu.Unlock()

@@ -24,7 +24,8 @@
 // The queue may be bounded in rows and bytes (WithMaxRows, WithMaxBytes);
 // when it is full, Append blocks until rows are delivered (Block, the
 // default), fails with ErrFull (Fail), or deletes the oldest rows of any
-// table (DropOldest), which Stats counts. Stats tells the pending rows and
+// table (DropOldest), which Stats counts (a row of the batch being sent
+// may be among them and still be stored). Stats tells the pending rows and
 // bytes, the age of the oldest, the rows delivered, dead-lettered and
 // dropped, and the last error.
 //
@@ -50,7 +51,9 @@
 // in flight. CheckTemplate checks the column in the data template.
 //
 // Without an id column, delivery is at least once: a batch whose answer
-// was lost is sent again, and its rows may be stored twice.
+// was lost is sent again, and its rows may be stored twice. The same holds
+// for a table that lacks the column WithIDColumn names (the lookup is
+// refused; the sender logs it and sends the batch again).
 //
 // The lookup trusts that a request the link lost has reached the backend
 // or died with the link by the time the sender has reconnected and asked;

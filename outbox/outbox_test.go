@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -241,5 +242,54 @@ func TestTableWithoutIDColumnFallsBackToAtLeastOnce(t *testing.T) {
 	f.wantN(t, "plain", 1)
 	if s := ob.Stats(); !strings.Contains(fmt.Sprint(s.LastError), "42703") {
 		t.Errorf("Stats.LastError = %v, want the lookup refused for the unknown column (42703)", s.LastError)
+	}
+}
+
+// Appends from several goroutines while the sender drains: each
+// goroutine's rows are stored in its order, and the counters end at zero
+// in memory and on disk.
+func TestConcurrentAppends(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	dir := t.TempDir()
+	ob := f.open(t, dir)
+	const writers, each = 4, 50
+	var wg sync.WaitGroup
+	for w := range writers {
+		wg.Go(func() {
+			for i := range each {
+				if _, err := ob.Append(ctxT(t), "readings", reading{Tsp: t0, N: int64(w*1000 + i)}); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	flush(t, ob)
+	last := map[int64]int64{}
+	for _, n := range ints(f.column("readings", "n")) {
+		w := n / 1000
+		if prev, ok := last[w]; ok && n <= prev {
+			t.Errorf("writer %d: row %d stored after row %d", w, n, prev)
+		}
+		last[w] = n
+	}
+	if got := len(f.rows("readings")); got != writers*each {
+		t.Errorf("%d rows stored, want %d", got, writers*each)
+	}
+	if s := ob.Stats(); s.Pending != 0 || s.PendingBytes != 0 || s.Delivered != writers*each {
+		t.Errorf("Stats = %+v, want nothing pending and %d delivered", s, writers*each)
+	}
+	if err := ob.Close(); err != nil {
+		t.Fatal(err)
+	}
+	reopened, err := outbox.Open(offlineClient(t), dir, outbox.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reopened.Close()
+	if s := reopened.Stats(); s.Pending != 0 || s.PendingBytes != 0 {
+		t.Errorf("Stats after reopening = %+v, want nothing pending", s)
 	}
 }
