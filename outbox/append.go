@@ -111,7 +111,7 @@ func (o *Outbox) append(ctx context.Context, op, table string, rows []map[string
 		req.size += recordSize(req.appended, b)
 	}
 	if (o.set.maxRows > 0 && int64(len(rows)) > o.set.maxRows) || (o.set.maxBytes > 0 && req.size > o.set.maxBytes) {
-		return nil, opErr(op, table, reason(ErrFull, "%d rows of %d bytes exceed the limit itself (%d rows, %d bytes)", len(rows), req.size, o.set.maxRows, o.set.maxBytes))
+		return nil, opErr(op, table, reason(ErrFull, "%d rows of %d bytes exceed the limit itself (%s)", len(rows), req.size, o.set.limits()))
 	}
 	o.mu.Lock()
 	if o.closed {
@@ -260,7 +260,7 @@ func (o *Outbox) fits(rows, bytes int64, req *appendReq) bool {
 // Fail, a wait for room otherwise.
 func (o *Outbox) fullErr() error {
 	if o.set.policy == Fail {
-		return reason(ErrFull, "limit of %d rows, %d bytes reached", o.set.maxRows, o.set.maxBytes)
+		return reason(ErrFull, "the limit of %s is reached", o.set.limits())
 	}
 	return errNoRoom
 }

@@ -52,7 +52,8 @@ type Error struct {
 	Err   error
 }
 
-// Error reads like: outbox: Append "readings": outbox is full (10000 rows).
+// Error reads like: outbox: Append "readings": outbox is full: the limit
+// of 10000 rows is reached.
 func (e *Error) Error() string {
 	if e.Table == "" {
 		return "outbox: " + e.Op + ": " + e.Err.Error()

@@ -71,8 +71,9 @@ func defaults() settings {
 
 // WithIDColumn names the column of every table the outbox writes that
 // holds each row's id (a string column whose path is the default,
-// args[0].<column>; CheckTemplate checks it). Append sets it in every row,
-// replacing a value the row has. With it, delivery is exactly once:
+// args[0].<column>; CheckTemplate checks it). The sender writes each
+// row's id (the one Append returned) in it, replacing a value the row
+// has. With it, delivery is exactly once:
 // after a send whose outcome is unknown the sender reads the ids back
 // before sending again. Without it, delivery is at least once: such a
 // send is repeated, and the row may be stored twice.
@@ -119,6 +120,17 @@ func WithLockTimeout(d time.Duration) Option { return func(s *settings) { s.lock
 // dead letters and dropped rows at warning level, temporary refusals at
 // info level.
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
+
+// limits describes the size limit in messages.
+func (s *settings) limits() string {
+	switch {
+	case s.maxRows > 0 && s.maxBytes > 0:
+		return fmt.Sprintf("%d rows, %d bytes", s.maxRows, s.maxBytes)
+	case s.maxRows > 0:
+		return fmt.Sprintf("%d rows", s.maxRows)
+	}
+	return fmt.Sprintf("%d bytes", s.maxBytes)
+}
 
 // check refuses settings that cannot work.
 func (s *settings) check() error {
