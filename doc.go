@@ -16,6 +16,8 @@
 //     directly to the object store.
 //   - crossapp: read-only access to other apps' shared tables, with the
 //     project user's grant.
+//   - outbox: a durable queue of table rows on the device's disk,
+//     delivered once through outages and restarts.
 //   - template: parser and validator of the app's .ironflock/ templates.
 //   - cmd/flockd: the fake platform as a local server for apps in any
 //     language.
