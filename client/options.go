@@ -80,6 +80,8 @@ type settings struct {
 	realmSlowInterval          time.Duration
 	restoreInitial             time.Duration
 	restoreMax                 time.Duration
+	eventQueueLimit            int
+	invocationLimit            int
 
 	errs []error
 }
@@ -98,6 +100,8 @@ func defaultSettings() settings {
 		realmSlowInterval: DefaultRealmSlowInterval,
 		restoreInitial:    DefaultRestoreInitial,
 		restoreMax:        DefaultRestoreMax,
+		eventQueueLimit:   DefaultEventQueueLimit,
+		invocationLimit:   DefaultInvocationLimit,
 	}
 }
 

@@ -55,8 +55,12 @@ type InvocationHandler func(ctx context.Context, inv *Invocation) (any, error)
 // RegisterOption configures a registration.
 type RegisterOption func(*registerSettings)
 
-// registerSettings holds the REGISTER options.
-type registerSettings struct{ options map[string]any }
+// registerSettings holds the REGISTER options and the invocation limit.
+type registerSettings struct {
+	options map[string]any
+	limit   int // 0: the client's WithInvocationLimit
+	err     error
+}
 
 // ForceReregister sets whether a registration takes over the procedure from
 // another session holding it (default true for device functions, as the
@@ -80,6 +84,14 @@ func (r *Registration) Procedure() string { return r.proc.URI }
 // Name returns the name given at registration (the full URI for
 // RegisterProcedure).
 func (r *Registration) Name() string { return r.name }
+
+// InFlight returns the number of invocations whose handlers are running.
+func (r *Registration) InFlight() int { return r.proc.InFlight() }
+
+// Refused returns the number of invocations answered with
+// wamp.error.unavailable because InFlight had reached the registration's
+// limit (see InvocationLimit).
+func (r *Registration) Refused() uint64 { return r.proc.Refused() }
 
 // Unregister removes the registration; see Client.Unregister.
 func (r *Registration) Unregister(ctx context.Context) error { return r.c.Unregister(ctx, r) }
@@ -108,11 +120,19 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	for _, o := range opts {
 		o(&rs)
 	}
+	if rs.err != nil {
+		return nil, invalidArg(op, procedure, "%s", rs.err)
+	}
+	if rs.limit == 0 {
+		rs.limit = c.set.invocationLimit
+	}
 	if _, err := c.waitSession(ctx, op, procedure, c.set.sessionWait); err != nil {
 		return nil, err
 	}
 	reg := &Registration{c: c, name: name, handler: handler}
-	reg.proc = &engine.Procedure{URI: procedure, Options: rs.options, Handler: reg.serve}
+	warn := c.overloadWarning("ironflock: a registered procedure has its limit of invocations in flight; refusing new ones with "+wire.ErrUnavailable, "procedure", procedure, "limit", rs.limit)
+	reg.proc = &engine.Procedure{URI: procedure, Options: rs.options, Handler: reg.serve, Limit: rs.limit,
+		OnRefuse: func(refused uint64) { warn("refused", refused) }}
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()

@@ -36,11 +36,20 @@ func (e *Event) Decode(v any) error { return decodePayload(e.Args, e.Kwargs, v) 
 type EventHandler func(ctx context.Context, ev *Event)
 
 // SubscribeOption configures a subscription.
-type SubscribeOption func(*subKey)
+type SubscribeOption func(*subscribeSettings)
+
+// subscribeSettings is what the options of one subscription set.
+type subscribeSettings struct {
+	key   subKey
+	limit int // 0: the client's WithEventQueueLimit
+	err   error
+}
 
 // Match selects the matching policy: MatchPrefix or MatchWildcard (empty
 // segments match anything). Exact matching is the default.
-func Match(policy string) SubscribeOption { return func(k *subKey) { k.match = policy } }
+func Match(policy string) SubscribeOption {
+	return func(s *subscribeSettings) { s.key.match = policy }
+}
 
 // Matching policies for Match.
 const (
@@ -86,10 +95,18 @@ func (g *subGroup) deliver(e engine.Event) {
 // a goroutine of its own.
 type delivery = engine.Queue[*Event]
 
-func (c *Client) newDelivery(label string, handler EventHandler) *delivery {
-	return engine.NewQueue(c.baseCtx, func(ctx context.Context, ev *Event) {
-		c.safely("event handler", label, func() { handler(ctx, ev) })
-	})
+// newDelivery starts the queue of a subscription's handler, holding at
+// most limit events (0: the client's default); when it is full the oldest
+// waiting event is dropped, counted and reported in the log.
+func (c *Client) newDelivery(label string, limit int, handler EventHandler) *delivery {
+	if limit <= 0 {
+		limit = c.set.eventQueueLimit
+	}
+	warn := c.overloadWarning("ironflock: a subscription's handler cannot keep up; dropping its oldest queued events", "topic", label, "queue_limit", limit)
+	return engine.NewBoundedQueue(c.baseCtx, limit, func(dropped uint64) { warn("dropped", dropped) },
+		func(ctx context.Context, ev *Event) {
+			c.safely("event handler", label, func() { handler(ctx, ev) })
+		})
 }
 
 // Subscription is an active subscription. It is restored after every
@@ -109,15 +126,26 @@ func (s *Subscription) Unsubscribe(ctx context.Context) error { return s.c.Unsub
 // Done is closed once the subscription's delivery goroutine has ended.
 func (s *Subscription) Done() <-chan struct{} { return s.d.Done() }
 
+// Dropped returns the number of events dropped because the handler could
+// not keep up and the subscription's queue was full (see QueueLimit).
+func (s *Subscription) Dropped() uint64 { return s.d.Dropped() }
+
+// Queued returns the number of events waiting for the handler.
+func (s *Subscription) Queued() int { return s.d.Len() }
+
 // Subscribe subscribes handler to topic. Events of one subscription are
 // delivered in order on a goroutine of their own. The subscription is
 // restored after every reconnect. While disconnected, Subscribe waits for a
 // session (10 s by default) before failing with ErrNotConnected.
 func (c *Client) Subscribe(ctx context.Context, topic string, handler EventHandler, opts ...SubscribeOption) (*Subscription, error) {
 	const op = "Subscribe"
-	key := subKey{topic: topic}
+	ss := subscribeSettings{key: subKey{topic: topic}}
 	for _, o := range opts {
-		o(&key)
+		o(&ss)
+	}
+	key := ss.key
+	if ss.err != nil {
+		return nil, invalidArg(op, topic, "%s", ss.err)
 	}
 	if err := checkTopic(op, topic, key.match != ""); err != nil {
 		return nil, err
@@ -132,14 +160,14 @@ func (c *Client) Subscribe(ctx context.Context, topic string, handler EventHandl
 	if handler == nil {
 		return nil, invalidArg(op, topic, "handler is nil")
 	}
-	return c.subscribe(ctx, op, key, handler)
+	return c.subscribe(ctx, op, key, ss.limit, handler)
 }
 
-func (c *Client) subscribe(ctx context.Context, op string, key subKey, handler EventHandler) (*Subscription, error) {
+func (c *Client) subscribe(ctx context.Context, op string, key subKey, limit int, handler EventHandler) (*Subscription, error) {
 	if _, err := c.waitSession(ctx, op, key.topic, c.set.sessionWait); err != nil {
 		return nil, err
 	}
-	d := c.newDelivery(key.topic, handler)
+	d := c.newDelivery(key.topic, limit, handler)
 	sub := &Subscription{c: c, key: key, d: d}
 	if err := c.attach(ctx, op, sub); err != nil {
 		d.Stop()

@@ -47,14 +47,33 @@ func (t *TableSubscription) Unsubscribe(ctx context.Context) error {
 // Done is closed once the delivery goroutine has ended.
 func (t *TableSubscription) Done() <-chan struct{} { return t.d.Done() }
 
+// Dropped returns the number of events (a bulk insert is one event)
+// dropped because the handler could not keep up and the queue was full
+// (see QueueLimit).
+func (t *TableSubscription) Dropped() uint64 { return t.d.Dropped() }
+
+// Queued returns the number of events waiting for the handler.
+func (t *TableSubscription) Queued() int { return t.d.Len() }
+
 // SubscribeToTable calls handler for every new row of the app's table or
 // transform: rows published singly (topic transformed.<table>) and rows of
 // bulk inserts (transformed.bulk.<table>), which arrive one at a time. One
-// handle ends both; both are restored after every reconnect.
-func (c *Client) SubscribeToTable(ctx context.Context, table string, handler TableHandler) (*TableSubscription, error) {
+// handle ends both; both are restored after every reconnect. Of the
+// options only QueueLimit applies: both feeds share one queue of events.
+func (c *Client) SubscribeToTable(ctx context.Context, table string, handler TableHandler, opts ...SubscribeOption) (*TableSubscription, error) {
 	const op = "SubscribeToTable"
 	if err := checkReadTable(op, table); err != nil {
 		return nil, err
+	}
+	var ss subscribeSettings
+	for _, o := range opts {
+		o(&ss)
+	}
+	switch {
+	case ss.err != nil:
+		return nil, invalidArg(op, table, "%s", ss.err)
+	case ss.key.match != "":
+		return nil, invalidArg(op, table, "a table subscription takes no match policy")
 	}
 	if handler == nil {
 		return nil, invalidArg(op, table, "handler is nil")
@@ -63,7 +82,7 @@ func (c *Client) SubscribeToTable(ctx context.Context, table string, handler Tab
 	if _, err := c.waitSession(ctx, op, singleTopic, c.waitFor(c.windowDeadline())); err != nil {
 		return nil, err
 	}
-	d := c.newDelivery(singleTopic, func(ctx context.Context, ev *Event) {
+	d := c.newDelivery(singleTopic, ss.limit, func(ctx context.Context, ev *Event) {
 		bulk := ev.Topic == bulkTopic
 		for _, row := range tableRows(ev) {
 			handler(ctx, &TableEvent{Table: table, Row: row, Bulk: bulk, PublisherAuthID: ev.PublisherAuthID})

@@ -132,13 +132,14 @@ func (p *Provider) GetSeriesHistory(ctx context.Context, table string, q client.
 // SubscribeToTable calls handler for every new row of a shared table or
 // transform, as client.Client.SubscribeToTable does for the app's own. The
 // subscription is restored after every reconnect of the handle and ends
-// with it.
-func (p *Provider) SubscribeToTable(ctx context.Context, table string, handler client.TableHandler) (*client.TableSubscription, error) {
+// with it. Options are those of client.Client.SubscribeToTable (the
+// queue's limit).
+func (p *Provider) SubscribeToTable(ctx context.Context, table string, handler client.TableHandler, opts ...client.SubscribeOption) (*client.TableSubscription, error) {
 	const op = "crossapp.SubscribeToTable"
 	if err := p.check(op, table, false); err != nil {
 		return nil, err
 	}
-	sub, err := p.pc.SubscribeToTable(ctx, table, handler)
+	sub, err := p.pc.SubscribeToTable(ctx, table, handler, opts...)
 	return sub, p.opError(op, table, err)
 }
 

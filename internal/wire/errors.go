@@ -16,6 +16,10 @@ const (
 	ErrNoSuchRegistration   = "wamp.error.no_such_registration"
 	ErrInvalidURI           = "wamp.error.invalid_uri"
 	ErrTimeout              = "wamp.error.timeout"
+	// ErrUnavailable answers an INVOCATION the callee cannot take on now
+	// (WAMP advanced profile): the SDK's device functions send it when a
+	// registration has its limit of invocations in flight.
+	ErrUnavailable = "wamp.error.unavailable"
 
 	CloseTransportLost  = "wamp.close.transport_lost"
 	CloseSystemShutdown = "wamp.close.system_shutdown"

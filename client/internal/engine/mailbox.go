@@ -1,32 +1,46 @@
-// This file holds mailbox, the unbounded FIFO behind Queue and behind the
-// progressive results of a call.
+// This file holds mailbox, the FIFO behind Queue and behind the progressive
+// results of a call: unbounded, or bounded by dropping its oldest item.
 
 package engine
 
 import "sync"
 
-// mailbox is an unbounded FIFO: put never blocks (the connection's reader
-// must never wait for a slow handler), a single consumer takes items in
-// order and waits on ready().
+// mailbox is a FIFO whose put never blocks (the connection's reader must
+// never wait for a slow handler); a single consumer takes items in order
+// and waits on ready. A bounded mailbox holding limit items drops the
+// oldest to make room for a new one and counts it.
 type mailbox[T any] struct {
-	mu     sync.Mutex
-	items  []T
-	head   int
-	ready  chan struct{} // holds a token while items may be waiting
-	closed bool
+	mu      sync.Mutex
+	items   []T
+	head    int
+	limit   int           // 0: unbounded
+	dropped uint64        // items dropped to make room
+	ready   chan struct{} // holds a token while items may be waiting
+	closed  bool
 }
 
-// newMailbox returns an empty, open mailbox.
-func newMailbox[T any]() *mailbox[T] {
-	return &mailbox[T]{ready: make(chan struct{}, 1)}
+// newMailbox returns an empty, open, unbounded mailbox.
+func newMailbox[T any]() *mailbox[T] { return newBoundedMailbox[T](0) }
+
+// newBoundedMailbox returns an empty, open mailbox holding at most limit
+// items (0: unbounded).
+func newBoundedMailbox[T any](limit int) *mailbox[T] {
+	return &mailbox[T]{ready: make(chan struct{}, 1), limit: max(limit, 0)}
 }
 
-// put appends v; it reports false once the mailbox is closed.
-func (m *mailbox[T]) put(v T) bool {
+// put appends v, dropping the oldest item first when the mailbox is full;
+// it reports whether v was accepted (false once closed) and whether an
+// item was dropped for it.
+func (m *mailbox[T]) put(v T) (accepted, evicted bool) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return false
+		return false, false
+	}
+	if m.limit > 0 && len(m.items)-m.head >= m.limit {
+		m.popLocked()
+		m.dropped++
+		evicted = true
 	}
 	m.items = append(m.items, v)
 	m.mu.Unlock()
@@ -34,27 +48,49 @@ func (m *mailbox[T]) put(v T) bool {
 	case m.ready <- struct{}{}:
 	default:
 	}
-	return true
+	return true, evicted
 }
 
 // take removes the oldest item without blocking.
 func (m *mailbox[T]) take() (T, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var zero T
 	if m.head == len(m.items) {
+		var zero T
 		return zero, false
 	}
+	return m.popLocked(), true
+}
+
+// popLocked removes the oldest item of a non-empty mailbox, compacting the
+// backing array once its consumed head outweighs the rest.
+func (m *mailbox[T]) popLocked() T {
+	var zero T
 	v := m.items[m.head]
 	m.items[m.head] = zero
 	m.head++
 	if m.head == len(m.items) {
 		m.items, m.head = m.items[:0], 0
 	} else if m.head > 1024 && m.head*2 > len(m.items) {
-		m.items = append(m.items[:0], m.items[m.head:]...)
-		m.head = 0
+		n := copy(m.items, m.items[m.head:])
+		clear(m.items[n:])
+		m.items, m.head = m.items[:n], 0
 	}
-	return v, true
+	return v
+}
+
+// len returns the number of items waiting.
+func (m *mailbox[T]) len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.items) - m.head
+}
+
+// droppedCount returns the number of items dropped to make room.
+func (m *mailbox[T]) droppedCount() uint64 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.dropped
 }
 
 // close refuses new items; the consumer still takes those waiting and then

@@ -12,10 +12,12 @@ import (
 // Queue hands the values put into it to a handler in order, one call at a
 // time, on a goroutine of its own. Put never blocks, so a session's reader
 // never waits for a slow handler: each subscription delivers its events
-// through one.
+// through one. A bounded queue (NewBoundedQueue) that is full drops its
+// oldest value to make room for the new one and counts it.
 type Queue[T any] struct {
 	mb      *mailbox[T]
 	handle  func(context.Context, T)
+	onDrop  func(dropped uint64)
 	ctx     context.Context
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -23,10 +25,18 @@ type Queue[T any] struct {
 	once    sync.Once
 }
 
-// NewQueue starts a queue whose handler runs with a context derived from
-// ctx; the queue ends at once when ctx does.
+// NewQueue starts an unbounded queue whose handler runs with a context
+// derived from ctx; the queue ends at once when ctx does.
 func NewQueue[T any](ctx context.Context, handle func(ctx context.Context, v T)) *Queue[T] {
-	q := &Queue[T]{mb: newMailbox[T](), handle: handle, done: make(chan struct{})}
+	return NewBoundedQueue(ctx, 0, nil, handle)
+}
+
+// NewBoundedQueue starts a queue holding at most limit values waiting for
+// the handler (0: unbounded). When a value arrives at a full queue the
+// oldest waiting value is dropped, and onDrop, if not nil, is called on
+// the putting goroutine with the number dropped so far: it must not block.
+func NewBoundedQueue[T any](ctx context.Context, limit int, onDrop func(dropped uint64), handle func(ctx context.Context, v T)) *Queue[T] {
+	q := &Queue[T]{mb: newBoundedMailbox[T](limit), handle: handle, onDrop: onDrop, done: make(chan struct{})}
 	q.ctx, q.cancel = context.WithCancel(ctx)
 	go q.run()
 	return q
@@ -57,7 +67,19 @@ func (q *Queue[T]) run() {
 }
 
 // Put queues v; it reports false once the queue is closed or stopped.
-func (q *Queue[T]) Put(v T) bool { return q.mb.put(v) }
+func (q *Queue[T]) Put(v T) bool {
+	accepted, evicted := q.mb.put(v)
+	if evicted && q.onDrop != nil {
+		q.onDrop(q.mb.droppedCount())
+	}
+	return accepted
+}
+
+// Len returns the number of values waiting for the handler.
+func (q *Queue[T]) Len() int { return q.mb.len() }
+
+// Dropped returns the number of values dropped because the queue was full.
+func (q *Queue[T]) Dropped() uint64 { return q.mb.droppedCount() }
 
 // Stop ends the queue at once: no handler call starts afterwards, the
 // handler's context ends, and values still queued are dropped.

@@ -4,6 +4,7 @@ package engine
 
 import (
 	"context"
+	"slices"
 	"testing"
 )
 
@@ -64,4 +65,41 @@ func TestQueueEndsWithItsContext(t *testing.T) {
 	q := NewQueue(ctx, func(context.Context, int) {})
 	cancel()
 	<-q.Done()
+}
+
+// TestBoundedQueueDropsOldest holds the handler on the first value, fills
+// the queue past its limit and checks that the oldest waiting values were
+// dropped, counted and reported, and the newest handled in order.
+func TestBoundedQueueDropsOldest(t *testing.T) {
+	first := make(chan struct{})
+	release := make(chan struct{})
+	var got []int
+	var reports []uint64
+	q := NewBoundedQueue(context.Background(), 4, func(d uint64) { reports = append(reports, d) }, func(_ context.Context, v int) {
+		if v == 0 {
+			close(first)
+			<-release
+		}
+		got = append(got, v)
+	})
+	q.Put(0)
+	<-first
+	for i := 1; i <= 10; i++ {
+		q.Put(i)
+	}
+	if n := q.Len(); n != 4 {
+		t.Errorf("Len = %d while the handler is held, want the limit 4", n)
+	}
+	if d := q.Dropped(); d != 6 {
+		t.Errorf("Dropped = %d, want 6", d)
+	}
+	if want := []uint64{1, 2, 3, 4, 5, 6}; !slices.Equal(reports, want) {
+		t.Errorf("drop reports %v, want %v", reports, want)
+	}
+	close(release)
+	q.Close()
+	<-q.Done()
+	if want := []int{0, 7, 8, 9, 10}; !slices.Equal(got, want) {
+		t.Errorf("handled %v, want %v", got, want)
+	}
 }

@@ -7,6 +7,7 @@ package engine
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync/atomic"
 	"time"
 
@@ -60,13 +61,30 @@ type Procedure struct {
 	Options map[string]any
 	// Handler serves the invocations.
 	Handler InvocationHandler
+	// Limit bounds the invocations in flight (handlers running, on every
+	// session of the owner); an INVOCATION arriving at the limit is answered
+	// at once with wamp.error.unavailable and counted. 0 is unbounded.
+	Limit int
+	// OnRefuse, if not nil, is called on the session's reader with the
+	// number refused so far each time an invocation is refused at the
+	// limit: it must not block.
+	OnRefuse func(refused uint64)
 
-	retired atomic.Bool
+	retired  atomic.Bool
+	inFlight atomic.Int64
+	refused  atomic.Uint64
 }
 
 // Retire marks p as no longer wanted: a Session whose REGISTERED for p
 // arrives afterwards unregisters it again at once.
 func (p *Procedure) Retire() { p.retired.Store(true) }
+
+// InFlight returns the number of p's invocations whose handlers are
+// running.
+func (p *Procedure) InFlight() int { return int(p.inFlight.Load()) }
+
+// Refused returns the number of invocations refused at p's Limit.
+func (p *Procedure) Refused() uint64 { return p.refused.Load() }
 
 type invocationState struct {
 	cancel      context.CancelFunc
@@ -78,48 +96,27 @@ type invocationState struct {
 // invocation behind it is lost; one arriving after ctx ended is still
 // installed (and removed again if p was retired meanwhile).
 func (s *Session) Register(ctx context.Context, p *Procedure) error {
-	s.mu.Lock()
-	_, ok := s.procIDs[p]
-	s.mu.Unlock()
-	if ok {
+	if bound(s, s.procIDs, p) {
 		return nil
 	}
 	id := s.nextID()
-	req := newRequest()
-	install := func(m wamp.Message) {
-		if rm, ok := m.(*wamp.Registered); ok {
-			s.installProcedure(uint64(rm.Registration), p)
-		}
-	}
-	req.onReply, req.onLate = install, install
 	opts := wamp.Dict{}
 	for k, v := range p.Options {
 		opts[k] = v
 	}
-	return s.expect(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, req, wamp.REGISTERED)
-}
-
-func (s *Session) installProcedure(regID uint64, p *Procedure) {
-	s.mu.Lock()
-	s.regs[regID] = p
-	s.procIDs[p] = regID
-	s.mu.Unlock()
-	if p.retired.Load() {
-		go func() { _ = s.Unregister(s.ctx, p) }()
-	}
+	return s.establish(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, wamp.REGISTERED, func(regID uint64) {
+		bind(s, s.regs, s.procIDs, regID, p)
+		if p.retired.Load() {
+			go func() { _ = s.Unregister(s.ctx, p) }()
+		}
+	})
 }
 
 // Unregister removes p's registration from this session; invocations
 // arriving afterwards are answered with wamp.error.no_such_procedure. A p
 // this session does not carry is a no-op.
 func (s *Session) Unregister(ctx context.Context, p *Procedure) error {
-	s.mu.Lock()
-	regID, ok := s.procIDs[p]
-	if ok {
-		delete(s.procIDs, p)
-		delete(s.regs, regID)
-	}
-	s.mu.Unlock()
+	regID, ok := unbind(s, s.regs, s.procIDs, p)
 	if !ok {
 		return nil
 	}
@@ -146,9 +143,17 @@ func (s *Session) onRevoked(m revoked) {
 func (s *Session) onInvocation(m *wamp.Invocation) {
 	s.mu.Lock()
 	p := s.regs[uint64(m.Registration)]
+	// Only the reader starts invocations, so the check and the increment
+	// cannot be overtaken; handlers ending only lower the count.
+	if p != nil && p.Limit > 0 && p.inFlight.Load() >= int64(p.Limit) {
+		s.mu.Unlock()
+		s.refuse(p, m)
+		return
+	}
 	var st *invocationState
 	var ctx context.Context
 	if p != nil {
+		p.inFlight.Add(1)
 		st = &invocationState{}
 		if ms, ok := wamp.AsInt64(m.Details[wire.OptTimeout]); ok && ms > 0 {
 			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
@@ -167,6 +172,18 @@ func (s *Session) onInvocation(m *wamp.Invocation) {
 	go s.serve(ctx, st, p, m)
 }
 
+// refuse answers an invocation of p, which has Limit invocations in
+// flight, with wamp.error.unavailable, and counts it.
+func (s *Session) refuse(p *Procedure, m *wamp.Invocation) {
+	n := p.refused.Add(1)
+	_ = s.l.write(&wamp.Error{Type: wamp.INVOCATION, Request: m.Request, Details: wamp.Dict{},
+		Error:     wamp.URI(wire.ErrUnavailable),
+		Arguments: wamp.List{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}})
+	if p.OnRefuse != nil {
+		p.OnRefuse(n)
+	}
+}
+
 func (s *Session) onInterrupt(m *wamp.Interrupt) {
 	s.mu.Lock()
 	st := s.invs[uint64(m.Request)]
@@ -180,6 +197,7 @@ func (s *Session) onInterrupt(m *wamp.Interrupt) {
 func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, m *wamp.Invocation) {
 	defer s.handlers.Done()
 	defer func() {
+		p.inFlight.Add(-1)
 		st.cancel()
 		s.mu.Lock()
 		delete(s.invs, uint64(m.Request))

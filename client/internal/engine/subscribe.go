@@ -48,10 +48,7 @@ func (t *Topic) Retire() { t.retired.Store(true) }
 // event behind it is lost; one arriving after ctx ended is still installed
 // (and removed again if t was retired meanwhile).
 func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
-	s.mu.Lock()
-	_, ok := s.topicIDs[t]
-	s.mu.Unlock()
-	if ok {
+	if bound(s, s.topicIDs, t) {
 		return nil
 	}
 	id := s.nextID()
@@ -59,38 +56,18 @@ func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
 	if t.Match != "" {
 		opts[wire.OptMatch] = t.Match
 	}
-	req := newRequest()
-	install := func(m wamp.Message) {
-		if sm, ok := m.(*wamp.Subscribed); ok {
-			s.installTopic(uint64(sm.Subscription), t)
+	return s.establish(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, wamp.SUBSCRIBED, func(subID uint64) {
+		bind(s, s.subs, s.topicIDs, subID, t)
+		if t.retired.Load() {
+			go func() { _ = s.Unsubscribe(s.ctx, t) }()
 		}
-	}
-	req.onReply, req.onLate = install, install
-	return s.expect(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, req, wamp.SUBSCRIBED)
-}
-
-// installTopic maps a router subscription to t; a retired t is
-// unsubscribed again.
-func (s *Session) installTopic(subID uint64, t *Topic) {
-	s.mu.Lock()
-	s.subs[subID] = t
-	s.topicIDs[t] = subID
-	s.mu.Unlock()
-	if t.retired.Load() {
-		go func() { _ = s.Unsubscribe(s.ctx, t) }()
-	}
+	})
 }
 
 // Unsubscribe ends t's router subscription on this session; events for it
 // stop being delivered at once. A t this session does not carry is a no-op.
 func (s *Session) Unsubscribe(ctx context.Context, t *Topic) error {
-	s.mu.Lock()
-	subID, ok := s.topicIDs[t]
-	if ok {
-		delete(s.topicIDs, t)
-		delete(s.subs, subID)
-	}
-	s.mu.Unlock()
+	subID, ok := unbind(s, s.subs, s.topicIDs, t)
 	if !ok {
 		return nil
 	}
