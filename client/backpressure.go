@@ -35,13 +35,7 @@ const overloadEvery = 10 * time.Second
 // one subscription. When a handler cannot keep up, the oldest waiting
 // event is dropped for each new one and counted (Subscription.Dropped).
 func WithEventQueueLimit(n int) Option {
-	return func(s *settings) {
-		if n < 1 {
-			s.fail("event queue limit must be at least 1, got %d", n)
-			return
-		}
-		s.eventQueueLimit = n
-	}
+	return func(s *settings) { s.limit(&s.eventQueueLimit, "event queue limit", n) }
 }
 
 // WithInvocationLimit sets how many invocations of each registration may
@@ -49,39 +43,39 @@ func WithEventQueueLimit(n int) Option {
 // it for one registration. An invocation beyond it is answered with
 // wamp.error.unavailable and counted (Registration.Refused).
 func WithInvocationLimit(n int) Option {
-	return func(s *settings) {
-		if n < 1 {
-			s.fail("invocation limit must be at least 1, got %d", n)
-			return
-		}
-		s.invocationLimit = n
-	}
+	return func(s *settings) { s.limit(&s.invocationLimit, "invocation limit", n) }
 }
 
 // QueueLimit sets how many events this subscription holds for its handler
 // (default: WithEventQueueLimit). When it is full the oldest waiting event
 // is dropped for each new one and counted (Subscription.Dropped).
 func QueueLimit(n int) SubscribeOption {
-	return func(s *subscribeSettings) {
-		if n < 1 {
-			s.err = fmt.Errorf("queue limit must be at least 1, got %d", n)
-			return
-		}
-		s.limit = n
-	}
+	return func(s *subscribeSettings) { s.limit, s.err = checkedLimit("queue limit", n, s.limit) }
 }
 
 // InvocationLimit sets how many invocations of this registration may run
 // at once (default: WithInvocationLimit). An invocation beyond it is
 // answered with wamp.error.unavailable and counted (Registration.Refused).
 func InvocationLimit(n int) RegisterOption {
-	return func(s *registerSettings) {
-		if n < 1 {
-			s.err = fmt.Errorf("invocation limit must be at least 1, got %d", n)
-			return
-		}
-		s.limit = n
+	return func(s *registerSettings) { s.limit, s.err = checkedLimit("invocation limit", n, s.limit) }
+}
+
+// limit sets *dst to n, or records an error when n is below 1.
+func (s *settings) limit(dst *int, what string, n int) {
+	v, err := checkedLimit(what, n, *dst)
+	if err != nil {
+		s.errs = append(s.errs, err)
 	}
+	*dst = v
+}
+
+// checkedLimit returns n when it is at least 1, else old and an error
+// naming what was given.
+func checkedLimit(what string, n, old int) (int, error) {
+	if n < 1 {
+		return old, fmt.Errorf("%s must be at least 1, got %d", what, n)
+	}
+	return n, nil
 }
 
 // overloadWarning returns a function that logs msg with attrs and the
