@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"syscall"
@@ -36,6 +37,7 @@ type options struct {
 	flockd, flockdEnv string
 	json              bool
 	withJS, withPy    bool
+	scriptsDir        string
 	callee            bool
 }
 
@@ -67,7 +69,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.flockdEnv, "flockd-env", "", "environment `file` of a running flockd to use instead of starting one")
 	fs.BoolVar(&o.json, "json", false, "print the results as JSON")
 	fs.BoolVar(&o.withJS, "with-js", false, "also run scripts/autobahn-js (needs node and its npm install)")
-	fs.BoolVar(&o.withPy, "with-python", false, "also run scripts/autobahn-python (needs python3 with autobahn)")
+	fs.BoolVar(&o.withPy, "with-python", false, "also run scripts/autobahn-python (needs python3 with autobahn; $FLOCKBENCH_PYTHON names another interpreter)")
+	fs.StringVar(&o.scriptsDir, "scripts", filepath.Join("cmd", "flockbench", "scripts"), "`directory` holding autobahn-js and autobahn-python")
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
 	if err := fs.Parse(args); err != nil {
 		return nil, err

@@ -60,21 +60,23 @@ func addRatios(rs []result) {
 // printTable writes the results as an aligned table.
 func printTable(w io.Writer, rs []result) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario\tclient\tops/s\tCPU µs/op\tallocs/op\tB/op\tCPU ×floor\tCPU ×floor-1g\t")
+	fmt.Fprintln(tw, "scenario  client         \tops/s\tCPU µs/op\tallocs/op\tB/op\tCPU ×floor\tCPU ×floor-1g\t")
 	for _, r := range rs {
 		allocs, bytes := fmt.Sprintf("%.1f", r.AllocsPerOp), fmt.Sprintf("%.0f", r.BytesPerOp)
 		if r.Note != "" {
 			allocs, bytes = "-", "-"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t\n", r.Scenario, r.Client, r.OpsPerSec, r.CPUMicros,
+		fmt.Fprintf(tw, "%-8s  %-15s\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t\n", r.Scenario, r.Client, r.OpsPerSec, r.CPUMicros,
 			allocs, bytes, ratio(r.VsFloor), ratio(r.VsFloor1g))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	noted := map[string]bool{}
 	for _, r := range rs {
-		if r.Note != "" {
-			fmt.Fprintf(w, "%s/%s: %s\n", r.Scenario, r.Client, r.Note)
+		if r.Note != "" && !noted[r.Client] {
+			noted[r.Client] = true
+			fmt.Fprintf(w, "%s: %s\n", r.Client, r.Note)
 		}
 	}
 	return nil
