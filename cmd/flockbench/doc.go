@@ -46,6 +46,8 @@
 //
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm
-// dependencies installed, or python3 with autobahn) and add their figures
-// to the table; no Go test or CI needs them.
+// dependencies installed, or python3 with autobahn; FLOCKBENCH_PYTHON
+// names the interpreter) with the same row, warm-up, duration and count,
+// and add their figures (CPU per operation and throughput; allocations are
+// not comparable) to the table; no Go test or CI needs them.
 package main

@@ -135,6 +135,7 @@ func runScript(ctx context.Context, s script, dir string, o *options, t target, 
 		"FLOCKBENCH_SCENARIOS="+strings.Join(names, ","),
 		"FLOCKBENCH_DURATION_MS="+strconv.FormatInt(o.duration.Milliseconds(), 10),
 		"FLOCKBENCH_WARMUP_MS="+strconv.FormatInt(o.warmup.Milliseconds(), 10),
+		"FLOCKBENCH_COUNT="+strconv.Itoa(o.count),
 	)
 	cmd.SysProcAttr = childAttr()
 	cmd.WaitDelay = 5 * time.Second
@@ -144,7 +145,7 @@ func runScript(ctx context.Context, s script, dir string, o *options, t target, 
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w\n%s", strings.Join(argv, " "), err, stderr.String())
 	}
-	var rs []result
+	samples := map[string][]sample{}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		if !bytes.HasPrefix(sc.Bytes(), []byte("{")) {
@@ -154,14 +155,18 @@ func runScript(ctx context.Context, s script, dir string, o *options, t target, 
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("unexpected output %q: %w", sc.Text(), err)
 		}
-		smp := sample{Ops: l.Ops, Wall: time.Duration(l.WallMs * float64(time.Millisecond)),
-			CPU: time.Duration(l.CPUMicro * float64(time.Microsecond))}
-		r := newResult(l.Scenario, s.Client, []sample{smp})
+		samples[l.Scenario] = append(samples[l.Scenario], sample{Ops: l.Ops,
+			Wall: time.Duration(l.WallMs * float64(time.Millisecond)),
+			CPU:  time.Duration(l.CPUMicro * float64(time.Microsecond))})
+	}
+	var rs []result
+	for _, x := range scs {
+		if len(samples[x.Name]) != o.count {
+			return nil, fmt.Errorf("%d intervals of %s, want %d:\n%s", len(samples[x.Name]), x.Name, o.count, out)
+		}
+		r := newResult(x.Name, s.Client, samples[x.Name])
 		r.AllocsPerOp, r.BytesPerOp, r.Note = 0, 0, s.Note
 		rs = append(rs, r)
-	}
-	if len(rs) != len(scs) {
-		return nil, fmt.Errorf("%d results for %d scenarios:\n%s", len(rs), len(scs), out)
 	}
 	return rs, nil
 }

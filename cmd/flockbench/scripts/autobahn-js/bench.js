@@ -3,7 +3,8 @@
 // against a flockd, measured with process.cpuUsage() over a fixed
 // interval after a warm-up. flockbench -with-js runs it with the
 // connection and payload in environment variables and reads one JSON line
-// per scenario from its standard output:
+// per scenario and interval (FLOCKBENCH_COUNT of them) from its standard
+// output:
 //
 //   {"scenario":"pub1","ops":1234,"wall_ms":3000.1,"cpu_us":98765}
 //
@@ -34,6 +35,7 @@ const cfg = {
   scenarios: need('FLOCKBENCH_SCENARIOS').split(','),
   durationMs: Number(need('FLOCKBENCH_DURATION_MS')),
   warmupMs: Number(need('FLOCKBENCH_WARMUP_MS')),
+  count: Number(process.env.FLOCKBENCH_COUNT || '1'),
 };
 
 // The row's floats must stay floats on the wire, as the Go clients send
@@ -68,8 +70,8 @@ function connect() {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-// run keeps `inFlight` loops of op going for the warm-up and the measured
-// interval, and returns the measured figures.
+// run keeps `inFlight` loops of op going for the warm-up and cfg.count
+// measured intervals, and returns the figures of each interval.
 async function run(name, inFlight, op) {
   let ops = 0;
   let stop = false;
@@ -84,19 +86,22 @@ async function run(name, inFlight, op) {
     })().catch((err) => { failure = err; stop = true; }));
   }
   await sleep(cfg.warmupMs);
-  const ops0 = ops;
-  const cpu0 = process.cpuUsage();
-  const t0 = process.hrtime.bigint();
-  await sleep(cfg.durationMs);
-  const cpu = process.cpuUsage(cpu0);
-  const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
-  const done = ops - ops0;
+  const out = [];
+  for (let i = 0; i < cfg.count && !failure; i++) {
+    const ops0 = ops;
+    const cpu0 = process.cpuUsage();
+    const t0 = process.hrtime.bigint();
+    await sleep(cfg.durationMs);
+    const cpu = process.cpuUsage(cpu0);
+    const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
+    out.push({ scenario: name, ops: ops - ops0, wall_ms: wallMs, cpu_us: cpu.user + cpu.system });
+  }
   stop = true;
   await Promise.all(loops);
   if (failure) {
     throw failure;
   }
-  return { scenario: name, ops: done, wall_ms: wallMs, cpu_us: cpu.user + cpu.system };
+  return out;
 }
 
 async function main() {
@@ -113,8 +118,9 @@ async function main() {
     if (!fn) {
       throw new Error(`unknown scenario ${name}`);
     }
-    const r = await fn();
-    process.stdout.write(JSON.stringify(r) + '\n');
+    for (const r of await fn()) {
+      process.stdout.write(JSON.stringify(r) + '\n');
+    }
   }
   conn.onclose = () => true;
   conn.close();

@@ -5,7 +5,7 @@ and 16 callers) against a flockd, measured with
 resource.getrusage(RUSAGE_SELF) over a fixed interval after a warm-up, on
 asyncio with msgpack. flockbench -with-python runs it with the connection
 and payload in environment variables and reads one JSON line per scenario
-from its standard output:
+and interval (FLOCKBENCH_COUNT of them) from its standard output:
 
     {"scenario": "pub1", "ops": 1234, "wall_ms": 3000.1, "cpu_us": 98765}
 """
@@ -42,6 +42,7 @@ CFG = {
     "scenarios": need("FLOCKBENCH_SCENARIOS").split(","),
     "duration": int(need("FLOCKBENCH_DURATION_MS")) / 1000,
     "warmup": int(need("FLOCKBENCH_WARMUP_MS")) / 1000,
+    "count": int(os.environ.get("FLOCKBENCH_COUNT", "1")),
 }
 
 FAILED = []
@@ -53,7 +54,7 @@ def cpu_seconds():
 
 
 async def measure(name, in_flight, op):
-    """Keeps in_flight loops of op going; returns the measured figures."""
+    """Keeps in_flight loops of op going; returns the figures of each interval."""
     state = {"ops": 0, "stop": False}
 
     async def loop():
@@ -63,12 +64,15 @@ async def measure(name, in_flight, op):
 
     tasks = [asyncio.ensure_future(loop()) for _ in range(in_flight)]
     await asyncio.sleep(CFG["warmup"])
-    ops0, cpu0, t0 = state["ops"], cpu_seconds(), time.monotonic()
-    await asyncio.sleep(CFG["duration"])
-    ops1, cpu1, t1 = state["ops"], cpu_seconds(), time.monotonic()
+    out = []
+    for _ in range(CFG["count"]):
+        ops0, cpu0, t0 = state["ops"], cpu_seconds(), time.monotonic()
+        await asyncio.sleep(CFG["duration"])
+        ops1, cpu1, t1 = state["ops"], cpu_seconds(), time.monotonic()
+        out.append({"scenario": name, "ops": ops1 - ops0, "wall_ms": (t1 - t0) * 1000, "cpu_us": (cpu1 - cpu0) * 1e6})
     state["stop"] = True
     await asyncio.gather(*tasks)
-    return {"scenario": name, "ops": ops1 - ops0, "wall_ms": (t1 - t0) * 1000, "cpu_us": (cpu1 - cpu0) * 1e6}
+    return out
 
 
 class Bench(ApplicationSession):
@@ -97,8 +101,8 @@ class Bench(ApplicationSession):
                 if name not in scenarios:
                     raise Exception(f"unknown scenario {name}")
                 in_flight, op = scenarios[name]
-                result = await measure(name, in_flight, op)
-                print(json.dumps(result), flush=True)
+                for result in await measure(name, in_flight, op):
+                    print(json.dumps(result), flush=True)
         except Exception as exc:  # reported, and the exit status says so
             FAILED.append(exc)
             print(f"autobahn-python bench: {exc!r}", file=sys.stderr)
