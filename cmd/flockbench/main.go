@@ -187,11 +187,15 @@ func bench(ctx context.Context, t target, scs []scenario, kinds []clientKind, pr
 }
 
 // payloadSizes returns the encoded sizes of the floor client's PUBLISH and
-// CALL (the same arguments every client sends).
+// CALL (the same arguments every client sends); 0 for CALL without a
+// callee.
 func payloadSizes(t target) (pub, call int, err error) {
 	p, err := floorTemplate(t, scenario{})
 	if err != nil {
 		return 0, 0, err
+	}
+	if t.Procedure == "" {
+		return p.Len(), 0, nil
 	}
 	c, err := floorTemplate(t, scenario{Call: true})
 	if err != nil {
