@@ -35,14 +35,17 @@
 // alone. The client "floor-1g" is the floor client with one goroutine
 // keeping 16 requests in flight (pipelined); it runs pub16 and call16.
 //
-// Each client and scenario runs alone, one after another: warm-up, then
-// -count intervals of -duration each. For each interval, CPU per operation
-// is the user and system CPU time of this process (getrusage RUSAGE_SELF)
-// divided by the operations completed, allocations and bytes come from
-// runtime.ReadMemStats, throughput from the wall clock. With -count above
-// 1 the interval with the median CPU per operation is printed. The ratio
-// columns compare each figure with the floor client's in the same
-// scenario and run (and, for 16 in flight, with floor-1g's).
+// Each client and scenario runs alone, one after another: connect,
+// warm-up, one interval of -duration, disconnect. -count rounds repeat
+// this, the clients of a scenario back to back in each round (in reverse
+// order every other round), so that the machine's load weighs on them
+// alike. For each interval, CPU per operation is the user and system CPU
+// time of this process (getrusage RUSAGE_SELF) divided by the operations
+// completed, allocations and bytes come from runtime.ReadMemStats,
+// throughput from the wall clock. With -count above 1 the interval with
+// the median CPU per operation is printed. The ratio columns compare CPU
+// per operation with the floor client's in the same scenario (and, for 16
+// in flight, with floor-1g's): the median of the per-round ratios.
 //
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm

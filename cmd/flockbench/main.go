@@ -62,7 +62,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.SetOutput(stderr)
 	fs.DurationVar(&o.duration, "duration", 3*time.Second, "length of each measured interval")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured run before the intervals of each client and scenario")
-	fs.IntVar(&o.count, "count", 1, "measured intervals per client and scenario; the median is printed")
+	fs.IntVar(&o.count, "count", 1, "rounds: measured intervals per client and scenario, interleaved; the median is printed")
 	fs.StringVar(&o.scenarios, "scenarios", "all", "comma-separated `list` of pub1, pub16, call1, call16")
 	fs.StringVar(&o.clients, "clients", "all", "comma-separated `list` of sdk, nexus, floor, floor-1g")
 	fs.StringVar(&o.flockd, "flockd", "", "flockd `binary` to start (default: go build ./cmd/flockd)")
@@ -139,8 +139,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return err
 	}
 
-	rs, err := bench(ctx, t, scs, kinds, stderr, func(ctx context.Context, w *workload, sc scenario) ([]sample, error) {
-		return runTimed(ctx, w, sc, o.warmup, o.duration, o.count)
+	rs, err := bench(ctx, t, scs, kinds, o.count, stderr, func(ctx context.Context, w *workload, sc scenario) (sample, error) {
+		return runTimed(ctx, w, sc, o.warmup, o.duration)
 	})
 	if err != nil {
 		return err
@@ -158,29 +158,48 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return printTable(stdout, rs)
 }
 
-// measureFunc measures a connected workload in a scenario.
-type measureFunc func(ctx context.Context, w *workload, sc scenario) ([]sample, error)
+// measureFunc measures a connected workload in a scenario: one sample.
+type measureFunc func(ctx context.Context, w *workload, sc scenario) (sample, error)
 
 // bench runs every client kind that supports it in every scenario, one at
-// a time, and returns their results in scenario order.
-func bench(ctx context.Context, t target, scs []scenario, kinds []clientKind, progress io.Writer, measure measureFunc) ([]result, error) {
+// a time, for rounds rounds: each round measures each client once per
+// scenario, the clients of a scenario back to back (in reverse order every
+// other round), so that a change in the machine's load between rounds
+// weighs on all of them alike. It returns one result per scenario and
+// client, in scenario order, with one sample per round.
+func bench(ctx context.Context, t target, scs []scenario, kinds []clientKind, rounds int, progress io.Writer, measure measureFunc) ([]result, error) {
+	type key struct{ sc, client string }
+	samples := map[key][]sample{}
+	for round := range rounds {
+		for _, sc := range scs {
+			order := slices.Clone(kinds)
+			if round%2 == 1 {
+				slices.Reverse(order)
+			}
+			for _, k := range order {
+				if !k.supports(sc) {
+					continue
+				}
+				fmt.Fprintf(progress, "flockbench: round %d/%d: %s %s\n", round+1, rounds, sc.Name, k.Name)
+				w, err := k.open(ctx, t, sc)
+				if err != nil {
+					return nil, fmt.Errorf("%s %s: connect: %w", sc.Name, k.Name, err)
+				}
+				s, err := measure(ctx, w, sc)
+				w.close()
+				if err != nil {
+					return nil, fmt.Errorf("%s %s: %w", sc.Name, k.Name, err)
+				}
+				samples[key{sc.Name, k.Name}] = append(samples[key{sc.Name, k.Name}], s)
+			}
+		}
+	}
 	var rs []result
 	for _, sc := range scs {
 		for _, k := range kinds {
-			if !k.supports(sc) {
-				continue
+			if ss, ok := samples[key{sc.Name, k.Name}]; ok {
+				rs = append(rs, newResult(sc.Name, k.Name, ss))
 			}
-			fmt.Fprintf(progress, "flockbench: %s %s\n", sc.Name, k.Name)
-			w, err := k.open(ctx, t, sc)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s: connect: %w", sc.Name, k.Name, err)
-			}
-			samples, err := measure(ctx, w, sc)
-			w.close()
-			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", sc.Name, k.Name, err)
-			}
-			rs = append(rs, newResult(sc.Name, k.Name, samples))
 		}
 	}
 	return rs, nil
@@ -208,7 +227,11 @@ func payloadSizes(t target) (pub, call int, err error) {
 func printInfo(w io.Writer, info runInfo) {
 	fmt.Fprintf(w, "flockbench: %s %s, GOMAXPROCS %d of %d CPUs\n", info.GoVersion, info.Platform, info.GOMAXPROCS, info.NumCPU)
 	fmt.Fprintf(w, "router: %s\ncallee: %s\n", info.Router, info.Callee)
-	fmt.Fprintf(w, "messages: PUBLISH %d bytes, CALL %d bytes (msgpack)\n", info.PublishBytes, info.CallBytes)
-	fmt.Fprintf(w, "each: %s warm-up, then %d × %s (median by CPU per operation); CPU = user+system of this process\n\n",
-		info.Warmup, info.Count, info.Duration)
+	if info.CallBytes > 0 {
+		fmt.Fprintf(w, "messages: PUBLISH %d bytes, CALL %d bytes (msgpack)\n", info.PublishBytes, info.CallBytes)
+	} else {
+		fmt.Fprintf(w, "messages: PUBLISH %d bytes (msgpack)\n", info.PublishBytes)
+	}
+	fmt.Fprintf(w, "each: %d round(s) of %s warm-up + %s measured per client and scenario (median by CPU per operation;\n"+
+		"ratios: median of the per-round ratios); CPU = user+system time of this process\n\n", info.Count, info.Warmup, info.Duration)
 }

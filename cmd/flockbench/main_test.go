@@ -101,9 +101,8 @@ func TestEveryClientEveryScenario(t *testing.T) {
 	tg := target{Fleet: f, Procedure: proc}
 
 	const n = 200
-	rs, err := bench(ctx, tg, scenarios, clientKinds, io.Discard, func(ctx context.Context, w *workload, sc scenario) ([]sample, error) {
-		s, err := runCount(ctx, w, sc, n)
-		return []sample{s}, err
+	rs, err := bench(ctx, tg, scenarios, clientKinds, 1, io.Discard, func(ctx context.Context, w *workload, sc scenario) (sample, error) {
+		return runCount(ctx, w, sc, n)
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -126,9 +126,8 @@ func runCount(ctx context.Context, w *workload, sc scenario, n int64) (sample, e
 	return s1.since(s0), err
 }
 
-// runTimed runs w for warmup and then count intervals of d, returning one
-// sample per interval.
-func runTimed(ctx context.Context, w *workload, sc scenario, warmup, d time.Duration, count int) ([]sample, error) {
+// runTimed runs w for warmup and then measures an interval of d.
+func runTimed(ctx context.Context, w *workload, sc scenario, warmup, d time.Duration) (sample, error) {
 	ctl := &control{}
 	runtime.GC()
 	errc := launch(ctx, w, sc, ctl)
@@ -156,25 +155,17 @@ func runTimed(ctx context.Context, w *workload, sc scenario, warmup, d time.Dura
 		}
 	}
 	if err := wait(warmup); err != nil {
-		return nil, finish(err)
+		return sample{}, finish(err)
 	}
-	prev, err := take(ctl)
+	s0, err := take(ctl)
 	if err != nil {
-		return nil, finish(err)
+		return sample{}, finish(err)
 	}
-	var samples []sample
-	for range count {
-		if err := wait(d); err != nil {
-			return nil, finish(err)
-		}
-		now, err := take(ctl)
-		if err != nil {
-			return nil, finish(err)
-		}
-		samples = append(samples, now.since(prev))
-		prev = now
+	if err := wait(d); err != nil {
+		return sample{}, finish(err)
 	}
-	return samples, finish(nil)
+	s1, err := take(ctl)
+	return s1.since(s0), finish(err)
 }
 
 // closedWith returns a channel that yields err.
@@ -182,6 +173,17 @@ func closedWith(err error) <-chan error {
 	c := make(chan error, 1)
 	c <- err
 	return c
+}
+
+// medianFloat returns the median of xs (the mean of the middle two of an
+// even count).
+func medianFloat(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 0 {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+	return s[len(s)/2]
 }
 
 // median returns the sample with the median CPU per operation.

@@ -17,6 +17,8 @@ type result struct {
 	Samples  []sample `json:"-"`
 	Median   sample   `json:"-"`
 	Count    int      `json:"count"`
+	// CPU per operation of each round, in µs.
+	Rounds []float64 `json:"cpu_us_per_op_rounds"`
 
 	// Figures of the median interval.
 	Ops         int64   `json:"ops"`
@@ -34,27 +36,52 @@ type result struct {
 // newResult summarizes samples.
 func newResult(sc, client string, samples []sample) result {
 	m := median(samples)
-	return result{Scenario: sc, Client: client, Samples: samples, Median: m, Count: len(samples),
+	rounds := make([]float64, len(samples))
+	for i, s := range samples {
+		rounds[i] = s.CPUPerOp()
+	}
+	return result{Scenario: sc, Client: client, Samples: samples, Median: m, Count: len(samples), Rounds: rounds,
 		Ops: m.Ops, OpsPerSec: m.OpsPerSec(), CPUMicros: m.CPUPerOp(), AllocsPerOp: m.AllocsPerOp(), BytesPerOp: m.BytesPerOp()}
 }
 
-// addRatios fills VsFloor and VsFloor1g from the floor clients' results in
-// the same scenario.
+// addRatios fills VsFloor and VsFloor1g: the median over rounds of each
+// round's CPU per operation divided by the floor client's in the same
+// round and scenario (the ratio of the medians when the rounds differ in
+// number).
 func addRatios(rs []result) {
-	base := map[string]float64{}
+	base := map[string]result{}
 	for _, r := range rs {
 		if r.Client == "floor" || r.Client == "floor-1g" {
-			base[r.Scenario+"/"+r.Client] = r.CPUMicros
+			base[r.Scenario+"/"+r.Client] = r
 		}
 	}
 	for i := range rs {
-		if f := base[rs[i].Scenario+"/floor"]; f > 0 {
-			rs[i].VsFloor = rs[i].CPUMicros / f
+		if f, ok := base[rs[i].Scenario+"/floor"]; ok {
+			rs[i].VsFloor = cpuRatio(rs[i], f)
 		}
-		if f := base[rs[i].Scenario+"/floor-1g"]; f > 0 {
-			rs[i].VsFloor1g = rs[i].CPUMicros / f
+		if f, ok := base[rs[i].Scenario+"/floor-1g"]; ok {
+			rs[i].VsFloor1g = cpuRatio(rs[i], f)
 		}
 	}
+}
+
+// cpuRatio is r's CPU per operation relative to base's.
+func cpuRatio(r, base result) float64 {
+	if len(r.Samples) != len(base.Samples) {
+		if base.CPUMicros == 0 {
+			return 0
+		}
+		return r.CPUMicros / base.CPUMicros
+	}
+	ratios := make([]float64, len(r.Samples))
+	for i := range r.Samples {
+		b := base.Samples[i].CPUPerOp()
+		if b == 0 {
+			return 0
+		}
+		ratios[i] = r.Samples[i].CPUPerOp() / b
+	}
+	return medianFloat(ratios)
 }
 
 // printTable writes the results as an aligned table.

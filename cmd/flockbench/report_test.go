@@ -58,6 +58,25 @@ func TestRatiosAndMerge(t *testing.T) {
 	}
 }
 
+func TestRatiosPerRound(t *testing.T) {
+	s := func(cpuMicros int) sample {
+		return sample{Ops: 1, Wall: time.Second, CPU: time.Duration(cpuMicros) * time.Microsecond}
+	}
+	// The load doubled in round 2 and tripled in round 3: per-round
+	// ratios are 2, 2.5 and 2; the ratio of the medians would be 120/60.
+	rs := []result{
+		newResult("pub1", "sdk", []sample{s(80), s(100), s(240)}),
+		newResult("pub1", "floor", []sample{s(40), s(40), s(120)}),
+	}
+	addRatios(rs)
+	if rs[0].VsFloor != 2 || rs[1].VsFloor != 1 {
+		t.Errorf("ratios %v and %v, want 2 and 1", rs[0].VsFloor, rs[1].VsFloor)
+	}
+	if got := medianFloat([]float64{3, 1, 2, 10}); got != 2.5 {
+		t.Errorf("median of an even count %v, want 2.5", got)
+	}
+}
+
 func TestMedian(t *testing.T) {
 	s := func(cpu time.Duration) sample { return sample{Ops: 10, CPU: cpu} }
 	if got := median([]sample{s(300), s(100), s(200)}); got.CPU != 200 {
