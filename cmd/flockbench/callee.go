@@ -1,0 +1,146 @@
+// This file holds the callee of the call scenarios: an SDK client that
+// registers the device function "echo", run in a child process (flockbench
+// -callee) so that its CPU is not counted with the caller's.
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/flockgo/ironflock/client"
+)
+
+// calleeEnvVar carries the callee's device environment (JSON) to the
+// child process.
+const calleeEnvVar = "FLOCKBENCH_CALLEE_ENV"
+
+// readyPrefix starts the line the callee prints once registered, followed
+// by the procedure URI.
+const readyPrefix = "flockbench-callee-ready "
+
+// serveCallee connects an SDK client with env, registers the device
+// function "echo" (it answers with its first argument at once), calls
+// ready with the procedure URI and serves until ctx ends. calls, when not
+// nil, counts the invocations answered.
+func serveCallee(ctx context.Context, env map[string]string, calls *atomic.Int64, ready func(procedure string)) error {
+	c, err := client.New(client.WithEnv(env))
+	if err != nil {
+		return err
+	}
+	if err := c.Start(ctx); err != nil {
+		return err
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.Stop(sctx)
+	}()
+	reg, err := c.RegisterDeviceFunction(ctx, calleeFunction, func(_ context.Context, inv *client.Invocation) (any, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		if len(inv.Args) == 0 {
+			return nil, nil
+		}
+		return inv.Args[0], nil
+	})
+	if err != nil {
+		return err
+	}
+	ready(reg.Procedure())
+	<-ctx.Done()
+	return nil
+}
+
+// calleeMain is flockbench -callee: it serves until SIGINT, SIGTERM or
+// the end of its standard input (the parent is gone).
+func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
+	var env map[string]string
+	if err := json.Unmarshal([]byte(os.Getenv(calleeEnvVar)), &env); err != nil {
+		return fmt.Errorf("callee: %s: %w", calleeEnvVar, err)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		_, _ = io.Copy(io.Discard, stdin)
+		cancel()
+	}()
+	return serveCallee(ctx, env, nil, func(proc string) { fmt.Fprintln(stdout, readyPrefix+proc) })
+}
+
+// calleeProc is the callee child process.
+type calleeProc struct {
+	cmd   *exec.Cmd
+	stdin io.Closer
+	done  chan struct{}
+	log   *tailBuffer
+}
+
+// startCallee starts flockbench -callee with env and returns once it has
+// registered, with the procedure URI.
+func startCallee(ctx context.Context, env map[string]string) (*calleeProc, string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, "", err
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, "", err
+	}
+	p := &calleeProc{done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	p.cmd = exec.Command(exe, "-callee")
+	p.cmd.Env = append(os.Environ(), calleeEnvVar+"="+string(b))
+	p.cmd.Stderr = p.log
+	p.cmd.SysProcAttr = childAttr()
+	stdout, err := p.cmd.StdoutPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	stdin, err := p.cmd.StdinPipe()
+	if err != nil {
+		return nil, "", err
+	}
+	p.stdin = stdin
+	if err := p.cmd.Start(); err != nil {
+		return nil, "", fmt.Errorf("start callee: %w", err)
+	}
+	lines := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		sent := false
+		for sc.Scan() {
+			if l := sc.Text(); !sent && strings.HasPrefix(l, readyPrefix) {
+				lines <- strings.TrimPrefix(l, readyPrefix)
+				sent = true
+			}
+		}
+		_ = p.cmd.Wait() // after the pipe is drained, as exec requires
+		close(p.done)
+	}()
+	select {
+	case proc := <-lines:
+		return p, proc, nil
+	case <-p.done:
+		return nil, "", fmt.Errorf("callee exited early:\n%s", p.log)
+	case <-ctx.Done():
+		p.stop()
+		return nil, "", errors.Join(ctx.Err(), errors.New(p.log.String()))
+	}
+}
+
+// stop ends the callee: its standard input closes, then SIGTERM and
+// SIGKILL if it lingers.
+func (p *calleeProc) stop() {
+	_ = p.stdin.Close()
+	terminate(p.cmd.Process, p.done, 5*time.Second)
+}

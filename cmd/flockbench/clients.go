@@ -1,0 +1,179 @@
+// This file holds the measured clients: the SDK, a raw nexus v3 client
+// and the floor client (with one goroutine per request in flight, or one
+// goroutine pipelining them).
+
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"log/slog"
+	"strconv"
+	"time"
+
+	nxclient "github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/gammazero/nexus/v3/wamp/crsign"
+
+	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/internal/floorclient"
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// clientKinds lists every client, in the order they run.
+var clientKinds = []clientKind{
+	{Name: "sdk", supports: always, open: openSDK},
+	{Name: "nexus", supports: always, open: openNexus},
+	{Name: "floor", supports: always, open: openFloor},
+	{Name: "floor-1g", supports: func(sc scenario) bool { return sc.InFlight > 1 }, open: openFloorPipelined},
+}
+
+func always(scenario) bool { return true }
+
+// openSDK connects the repository's client as an app would.
+func openSDK(ctx context.Context, t target, sc scenario) (*workload, error) {
+	c, err := client.New(client.WithEnv(t.Fleet.Caller),
+		client.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, err
+	}
+	w := &workload{close: func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.Stop(sctx)
+	}}
+	data := row()
+	if sc.Call {
+		key, err := strconv.Atoi(t.Fleet.Callee[wire.EnvDeviceKey])
+		if err != nil {
+			w.close()
+			return nil, errors.New("callee environment without a numeric DEVICE_KEY")
+		}
+		w.op = func(ctx context.Context, _ int) error {
+			_, err := c.CallDeviceFunction(ctx, key, calleeFunction, data)
+			return err
+		}
+	} else {
+		w.op = func(ctx context.Context, _ int) error { return c.Publish(ctx, benchTopic, data) }
+	}
+	return w, nil
+}
+
+// openNexus connects a nexus v3 client with msgpack and WAMP-CRA, with the
+// caller's credential.
+func openNexus(ctx context.Context, t target, sc scenario) (*workload, error) {
+	env := t.Fleet.Caller
+	r, err := realm(env)
+	if err != nil {
+		return nil, err
+	}
+	secret := env[wire.EnvAppAuthSecret]
+	cfg := nxclient.Config{
+		Realm:        r,
+		HelloDetails: wamp.Dict{"authid": env[wire.EnvAppAuthID]},
+		AuthHandlers: map[string]nxclient.AuthFunc{"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) {
+			return crsign.RespondChallenge(secret, c, nil), wamp.Dict{}
+		}},
+		Serialization: serialize.MSGPACK,
+		Logger:        log.New(io.Discard, "", 0),
+	}
+	nc, err := nxclient.ConnectNet(ctx, t.Fleet.WSURL, cfg)
+	if err != nil {
+		return nil, err
+	}
+	w := &workload{close: func() { _ = nc.Close() }}
+	args := wamp.List{row()}
+	if sc.Call {
+		w.op = func(ctx context.Context, _ int) error {
+			_, err := nc.Call(ctx, t.Procedure, nil, args, nil, nil)
+			return err
+		}
+	} else {
+		kwargs := wamp.Dict(publishKwargs(env))
+		opts := wamp.Dict{wamp.OptAcknowledge: true}
+		w.op = func(context.Context, int) error { return nc.Publish(benchTopic, opts, args, kwargs) }
+	}
+	return w, nil
+}
+
+// floorTemplate pre-encodes sc's request.
+func floorTemplate(t target, sc scenario) (*floorclient.Template, error) {
+	if sc.Call {
+		return floorclient.CallTemplate(t.Procedure, []any{row()}, nil)
+	}
+	return floorclient.PublishTemplate(benchTopic, []any{row()}, publishKwargs(t.Fleet.Caller))
+}
+
+// dialFloor joins with the caller's credential.
+func dialFloor(ctx context.Context, t target) (*floorclient.Conn, error) {
+	env := t.Fleet.Caller
+	r, err := realm(env)
+	if err != nil {
+		return nil, err
+	}
+	return floorclient.Dial(ctx, t.Fleet.WSURL, r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+}
+
+// openFloor runs the floor client: one goroutine writing then reading for
+// one in flight, else one Caller per goroutine with one reader goroutine.
+func openFloor(ctx context.Context, t target, sc scenario) (*workload, error) {
+	tpl, err := floorTemplate(t, sc)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := dialFloor(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	if sc.InFlight == 1 {
+		return &workload{
+			loop: func(ctx context.Context, ctl *control) error {
+				defer conn.Watch(ctx)()
+				for ctl.take() {
+					if err := conn.Do(ctx, tpl); err != nil {
+						return err
+					}
+					ctl.done()
+				}
+				return nil
+			},
+			close: func() { _ = conn.Close() },
+		}, nil
+	}
+	conn.StartReader()
+	callers := make([]*floorclient.Caller, sc.InFlight)
+	for i := range callers {
+		callers[i] = conn.NewCaller()
+	}
+	return &workload{
+		op:    func(ctx context.Context, i int) error { return callers[i].Do(ctx, tpl) },
+		close: func() { _ = conn.Close() },
+	}, nil
+}
+
+// openFloorPipelined runs the floor client from one goroutine keeping
+// sc.InFlight requests in flight.
+func openFloorPipelined(ctx context.Context, t target, sc scenario) (*workload, error) {
+	tpl, err := floorTemplate(t, sc)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := dialFloor(ctx, t)
+	if err != nil {
+		return nil, err
+	}
+	return &workload{
+		loop: func(ctx context.Context, ctl *control) error {
+			defer conn.Watch(ctx)()
+			_, err := conn.Pipeline(ctx, tpl, sc.InFlight, ctl.take, ctl.done)
+			return err
+		},
+		close: func() { _ = conn.Close() },
+	}, nil
+}

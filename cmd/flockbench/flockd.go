@@ -1,0 +1,170 @@
+// This file holds the flockd child process: building it, starting it with
+// flockbench's configuration, waiting until it serves, and stopping it.
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+// flockdPackage is built when no -flockd binary is given.
+const flockdPackage = "github.com/flockgo/ironflock/cmd/flockd"
+
+// flockdProc is a running flockd.
+type flockdProc struct {
+	cmd  *exec.Cmd
+	dir  string
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit status, once done is closed
+	log  *tailBuffer
+}
+
+// startFlockd starts flockd (bin, or a fresh build when bin is empty) in a
+// temporary directory and returns once it serves its fleet.
+func startFlockd(ctx context.Context, bin string) (_ *flockdProc, _ *fleet, err error) {
+	dir, err := os.MkdirTemp("", "flockbench-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer func() {
+		if err != nil {
+			_ = os.RemoveAll(dir)
+		}
+	}()
+	if bin == "" {
+		bin = filepath.Join(dir, "flockd")
+		out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, flockdPackage).CombinedOutput()
+		if err != nil {
+			return nil, nil, fmt.Errorf("build flockd (run flockbench inside the repository, or pass -flockd or -flockd-env): %w\n%s", err, out)
+		}
+	}
+	cfg := filepath.Join(dir, "flockd.yml")
+	if err := os.WriteFile(cfg, []byte(flockdConfig), 0o600); err != nil {
+		return nil, nil, err
+	}
+	envPath := filepath.Join(dir, "env.json")
+	p := &flockdProc{dir: dir, done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	p.cmd = exec.Command(bin, "-listen", "127.0.0.1:0", "-config", cfg, "-env-file", envPath, "-no-record", "-no-console")
+	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
+	p.cmd.SysProcAttr = childAttr()
+	if err := p.cmd.Start(); err != nil {
+		return nil, nil, fmt.Errorf("start flockd: %w", err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	f, err := p.waitReady(ctx, envPath)
+	if err != nil {
+		p.stop()
+		return nil, nil, err
+	}
+	return p, f, nil
+}
+
+// waitReady polls for the environment file and then for an answer of the
+// HTTP endpoint, until flockd serves, exits, or a minute has passed.
+func (p *flockdProc) waitReady(ctx context.Context, envPath string) (*fleet, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	var f *fleet
+	for {
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("flockd not ready: %w\n%s", ctx.Err(), p.log)
+		case <-p.done:
+			return nil, fmt.Errorf("flockd exited early: %v\n%s", p.err, p.log)
+		case <-tick.C:
+		}
+		if f == nil {
+			if _, err := os.Stat(envPath); err != nil {
+				continue
+			}
+			var err error
+			if f, err = readFleet(envPath); err != nil {
+				return nil, err
+			}
+		}
+		if httpOK(ctx, f.HTTPURL+"/v1/platform/openapi.json") {
+			return f, nil
+		}
+	}
+}
+
+// httpOK reports whether GET url answers 200.
+func httpOK(ctx context.Context, url string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
+
+// stop ends flockd (SIGTERM, then SIGKILL after 5 s) and removes its
+// directory.
+func (p *flockdProc) stop() {
+	terminate(p.cmd.Process, p.done, 5*time.Second)
+	_ = os.RemoveAll(p.dir)
+}
+
+// terminate asks proc to stop and kills it when it has not exited (done
+// closed) within grace.
+func terminate(proc *os.Process, done <-chan struct{}, grace time.Duration) {
+	select {
+	case <-done:
+		return
+	default:
+	}
+	if err := proc.Signal(os.Interrupt); err != nil && !errors.Is(err, os.ErrProcessDone) {
+		_ = proc.Kill()
+	}
+	t := time.NewTimer(grace)
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
+		_ = proc.Kill()
+		<-done
+	}
+}
+
+// tailBuffer keeps the last max bytes written to it (a child's log).
+type tailBuffer struct {
+	mu  sync.Mutex
+	b   bytes.Buffer
+	max int
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b.Write(p)
+	if over := t.b.Len() - t.max; over > 0 {
+		t.b.Next(over)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.b.String()
+}
