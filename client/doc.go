@@ -35,7 +35,9 @@
 // Start blocks until the app's realm realm-<swarm>-<app>-<stage> is joined,
 // waiting through wamp.error.no_such_realm (a realm the platform has not
 // created yet). From then on a supervisor keeps the connection up: when the
-// link drops it reconnects at once and then every 1 to 2 seconds, restores
+// link drops it reconnects at once and then every 1 to 2 seconds (a router
+// that refuses connections, as while it restarts, is retried every 20 to
+// 160 ms during the first second of the outage), restores
 // every subscription and registration before reporting StateConnected
 // again, pings a link that has been silent for 30 seconds and drops it when
 // nothing arrives within 10 seconds (incoming traffic of any kind counts as
@@ -50,6 +52,13 @@
 // ForRealm makes a second client of the same app, with the same identity,
 // credential and options, on another realm (a provider app's, for package
 // crossapp); it stops with the first.
+//
+// A slow handler never holds up the connection. Each subscription queues
+// at most 1024 events for its handler and then drops the oldest for each
+// new one (QueueLimit, WithEventQueueLimit, Subscription.Dropped); each
+// registration runs at most 256 invocations at once and answers one more
+// with wamp.error.unavailable (InvocationLimit, WithInvocationLimit,
+// Registration.Refused).
 //
 // # Fleet tables
 //
