@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	neturl "net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -28,6 +29,7 @@ var errKeepalive = errors.New("no traffic from the router within the keepalive p
 // frame (message, ping or pong) counts as proof of life.
 type link struct {
 	conn         *websocket.Conn
+	fc           *frameConn // nil for wss through a proxy: see frameDialer
 	ser          serialize.Serializer
 	json         bool
 	frame        int
@@ -51,8 +53,9 @@ const (
 
 // dial opens a WebSocket to url offering exactly one WAMP subprotocol
 // (wamp.2.json when json is set, else wamp.2.msgpack), and refuses a server
-// that answers without it (a nexus client would panic there).
-func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock) (*link, error) {
+// that answers without it (a nexus client would panic there). Unless plain
+// is set, a frameConn goes under the WebSocket where it can (frameDialer).
+func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock, plain bool) (*link, error) {
 	proto := protoMsgPack
 	if json {
 		proto = protoJSON
@@ -61,6 +64,10 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: handshake,
 		Subprotocols:     []string{proto},
+	}
+	var fc *frameConn
+	if u, err := neturl.Parse(url); err == nil && !plain {
+		frameDialer(&d, u, &fc)
 	}
 	conn, resp, err := d.DialContext(ctx, url, nil)
 	if resp != nil && resp.Body != nil {
@@ -81,6 +88,7 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 	}
 	l := &link{
 		conn:         conn,
+		fc:           fc,
 		writeTimeout: writeTimeout,
 		clk:          clk,
 		start:        clk.Now(),
@@ -92,9 +100,21 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		l.ser, l.frame = &serialize.MessagePackSerializer{}, websocket.BinaryMessage
 	}
 	l.touch()
-	conn.SetPongHandler(func(string) error { l.touch(); return nil })
+	if fc != nil {
+		fc.scanning, fc.touch = true, l.touch
+	}
+	conn.SetPongHandler(func(string) error {
+		l.touch()
+		if fc != nil {
+			fc.controls++
+		}
+		return nil
+	})
 	conn.SetPingHandler(func(data string) error {
 		l.touch()
+		if fc != nil {
+			fc.controls++
+		}
 		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
 		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
 			return err
@@ -141,14 +161,56 @@ func (l *link) write(msg wamp.Message) error {
 }
 
 // read returns the next message with its payload normalised. A zero
-// deadline waits without bound.
+// deadline waits without bound; one that passes fails the read (and, for a
+// link without frameConn, the link).
 func (l *link) read(deadline time.Time) (wamp.Message, error) {
-	_ = l.conn.SetReadDeadline(deadline)
+	l.setDeadline(deadline)
+	return l.receive(false)
+}
+
+// setDeadline sets the read deadline of the next receive.
+func (l *link) setDeadline(t time.Time) {
+	if l.fc != nil {
+		_ = l.fc.Conn.SetReadDeadline(t)
+		return
+	}
+	_ = l.conn.SetReadDeadline(t)
+}
+
+// interrupt makes a receive waiting on a link with frameConn return a
+// timeout; the link stays usable.
+func (l *link) interrupt() {
+	if l.fc != nil {
+		_ = l.fc.Conn.SetReadDeadline(aLongTimeAgo)
+	}
+}
+
+// receive returns the next message. On a link with frameConn it waits until
+// a whole message is buffered (with control, a ping or pong too, which
+// gorilla handles before blocking for the next message) and returns a
+// timeout error, leaving the link intact, when the read deadline passes
+// first; gorilla's read of a buffered message does not block.
+func (l *link) receive(control bool) (wamp.Message, error) {
+	if fc := l.fc; fc != nil {
+		for !fc.ready(control) {
+			if err := fc.fill(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	_, b, err := l.conn.ReadMessage()
 	if err != nil {
 		return nil, err
 	}
+	if l.fc != nil {
+		l.fc.consumed++
+	}
 	l.touch()
+	return l.decode(b)
+}
+
+// decode decodes one message and normalises its payload.
+func (l *link) decode(b []byte) (wamp.Message, error) {
 	msg, err := l.ser.Deserialize(b)
 	if err != nil {
 		if a, ok := l.parseAbort(b); ok {

@@ -49,6 +49,12 @@ type Config struct {
 	Logger *slog.Logger
 
 	clock clock // keepalive's time; nil is the system clock (tests set it)
+	// plainConn dials without frameConn, as for wss through a proxy: the
+	// session's goroutine reads alone (tests set it).
+	plainConn bool
+	// idleGrace replaces the package's idleGrace when positive (tests set
+	// it).
+	idleGrace time.Duration
 }
 
 // Session is one joined WAMP session on one link. Its reader goroutine
@@ -75,6 +81,17 @@ type Session struct {
 	procIDs  map[*Procedure]uint64
 	invs     map[uint64]*invocationState
 
+	// The reader role (leader.go), guarded by mu: who holds it, the caller
+	// holding it, the callers waiting for their answer meanwhile (oldest
+	// first), the timer after which the session's goroutine takes a free
+	// role, and the kick that makes it take the role at once.
+	role      int
+	leader    *request
+	followers []*request
+	idle      *time.Timer
+	grace     time.Duration
+	wake      chan struct{}
+
 	ctx        context.Context // ends with the link; parent of handler contexts
 	cancel     context.CancelFunc
 	leaving    atomic.Bool
@@ -90,7 +107,10 @@ type request struct {
 	// sees it. onLate runs instead when the caller has given up.
 	onReply func(wamp.Message)
 	onLate  func(wamp.Message)
-	gaveUp  bool // guarded by Session.mu
+	// Guarded by Session.mu: the caller gave up (with onLate); the final
+	// answer was taken for it; it waits among the followers; it stopped
+	// waiting.
+	gaveUp, answered, following, left bool
 }
 
 func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
@@ -100,7 +120,7 @@ func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
 // router refuses returns an *Error with the ABORT reason. ctx bounds the
 // dial and the join only.
 func Connect(ctx context.Context, cfg Config) (*Session, error) {
-	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock)
+	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock, cfg.plainConn)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +143,15 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		procIDs:         map[*Procedure]uint64{},
 		invs:            map[uint64]*invocationState{},
 		goodbyeAck:      make(chan struct{}),
+		idle:            time.NewTimer(time.Hour),
+		grace:           idleGrace,
+		wake:            make(chan struct{}, 1),
 	}
+	s.idle.Stop()
+	if cfg.idleGrace > 0 {
+		s.grace = cfg.idleGrace
+	}
+	s.wake <- struct{}{} // the session's goroutine reads first
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -197,42 +225,12 @@ func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 	return nil
 }
 
-// await waits for the final answer to req.
-func (s *Session) await(ctx context.Context, id wamp.ID, req *request, timeout time.Duration) (wamp.Message, error) {
-	var expire <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expire = t.C
-	}
-	select {
-	case m := <-req.ch:
-		return m, nil
-	case <-s.l.closed:
-		select {
-		case m := <-req.ch:
-			return m, nil
-		default:
-		}
-		return nil, s.lost(true)
-	case <-ctx.Done():
-		s.giveUp(id, req)
-		return nil, ctx.Err()
-	case <-expire:
-		s.giveUp(id, req)
-		return nil, ErrTimeout
-	case <-s.stop:
-		s.giveUp(id, req)
-		return nil, ErrStopped
-	}
-}
-
 // roundTrip sends msg and waits for its answer.
 func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, timeout time.Duration) (wamp.Message, error) {
 	if err := s.send(id, msg, req); err != nil {
 		return nil, err
 	}
-	return s.await(ctx, id, req, timeout)
+	return s.wait(ctx, id, req, timeout, nil)
 }
 
 // expect sends msg and waits, within ctx and the response timeout, for an
@@ -249,34 +247,24 @@ func (s *Session) expect(ctx context.Context, id wamp.ID, msg wamp.Message, req 
 }
 
 // giveUp forgets a request whose caller stopped waiting; an answer that
-// still comes is handed to onLate, if any.
+// still comes is handed to onLate, if any. A caller holding the reader
+// role, or just handed it, hands it on.
 func (s *Session) giveUp(id wamp.ID, req *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req.left = true
+	if s.leader == req {
+		select {
+		case <-req.ch: // the promotion (only the holder dispatches answers)
+		default:
+		}
+		s.handOnLocked()
+	}
 	if req.onLate == nil {
 		delete(s.pending, uint64(id))
 		return
 	}
 	req.gaveUp = true
-}
-
-// readLoop dispatches messages until the link ends.
-func (s *Session) readLoop() {
-	defer s.cancel()
-	for {
-		msg, err := s.l.read(time.Time{})
-		if err != nil {
-			if s.leaving.Load() {
-				s.l.close(ErrStopped)
-			} else {
-				s.l.close(fmt.Errorf("read: %w", err))
-			}
-			return
-		}
-		if !s.dispatch(msg) {
-			return
-		}
-	}
 }
 
 // dispatch handles one message; it returns false when the session ended.
@@ -336,6 +324,7 @@ func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 		return
 	}
 	delete(s.pending, id)
+	req.answered = true
 	gaveUp := req.gaveUp
 	s.mu.Unlock()
 	if gaveUp {
@@ -371,6 +360,12 @@ func (s *Session) leave(ctx context.Context) {
 		return
 	}
 	s.leaving.Store(true)
+	// Someone must read the answer: the session's goroutine takes a free
+	// reader role at once.
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
