@@ -5,9 +5,11 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	neturl "net/url"
 	"sync"
@@ -36,6 +38,8 @@ type link struct {
 	writeTimeout time.Duration
 
 	wmu    sync.Mutex
+	wbuf   []byte // the encoding of the last message written, under wmu
+	rbuf   []byte // the last message read, by the holder of the reader role
 	clk    clock
 	start  time.Time
 	lastRx atomic.Int64 // nanoseconds since start, on clk
@@ -134,14 +138,17 @@ func (l *link) silentFor() time.Duration {
 	return l.since() - time.Duration(l.lastRx.Load())
 }
 
-// write serialises and sends one message.
+// write serialises and sends one message. The messages of the hot path
+// are written by the engine's codec into a buffer reused under the write
+// lock; the others, and every message in JSON, by nexus's serializer.
 func (l *link) write(msg wamp.Message) error {
+	var b []byte
 	if l.json {
 		jsonPayload(msg)
-	}
-	b, err := l.ser.Serialize(msg)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+		var err error
+		if b, err = l.ser.Serialize(msg); err != nil {
+			return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+		}
 	}
 	l.wmu.Lock()
 	select {
@@ -150,8 +157,23 @@ func (l *link) write(msg wamp.Message) error {
 		return ErrConnectionLost
 	default:
 	}
+	if b == nil {
+		var ok bool
+		if b, ok = appendMessage(l.wbuf[:0], msg); ok {
+			l.wbuf = b
+		} else {
+			var err error
+			if b, err = l.ser.Serialize(msg); err != nil {
+				l.wmu.Unlock()
+				return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+			}
+		}
+	}
 	_ = l.conn.SetWriteDeadline(time.Now().Add(l.writeTimeout))
-	err = l.conn.WriteMessage(l.frame, b)
+	err := l.conn.WriteMessage(l.frame, b)
+	if cap(l.wbuf) > maxKeptBuffer {
+		l.wbuf = nil
+	}
 	l.wmu.Unlock()
 	if err != nil {
 		l.close(fmt.Errorf("write: %w", err))
@@ -159,6 +181,10 @@ func (l *link) write(msg wamp.Message) error {
 	}
 	return nil
 }
+
+// maxKeptBuffer is the largest write or read buffer a link keeps for the
+// next message.
+const maxKeptBuffer = 64 << 10
 
 // read returns the next message with its payload normalised. A zero
 // deadline waits without bound; one that passes fails the read (and, for a
@@ -198,9 +224,16 @@ func (l *link) receive(control bool) (wamp.Message, error) {
 			}
 		}
 	}
-	_, b, err := l.conn.ReadMessage()
+	_, r, err := l.conn.NextReader()
 	if err != nil {
 		return nil, err
+	}
+	b, err := readInto(l.rbuf[:0], r)
+	if err != nil {
+		return nil, err
+	}
+	if cap(b) <= maxKeptBuffer {
+		l.rbuf = b
 	}
 	if l.fc != nil {
 		l.fc.consumed++
@@ -209,8 +242,34 @@ func (l *link) receive(control bool) (wamp.Message, error) {
 	return l.decode(b)
 }
 
-// decode decodes one message and normalises its payload.
+// readInto appends what r reads until EOF to b.
+func readInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// decode decodes one message and normalises its payload. b is the link's
+// read buffer: nothing decoded may refer to it. The messages of the hot path
+// in msgpack are read by the engine's codec, which copies what it keeps;
+// the others by nexus's serializer, from a copy.
 func (l *link) decode(b []byte) (wamp.Message, error) {
+	if !l.json {
+		if msg, ok := parseMessage(b); ok {
+			return msg, nil
+		}
+	}
+	b = bytes.Clone(b)
 	msg, err := l.ser.Deserialize(b)
 	if err != nil {
 		if a, ok := l.parseAbort(b); ok {
