@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -46,6 +47,11 @@ type frameConn struct {
 	// frames it handled (the ping and pong handlers count them).
 	consumed, controls uint64
 	touch              func() // notes incoming traffic
+
+	// deadline is the socket's read deadline as the reader set it last;
+	// stale, set by interrupt, says it may no longer be.
+	deadline time.Time
+	stale    atomic.Bool
 }
 
 // frameConnBuffer is the initial and idle size of the buffer.
@@ -76,7 +82,8 @@ func (f *frameConn) Read(p []byte) (int, error) {
 			return n, nil
 		}
 		if isTimeout(err) {
-			_ = f.Conn.SetReadDeadline(time.Time{})
+			f.deadline = time.Time{}
+			_ = f.Conn.SetReadDeadline(f.deadline)
 			continue
 		}
 		return n, err
@@ -114,6 +121,30 @@ func (f *frameConn) fill() error {
 		err = errors.New("empty read")
 	}
 	return err
+}
+
+// setDeadline makes a fill end by want at the latest (zero: no bound). A
+// deadline already set that is still ahead and not later than want is
+// kept: a fill ending early is called again, and a caller reading back to
+// back then costs no timer update per message.
+func (f *frameConn) setDeadline(want time.Time) {
+	if !f.stale.Swap(false) {
+		if f.deadline.IsZero() {
+			if want.IsZero() {
+				return
+			}
+		} else if time.Now().Before(f.deadline) && (want.IsZero() || !f.deadline.After(want)) {
+			return
+		}
+	}
+	f.deadline = want
+	_ = f.Conn.SetReadDeadline(want)
+}
+
+// interrupt ends a fill at once, from any goroutine.
+func (f *frameConn) interrupt() {
+	_ = f.Conn.SetReadDeadline(aLongTimeAgo)
+	f.stale.Store(true)
 }
 
 // ready reports whether a whole message (or a close frame) is buffered and

@@ -35,7 +35,7 @@ import (
 // goroutine takes it: long enough for a caller issuing requests back to
 // back to take it again itself, short enough not to delay an event
 // arriving when nobody waits.
-const idleGrace = time.Millisecond
+const idleGrace = 5 * time.Millisecond
 
 // Holders of the reader role (Session.role).
 const (
@@ -193,7 +193,19 @@ func (s *Session) handOnLocked() {
 		}
 		return
 	}
-	s.idle.Reset(s.grace)
+	s.armIdleLocked()
+}
+
+// armIdleLocked notes when the role was freed and makes sure the idle timer
+// runs: it is not moved at every release (a timer update can wake the
+// runtime's poller), the session's goroutine checks on firing how long the
+// role has been free.
+func (s *Session) armIdleLocked() {
+	s.freeAt = time.Now()
+	if !s.idleArmed {
+		s.idleArmed = true
+		s.idle.Reset(s.grace)
+	}
 }
 
 // promoteLocked hands the reader role to the oldest follower still
@@ -222,9 +234,11 @@ func (s *Session) readLoop() {
 	defer s.cancel()
 	stop := s.stop
 	for {
+		fired := false
 		select {
 		case <-s.wake:
 		case <-s.idle.C:
+			fired = true
 		case <-stop:
 			s.l.interrupt()
 			stop = nil
@@ -233,7 +247,14 @@ func (s *Session) readLoop() {
 			return
 		}
 		s.mu.Lock()
-		if s.role != roleFree {
+		if fired {
+			s.idleArmed = false
+			if left := s.grace - time.Since(s.freeAt); s.role == roleFree && left > 0 {
+				s.idleArmed = true
+				s.idle.Reset(left)
+			}
+		}
+		if s.role != roleFree || fired && s.idleArmed {
 			s.mu.Unlock()
 			continue
 		}
@@ -280,7 +301,7 @@ func (s *Session) readAsSession() bool {
 				s.mu.Unlock()
 				continue
 			}
-			s.idle.Reset(s.grace)
+			s.armIdleLocked()
 			s.mu.Unlock()
 			return true
 		}

@@ -37,12 +37,14 @@ type link struct {
 	frame        int
 	writeTimeout time.Duration
 
-	wmu    sync.Mutex
-	wbuf   []byte // the encoding of the last message written, under wmu
-	rbuf   []byte // the last message read, by the holder of the reader role
-	clk    clock
-	start  time.Time
-	lastRx atomic.Int64 // nanoseconds since start, on clk
+	wmu  sync.Mutex
+	wbuf []byte // the encoding of the last message written, under wmu
+	// wdeadline is the write deadline set last, under wmu.
+	wdeadline time.Time
+	rbuf      []byte // the last message read, by the holder of the reader role
+	clk       clock
+	start     time.Time
+	lastRx    atomic.Int64 // nanoseconds since start, on clk
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -169,7 +171,13 @@ func (l *link) write(msg wamp.Message) error {
 			}
 		}
 	}
-	_ = l.conn.SetWriteDeadline(time.Now().Add(l.writeTimeout))
+	// The deadline moves only once half of the margin is used: each write
+	// has between writeTimeout and 1.5 × writeTimeout, and writing back to
+	// back costs no timer update per message.
+	if now := time.Now(); l.wdeadline.Sub(now) < l.writeTimeout {
+		l.wdeadline = now.Add(l.writeTimeout + l.writeTimeout/2)
+		_ = l.conn.SetWriteDeadline(l.wdeadline)
+	}
 	err := l.conn.WriteMessage(l.frame, b)
 	if cap(l.wbuf) > maxKeptBuffer {
 		l.wbuf = nil
@@ -197,7 +205,7 @@ func (l *link) read(deadline time.Time) (wamp.Message, error) {
 // setDeadline sets the read deadline of the next receive.
 func (l *link) setDeadline(t time.Time) {
 	if l.fc != nil {
-		_ = l.fc.Conn.SetReadDeadline(t)
+		l.fc.setDeadline(t)
 		return
 	}
 	_ = l.conn.SetReadDeadline(t)
@@ -207,7 +215,7 @@ func (l *link) setDeadline(t time.Time) {
 // timeout; the link stays usable.
 func (l *link) interrupt() {
 	if l.fc != nil {
-		_ = l.fc.Conn.SetReadDeadline(aLongTimeAgo)
+		l.fc.interrupt()
 	}
 }
 

@@ -89,6 +89,8 @@ type Session struct {
 	leader    *request
 	followers []*request
 	idle      *time.Timer
+	idleArmed bool      // idle runs
+	freeAt    time.Time // when the role was last freed
 	grace     time.Duration
 	wake      chan struct{}
 
