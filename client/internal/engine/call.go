@@ -24,13 +24,19 @@ type CallOptions struct {
 	Progress func(Payload)
 }
 
+// noOptions are the options of a CALL without any: shared, never modified.
+var noOptions = wamp.Dict{}
+
 // Call calls procedure and returns its result; an ERROR answer is an
 // *Error. It waits as long as ctx allows (no response timeout: a call
 // takes as long as its callee); when ctx ends first, CANCEL is sent in the
 // background and ctx's error returned.
 func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs map[string]any, opts CallOptions) (Payload, error) {
 	id := s.nextID()
-	options := wamp.Dict{}
+	options := noOptions
+	if opts.Timeout > 0 || opts.DiscloseMe || opts.Progress != nil {
+		options = wamp.Dict{}
+	}
 	if opts.Timeout > 0 {
 		options[wire.OptTimeout] = opts.Timeout.Milliseconds()
 	}

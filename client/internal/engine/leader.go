@@ -95,14 +95,14 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 			if m == promoted {
 				return s.lead(ctx, id, req, deadline, progress)
 			}
-			return s.answer(m, progress)
+			return s.answer(req, m, progress)
 		case <-ready:
 			progress()
 		case <-s.l.closed:
 			select {
 			case m := <-req.ch:
 				if m != promoted {
-					return s.answer(m, progress)
+					return s.answer(req, m, progress)
 				}
 			default:
 			}
@@ -121,11 +121,13 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 	}
 }
 
-// answer returns the final answer m after the last progressive results.
-func (s *Session) answer(m wamp.Message, progress func()) (wamp.Message, error) {
+// answer returns the final answer m, taken from req.ch, after the last
+// progressive results, and recycles req.
+func (s *Session) answer(req *request, m wamp.Message, progress func()) (wamp.Message, error) {
 	if progress != nil {
 		progress()
 	}
+	s.recycle(req)
 	return m, nil
 }
 
@@ -142,7 +144,7 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 			s.mu.Lock()
 			s.handOnLocked()
 			s.mu.Unlock()
-			return s.answer(m, progress)
+			return s.answer(req, m, progress)
 		default:
 		}
 		if progress != nil {

@@ -306,13 +306,35 @@ func parseMessage(b []byte) (wamp.Message, bool) {
 	return msg, true
 }
 
-// id reads an ID: an integer, as nexus converts it.
+// id reads an ID: an integer, converted as nexus converts it (a negative
+// one wraps around).
 func (p *parser) id() wamp.ID {
-	switch x := p.value(0).(type) {
-	case int64:
-		return wamp.ID(x)
-	case uint64:
-		return wamp.ID(x)
+	c := p.u8()
+	switch {
+	case p.bad:
+		return 0
+	case c <= 0x7f:
+		return wamp.ID(c)
+	case c >= 0xe0:
+		return wamp.ID(int64(int8(c)))
+	}
+	switch c {
+	case 0xcc:
+		return wamp.ID(p.u8())
+	case 0xcd:
+		return wamp.ID(p.u16())
+	case 0xce:
+		return wamp.ID(p.u32())
+	case 0xcf:
+		return wamp.ID(p.u64())
+	case 0xd0:
+		return wamp.ID(int64(int8(p.u8())))
+	case 0xd1:
+		return wamp.ID(int64(int16(p.u16())))
+	case 0xd2:
+		return wamp.ID(int64(int32(p.u32())))
+	case 0xd3:
+		return wamp.ID(p.u64())
 	}
 	p.bad = true
 	return 0

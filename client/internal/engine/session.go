@@ -115,7 +115,28 @@ type request struct {
 	gaveUp, answered, following, left bool
 }
 
-func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
+// requests recycles the requests whose caller took the answer: see recycle.
+var requestPool = sync.Pool{New: func() any { return &request{ch: make(chan wamp.Message, 1)} }}
+
+// newRequest returns an empty request.
+func newRequest() *request { return requestPool.Get().(*request) }
+
+// recycle returns req, whose caller took its final answer from ch, to the
+// pool when nothing refers to it any more: it was answered (so it left the
+// pending map), it is not among the followers (it leaves them only when
+// the role passes), and it has no callbacks or mailbox someone could hold.
+func (s *Session) recycle(req *request) {
+	if req.onReply != nil || req.onLate != nil || req.progress != nil {
+		return
+	}
+	s.mu.Lock()
+	ok := req.answered && !req.following && s.leader != req
+	s.mu.Unlock()
+	if ok {
+		*req = request{ch: req.ch}
+		requestPool.Put(req)
+	}
+}
 
 // Connect dials the router, joins cfg.Realm with the authentication
 // methods of cfg and starts the session's reader and keepalive. A join the
