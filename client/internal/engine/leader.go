@@ -79,7 +79,10 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 		if s.role == roleFree && s.l.fc != nil && !req.answered {
 			s.role, s.leader = roleCaller, req
 			s.mu.Unlock()
-			return s.lead(ctx, id, req, deadline, progress)
+			if m, done, err := s.lead(ctx, id, req, deadline, progress); done {
+				return m, err
+			}
+			continue
 		}
 		if !req.answered && !req.following && s.l.fc != nil {
 			req.following = true
@@ -93,7 +96,10 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 		select {
 		case m := <-req.ch:
 			if m == promoted {
-				return s.lead(ctx, id, req, deadline, progress)
+				if m, done, err := s.lead(ctx, id, req, deadline, progress); done {
+					return m, err
+				}
+				continue
 			}
 			return s.answer(req, m, progress)
 		case <-ready:
@@ -132,11 +138,21 @@ func (s *Session) answer(req *request, m wamp.Message, progress func()) (wamp.Me
 }
 
 // lead reads and dispatches as the holder of the reader role until req's
-// final answer comes or the wait ends, then hands the role on.
-func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline time.Time, progress func()) (wamp.Message, error) {
+// final answer comes or the wait ends, then hands the role on; done is
+// true then. It leaves the role without an answer (done false, the caller
+// waits on as a follower) in two cases: progressive results are waiting
+// (the caller's Progress runs without holding the role, so that a slow one
+// stalls no reading), and a ping or pong came with no message behind it
+// (the session's goroutine takes the role, so that gorilla answers the
+// ping at once, which it can do only while reading on).
+func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline time.Time, progress func()) (m wamp.Message, done bool, err error) {
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, s.l.interrupt)
 		defer stop()
+	}
+	var ready <-chan struct{}
+	if req.progress != nil {
+		ready = req.progress.ready
 	}
 	for {
 		select {
@@ -144,16 +160,19 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 			s.mu.Lock()
 			s.handOnLocked()
 			s.mu.Unlock()
-			return s.answer(req, m, progress)
-		default:
-		}
-		if progress != nil {
+			m, err := s.answer(req, m, progress)
+			return m, true, err
+		case <-ready:
+			s.mu.Lock()
+			s.handOnLocked()
+			s.mu.Unlock()
 			progress()
+			return nil, false, nil
+		default:
 		}
 		// The deadline is set before the checks: an interrupt for ctx or
 		// Stop landing after them still ends the fill.
 		s.l.setDeadline(deadline)
-		var err error
 		switch {
 		case ctx.Err() != nil:
 			err = ctx.Err()
@@ -166,16 +185,26 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 		}
 		if err != nil {
 			s.giveUp(id, req)
-			return nil, err
+			return nil, true, err
 		}
-		msg, err := s.l.receive(false)
-		if err != nil {
-			if !isTimeout(err) {
-				s.readFailed(err)
+		msg, rerr := s.l.receive(false)
+		switch {
+		case rerr == errControl:
+			s.mu.Lock()
+			s.leader, s.role, s.handed = nil, roleSession, true
+			s.mu.Unlock()
+			select {
+			case s.wake <- struct{}{}:
+			default:
 			}
-			continue
+			return nil, false, nil
+		case rerr != nil:
+			if !isTimeout(rerr) {
+				s.readFailed(rerr)
+			}
+		default:
+			s.dispatch(msg)
 		}
-		s.dispatch(msg)
 	}
 }
 
@@ -249,6 +278,15 @@ func (s *Session) readLoop() {
 			return
 		}
 		s.mu.Lock()
+		if s.handed {
+			// A caller handed the role over: it holds roleSession already.
+			s.handed = false
+			s.mu.Unlock()
+			if !s.readAsSession() {
+				return
+			}
+			continue
+		}
 		if fired {
 			s.idleArmed = false
 			if left := s.grace - time.Since(s.freeAt); s.role == roleFree && left > 0 {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/gorilla/websocket"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 )
@@ -389,5 +390,65 @@ func TestLeaderStoppedOrTimedOut(t *testing.T) {
 	}
 	if err := s.Publish(bg, "com.example.x", nil, nil); err != nil {
 		t.Fatalf("after a timeout: %v", err)
+	}
+}
+
+func TestPingAnsweredWhileACallerLeads(t *testing.T) {
+	leakcheck.Check(t)
+	url := wsRouter(t, func(p *peer) {
+		if !p.handshake() {
+			return
+		}
+		var pending wamp.ID
+		// The PUBLISH to com.example.ping is answered only once the client
+		// answered a ping sent right after it.
+		p.conn.SetPongHandler(func(string) error {
+			p.send(&wamp.Published{Request: pending, Publication: 2})
+			return nil
+		})
+		p.loop(func(send func(wamp.Message), msg wamp.Message) {
+			if m, ok := msg.(*wamp.Publish); ok {
+				if m.Topic != "com.example.ping" {
+					send(&wamp.Published{Request: m.Request, Publication: 1})
+					return
+				}
+				pending = m.Request
+				p.wmu.Lock()
+				_ = p.conn.WriteControl(websocket.PingMessage, []byte("are you there"), time.Now().Add(5*time.Second))
+				p.wmu.Unlock()
+			}
+		})
+	})
+	s := connectWith(t, leadingConfig(url))
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	// After one answer the role is free: the next caller leads.
+	if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Publish(ctx, "com.example.ping", nil, nil); err != nil {
+		t.Fatalf("a publish answered after a ping: %v", err)
+	}
+	if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestSlowProgressStallsNoReading(t *testing.T) {
+	leakcheck.Check(t)
+	s := connectTo(t, relayRouter(t))
+	rec := newRecorder()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := s.Subscribe(ctx, rec.topic()); err != nil {
+		t.Fatal(err)
+	}
+	// The router sends the EVENT after the progressive result: the Progress
+	// callback waits for it to be dispatched, which someone else must read.
+	res, err := s.Call(ctx, "com.example.echo", nil, nil, CallOptions{Progress: func(Payload) {
+		waitFor(ctx, t, s, "the event behind the progressive result", func() bool { return rec.has(1) })
+	}})
+	if err != nil || len(res.Args) != 1 || res.Args[0] != "done" {
+		t.Fatalf("call: %v, %v", res, err)
 	}
 }

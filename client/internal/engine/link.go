@@ -23,6 +23,9 @@ import (
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
+// errControl tells a reader that may not block that a ping or pong waits.
+var errControl = errors.New("a control frame waits")
+
 // errKeepalive ends a link that stayed silent through a ping.
 var errKeepalive = errors.New("no traffic from the router within the keepalive pong timeout")
 
@@ -199,7 +202,7 @@ const maxKeptBuffer = 64 << 10
 // link without frameConn, the link).
 func (l *link) read(deadline time.Time) (wamp.Message, error) {
 	l.setDeadline(deadline)
-	return l.receive(false)
+	return l.receive(true)
 }
 
 // setDeadline sets the read deadline of the next receive.
@@ -223,10 +226,15 @@ func (l *link) interrupt() {
 // a whole message is buffered (with control, a ping or pong too, which
 // gorilla handles before blocking for the next message) and returns a
 // timeout error, leaving the link intact, when the read deadline passes
-// first; gorilla's read of a buffered message does not block.
+// first; gorilla's read of a buffered message does not block. Without
+// control, a ping or pong buffered with no whole message behind it returns
+// errControl: only a reader that may block in gorilla can have it handled.
 func (l *link) receive(control bool) (wamp.Message, error) {
 	if fc := l.fc; fc != nil {
 		for !fc.ready(control) {
+			if !control && fc.ready(true) {
+				return nil, errControl
+			}
 			if err := fc.fill(); err != nil {
 				return nil, err
 			}

@@ -1,6 +1,6 @@
 // This file holds the Session: its Config, Connect, the requests waiting
-// for the router's answer, the reader that dispatches every message, and
-// GOODBYE.
+// for the router's answer, the dispatch of every message read, and
+// GOODBYE. Who reads is in leader.go.
 
 package engine
 
@@ -34,9 +34,11 @@ type Config struct {
 	JSON bool
 	// HandshakeTimeout bounds the WebSocket handshake.
 	HandshakeTimeout time.Duration
-	// ResponseTimeout bounds each join step and each write, and the wait for
-	// the router's answer to SUBSCRIBE, REGISTER, their removal, an
-	// acknowledged PUBLISH and GOODBYE.
+	// ResponseTimeout bounds each join step and each write (a write gets
+	// between ResponseTimeout and 1.5 × ResponseTimeout: the deadline is
+	// moved once half of its margin is used), and the wait for the router's
+	// answer to SUBSCRIBE, REGISTER, their removal, an acknowledged PUBLISH
+	// and GOODBYE.
 	ResponseTimeout time.Duration
 	// KeepaliveIdle is the silence after which the link is pinged;
 	// PongTimeout how long after the ping some traffic must arrive before
@@ -57,10 +59,12 @@ type Config struct {
 	idleGrace time.Duration
 }
 
-// Session is one joined WAMP session on one link. Its reader goroutine
-// dispatches every message: replies go to the waiting request, events to
-// their Topic, invocations to handler goroutines. Replies that install
-// state (SUBSCRIBED, REGISTERED) are applied on the reader before the next
+// Session is one joined WAMP session on one link. One goroutine at a time
+// reads the link and dispatches every message: replies go to the waiting
+// request, events to their Topic, invocations to handler goroutines. The
+// reader is a caller waiting for its answer when one finds the role free,
+// else the session's own goroutine (leader.go). Replies that install state
+// (SUBSCRIBED, REGISTERED) are applied by the reader before the next
 // message is read, so an EVENT or INVOCATION right behind them is never
 // lost. A Session never reconnects: once it ended (Done), the owner
 // connects a new one.
@@ -90,6 +94,7 @@ type Session struct {
 	followers []*request
 	idle      *time.Timer
 	idleArmed bool      // idle runs
+	handed    bool      // a caller gave the role to the session's goroutine
 	freeAt    time.Time // when the role was last freed
 	grace     time.Duration
 	wake      chan struct{}
