@@ -84,7 +84,9 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 			}
 			continue
 		}
-		if !req.answered && !req.following && s.l.fc != nil {
+		// A caller promoted meanwhile (the role passed to it while it ran
+		// Progress) finds its promotion on ch and needs no place in line.
+		if !req.answered && !req.following && s.leader != req && s.l.fc != nil {
 			req.following = true
 			s.followers = append(s.followers, req)
 		}
