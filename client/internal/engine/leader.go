@@ -92,7 +92,13 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 		}
 		s.mu.Unlock()
 		if timeout > 0 && t == nil {
-			t = time.NewTimer(time.Until(deadline))
+			// A recycled request keeps its stopped timer.
+			if req.timer == nil {
+				req.timer = time.NewTimer(time.Until(deadline))
+			} else {
+				req.timer.Reset(time.Until(deadline))
+			}
+			t = req.timer
 			expire = t.C
 		}
 		select {
@@ -156,6 +162,9 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 	if req.progress != nil {
 		ready = req.progress.ready
 	}
+	// The deadline was computed just before: it is looked at again only
+	// once a fill ended on a deadline.
+	timedOut := false
 	for {
 		select {
 		case m := <-req.ch:
@@ -180,7 +189,7 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 			err = ctx.Err()
 		case s.stopped():
 			err = ErrStopped
-		case !deadline.IsZero() && !time.Now().Before(deadline):
+		case timedOut && !time.Now().Before(deadline):
 			err = ErrTimeout
 		case !s.Alive():
 			err = s.lost(true)
@@ -201,7 +210,11 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 			}
 			return nil, false, nil
 		case rerr != nil:
-			if !isTimeout(rerr) {
+			if isTimeout(rerr) {
+				// The deadline passed, or an interrupt or an earlier one
+				// ended the fill: the checks above tell.
+				timedOut = !deadline.IsZero()
+			} else {
 				s.readFailed(rerr)
 			}
 		default:

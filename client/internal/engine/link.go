@@ -252,9 +252,10 @@ func (l *link) receive(control bool) (wamp.Message, error) {
 		l.rbuf = b
 	}
 	if l.fc != nil {
-		l.fc.consumed++
+		l.fc.consumed++ // and fill noted the traffic
+	} else {
+		l.touch()
 	}
-	l.touch()
 	return l.decode(b)
 }
 

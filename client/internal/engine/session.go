@@ -118,6 +118,9 @@ type request struct {
 	// answer was taken for it; it waits among the followers; it stopped
 	// waiting.
 	gaveUp, answered, following, left bool
+	// timer bounds a follower's wait; stopped when the wait ends, it stays
+	// with the request through recycling.
+	timer *time.Timer
 }
 
 // requests recycles the requests whose caller took the answer: see recycle.
@@ -138,7 +141,7 @@ func (s *Session) recycle(req *request) {
 	ok := req.answered && !req.following && s.leader != req
 	s.mu.Unlock()
 	if ok {
-		*req = request{ch: req.ch}
+		*req = request{ch: req.ch, timer: req.timer}
 		requestPool.Put(req)
 	}
 }
