@@ -36,6 +36,10 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 				kwargs = make(map[string]any, len(x))
 			}
 			for k, v := range x {
+				if ev, ok := scalar(v); ok {
+					kwargs[validString(k)] = ev
+					continue
+				}
 				ev, err := encodeValue(v, "kwargs."+k)
 				if err != nil {
 					return nil, nil, nil, invalidArg(op, uri, "%v", err)
@@ -47,7 +51,7 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 		case PublishOption:
 			return nil, nil, nil, invalidArg(op, uri, "publish options are not accepted here")
 		default:
-			ev, err := encodeValue(a, "args["+strconv.Itoa(len(args))+"]")
+			ev, err := encodeValue(a, argPath(len(args)))
 			if err != nil {
 				return nil, nil, nil, invalidArg(op, uri, "%v", err)
 			}
@@ -60,12 +64,28 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 	return args, kwargs, opts, nil
 }
 
+// argPaths name the first positional arguments in error messages without
+// building the name at every call.
+var argPaths = [...]string{"args[0]", "args[1]", "args[2]", "args[3]", "args[4]", "args[5]", "args[6]", "args[7]"}
+
+// argPath names positional argument i in error messages.
+func argPath(i int) string {
+	if i < len(argPaths) {
+		return argPaths[i]
+	}
+	return "args[" + strconv.Itoa(i) + "]"
+}
+
 func encodeKwargs(kw Kwargs, path string) (map[string]any, error) {
 	if kw == nil {
 		return nil, nil
 	}
 	out := make(map[string]any, len(kw))
 	for k, v := range kw {
+		if ev, ok := scalar(v); ok {
+			out[validString(k)] = ev
+			continue
+		}
 		ev, err := encodeValue(v, path+"."+k)
 		if err != nil {
 			return nil, err

@@ -23,20 +23,10 @@ import (
 // become RFC 3339 strings in UTC, []byte stays binary, floats stay floats.
 // path names the value in error messages ("args[0]").
 func encodeValue(v any, path string) (any, error) {
-	// Fast paths for the values most payloads are made of.
+	if ev, ok := scalar(v); ok {
+		return ev, nil
+	}
 	switch x := v.(type) {
-	case nil:
-		return nil, nil
-	case string:
-		return validString(x), nil
-	case bool:
-		return x, nil
-	case int:
-		return int64(x), nil
-	case int64:
-		return x, nil
-	case float64:
-		return x, nil
 	case map[string]any:
 		if x == nil {
 			return nil, nil
@@ -52,6 +42,28 @@ func encodeValue(v any, path string) (any, error) {
 	}
 	e := encoder{}
 	return e.value(reflect.ValueOf(v), path)
+}
+
+// scalar is the fast path of the encoder for the values most payloads are
+// made of: it encodes v when it is nil, a string, bool, int, int64 or
+// float64, as the general walk would, without reflection and, but for an
+// int or an invalid string, without allocating. ok is false for any other
+// type.
+func scalar(v any) (ev any, ok bool) {
+	switch x := v.(type) {
+	case nil:
+		return nil, true
+	case string:
+		if utf8.ValidString(x) {
+			return v, true
+		}
+		return validString(x), true
+	case bool, int64, float64:
+		return v, true
+	case int:
+		return int64(x), true
+	}
+	return nil, false
 }
 
 const (
@@ -114,6 +126,10 @@ func (e *encoder) stringMap(m map[string]any, path string) (any, error) {
 	defer e.leave(key)
 	out := make(map[string]any, len(m))
 	for k, v := range m {
+		if ev, ok := scalar(v); ok {
+			out[validString(k)] = ev
+			continue
+		}
 		ev, err := e.value(reflect.ValueOf(v), path+"."+k)
 		if err != nil {
 			return nil, err
@@ -134,6 +150,10 @@ func (e *encoder) anyList(l []any, path string) (any, error) {
 	defer e.leave(key)
 	out := make([]any, len(l))
 	for i, v := range l {
+		if ev, ok := scalar(v); ok {
+			out[i] = ev
+			continue
+		}
 		ev, err := e.value(reflect.ValueOf(v), path+"["+strconv.Itoa(i)+"]")
 		if err != nil {
 			return nil, err

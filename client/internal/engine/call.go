@@ -24,13 +24,19 @@ type CallOptions struct {
 	Progress func(Payload)
 }
 
+// noOptions are the options of a CALL without any: shared, never modified.
+var noOptions = wamp.Dict{}
+
 // Call calls procedure and returns its result; an ERROR answer is an
 // *Error. It waits as long as ctx allows (no response timeout: a call
 // takes as long as its callee); when ctx ends first, CANCEL is sent in the
 // background and ctx's error returned.
 func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs map[string]any, opts CallOptions) (Payload, error) {
 	id := s.nextID()
-	options := wamp.Dict{}
+	options := noOptions
+	if opts.Timeout > 0 || opts.DiscloseMe || opts.Progress != nil {
+		options = wamp.Dict{}
+	}
 	if opts.Timeout > 0 {
 		options[wire.OptTimeout] = opts.Timeout.Milliseconds()
 	}
@@ -38,54 +44,36 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 		options[wire.OptDiscloseMe] = true
 	}
 	req := newRequest()
-	var progress <-chan struct{}
 	if opts.Progress != nil {
 		options[wire.OptReceiveProgress] = true
 		req.progress = newMailbox[*wamp.Result]()
-		progress = req.progress.ready
 	}
 	msg := &wamp.Call{Request: id, Options: options, Procedure: wamp.URI(procedure), Arguments: args, ArgumentsKw: kwargs}
 	if err := s.send(id, msg, req); err != nil {
 		return Payload{}, err
 	}
-	deliver := func() {
-		if req.progress == nil {
-			return
-		}
-		for {
-			r, ok := req.progress.take()
-			if !ok {
-				return
+	var deliver func()
+	if req.progress != nil {
+		deliver = func() {
+			for {
+				r, ok := req.progress.take()
+				if !ok {
+					return
+				}
+				opts.Progress(Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw})
 			}
-			opts.Progress(Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw})
 		}
 	}
-	for {
-		select {
-		case m := <-req.ch:
-			deliver()
-			return resultOf(m)
-		case <-progress:
-			deliver()
-		case <-s.l.closed:
-			select {
-			case m := <-req.ch:
-				deliver()
-				return resultOf(m)
-			default:
-			}
-			return Payload{}, s.lost(true)
-		case <-ctx.Done():
-			s.giveUp(id, req)
+	m, err := s.wait(ctx, id, req, 0, deliver)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil && err == ctxErr {
 			go func() {
 				_ = s.l.write(&wamp.Cancel{Request: id, Options: wamp.Dict{"mode": wamp.CancelModeKillNoWait}})
 			}()
-			return Payload{}, ctx.Err()
-		case <-s.stop:
-			s.giveUp(id, req)
-			return Payload{}, ErrStopped
 		}
+		return Payload{}, err
 	}
+	return resultOf(m)
 }
 
 // resultOf turns the final answer to a CALL into its result or error.

@@ -1,16 +1,18 @@
 // Package engine is the client's WAMP session engine: it dials the router
 // over WebSocket (msgpack or JSON), joins a realm (WAMP-CRA, ticket or
-// anonymous authentication), and runs one session: a reader goroutine
-// dispatching every message, the requests waiting for an answer, the
-// subscriptions' events and the invocations of registered procedures,
-// keepalive, and GOODBYE. A request the link ended around fails with
-// ErrNotSent when it was never written and ErrOutcomeUnknown when it was.
+// anonymous authentication), and runs one session: one reader at a time
+// dispatching every message (the caller waiting for its answer, or the
+// session's goroutine when nobody waits), the requests waiting for an
+// answer, the subscriptions' events and the invocations of registered
+// procedures, keepalive, and GOODBYE. A request the link ended around fails
+// with ErrNotSent when it was never written and ErrOutcomeUnknown when it
+// was.
 //
-// It is built on nexus's message types and serializers rather than the
-// nexus client, because the nexus client panics when a router answers
-// without a subprotocol, can lose an EVENT or INVOCATION that arrives right
-// behind SUBSCRIBED or REGISTERED, takes no ctx per operation and has no
-// reconnect.
+// It is built on nexus's message types and serializers (with a msgpack
+// codec of its own for the messages of the hot path) rather than the nexus
+// client, because the nexus client panics when a router answers without a
+// subprotocol, can lose an EVENT or INVOCATION that arrives right behind
+// SUBSCRIBED or REGISTERED, takes no ctx per operation and has no reconnect.
 //
 // A Session never reconnects and knows nothing of its owner. The owner (the
 // client's supervisor) keeps its subscriptions (Topic) and registrations

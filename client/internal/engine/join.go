@@ -100,7 +100,7 @@ func join(ctx context.Context, l *link, realm, authID string, methods []AuthMeth
 				return welcome{}, joinErr(ctx, l, err)
 			}
 		case *wamp.Welcome:
-			_ = l.conn.SetReadDeadline(time.Time{})
+			l.setDeadline(time.Time{})
 			return welcome{id: uint64(m.ID), details: m.Details}, nil
 		case abort:
 			return welcome{}, m.joinError(realm)

@@ -5,10 +5,13 @@
 package engine
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
+	neturl "net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -20,6 +23,9 @@ import (
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
+// errControl tells a reader that may not block that a ping or pong waits.
+var errControl = errors.New("a control frame waits")
+
 // errKeepalive ends a link that stayed silent through a ping.
 var errKeepalive = errors.New("no traffic from the router within the keepalive pong timeout")
 
@@ -28,15 +34,20 @@ var errKeepalive = errors.New("no traffic from the router within the keepalive p
 // frame (message, ping or pong) counts as proof of life.
 type link struct {
 	conn         *websocket.Conn
+	fc           *frameConn // nil for wss through a proxy: see frameDialer
 	ser          serialize.Serializer
 	json         bool
 	frame        int
 	writeTimeout time.Duration
 
-	wmu    sync.Mutex
-	clk    clock
-	start  time.Time
-	lastRx atomic.Int64 // nanoseconds since start, on clk
+	wmu  sync.Mutex
+	wbuf []byte // the encoding of the last message written, under wmu
+	// wdeadline is the write deadline set last, under wmu.
+	wdeadline time.Time
+	rbuf      []byte // the last message read, by the holder of the reader role
+	clk       clock
+	start     time.Time
+	lastRx    atomic.Int64 // nanoseconds since start, on clk
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -51,8 +62,9 @@ const (
 
 // dial opens a WebSocket to url offering exactly one WAMP subprotocol
 // (wamp.2.json when json is set, else wamp.2.msgpack), and refuses a server
-// that answers without it (a nexus client would panic there).
-func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock) (*link, error) {
+// that answers without it (a nexus client would panic there). Unless plain
+// is set, a frameConn goes under the WebSocket where it can (frameDialer).
+func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock, plain bool) (*link, error) {
 	proto := protoMsgPack
 	if json {
 		proto = protoJSON
@@ -61,6 +73,10 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: handshake,
 		Subprotocols:     []string{proto},
+	}
+	var fc *frameConn
+	if u, err := neturl.Parse(url); err == nil && !plain {
+		frameDialer(&d, u, &fc)
 	}
 	conn, resp, err := d.DialContext(ctx, url, nil)
 	if resp != nil && resp.Body != nil {
@@ -81,6 +97,7 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 	}
 	l := &link{
 		conn:         conn,
+		fc:           fc,
 		writeTimeout: writeTimeout,
 		clk:          clk,
 		start:        clk.Now(),
@@ -92,9 +109,21 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		l.ser, l.frame = &serialize.MessagePackSerializer{}, websocket.BinaryMessage
 	}
 	l.touch()
-	conn.SetPongHandler(func(string) error { l.touch(); return nil })
+	if fc != nil {
+		fc.scanning, fc.touch = true, l.touch
+	}
+	conn.SetPongHandler(func(string) error {
+		l.touch()
+		if fc != nil {
+			fc.controls++
+		}
+		return nil
+	})
 	conn.SetPingHandler(func(data string) error {
 		l.touch()
+		if fc != nil {
+			fc.controls++
+		}
 		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
 		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
 			return err
@@ -114,14 +143,17 @@ func (l *link) silentFor() time.Duration {
 	return l.since() - time.Duration(l.lastRx.Load())
 }
 
-// write serialises and sends one message.
+// write serialises and sends one message. The messages of the hot path
+// are written by the engine's codec into a buffer reused under the write
+// lock; the others, and every message in JSON, by nexus's serializer.
 func (l *link) write(msg wamp.Message) error {
+	var b []byte
 	if l.json {
 		jsonPayload(msg)
-	}
-	b, err := l.ser.Serialize(msg)
-	if err != nil {
-		return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+		var err error
+		if b, err = l.ser.Serialize(msg); err != nil {
+			return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+		}
 	}
 	l.wmu.Lock()
 	select {
@@ -130,8 +162,29 @@ func (l *link) write(msg wamp.Message) error {
 		return ErrConnectionLost
 	default:
 	}
-	_ = l.conn.SetWriteDeadline(time.Now().Add(l.writeTimeout))
-	err = l.conn.WriteMessage(l.frame, b)
+	if b == nil {
+		var ok bool
+		if b, ok = appendMessage(l.wbuf[:0], msg); ok {
+			l.wbuf = b
+		} else {
+			var err error
+			if b, err = l.ser.Serialize(msg); err != nil {
+				l.wmu.Unlock()
+				return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
+			}
+		}
+	}
+	// The deadline moves only once half of the margin is used: each write
+	// has between writeTimeout and 1.5 × writeTimeout, and writing back to
+	// back costs no timer update per message.
+	if now := time.Now(); l.wdeadline.Sub(now) < l.writeTimeout {
+		l.wdeadline = now.Add(l.writeTimeout + l.writeTimeout/2)
+		_ = l.conn.SetWriteDeadline(l.wdeadline)
+	}
+	err := l.conn.WriteMessage(l.frame, b)
+	if cap(l.wbuf) > maxKeptBuffer {
+		l.wbuf = nil
+	}
 	l.wmu.Unlock()
 	if err != nil {
 		l.close(fmt.Errorf("write: %w", err))
@@ -140,15 +193,100 @@ func (l *link) write(msg wamp.Message) error {
 	return nil
 }
 
+// maxKeptBuffer is the largest write or read buffer a link keeps for the
+// next message.
+const maxKeptBuffer = 64 << 10
+
 // read returns the next message with its payload normalised. A zero
-// deadline waits without bound.
+// deadline waits without bound; one that passes fails the read (and, for a
+// link without frameConn, the link).
 func (l *link) read(deadline time.Time) (wamp.Message, error) {
-	_ = l.conn.SetReadDeadline(deadline)
-	_, b, err := l.conn.ReadMessage()
+	l.setDeadline(deadline)
+	return l.receive(true)
+}
+
+// setDeadline sets the read deadline of the next receive.
+func (l *link) setDeadline(t time.Time) {
+	if l.fc != nil {
+		l.fc.setDeadline(t)
+		return
+	}
+	_ = l.conn.SetReadDeadline(t)
+}
+
+// interrupt makes a receive waiting on a link with frameConn return a
+// timeout; the link stays usable.
+func (l *link) interrupt() {
+	if l.fc != nil {
+		l.fc.interrupt()
+	}
+}
+
+// receive returns the next message. On a link with frameConn it waits until
+// a whole message is buffered (with control, a ping or pong too, which
+// gorilla handles before blocking for the next message) and returns a
+// timeout error, leaving the link intact, when the read deadline passes
+// first; gorilla's read of a buffered message does not block. Without
+// control, a ping or pong buffered with no whole message behind it returns
+// errControl: only a reader that may block in gorilla can have it handled.
+func (l *link) receive(control bool) (wamp.Message, error) {
+	if fc := l.fc; fc != nil {
+		for !fc.ready(control) {
+			if !control && fc.ready(true) {
+				return nil, errControl
+			}
+			if err := fc.fill(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	_, r, err := l.conn.NextReader()
 	if err != nil {
 		return nil, err
 	}
-	l.touch()
+	b, err := readInto(l.rbuf[:0], r)
+	if err != nil {
+		return nil, err
+	}
+	if cap(b) <= maxKeptBuffer {
+		l.rbuf = b
+	}
+	if l.fc != nil {
+		l.fc.consumed++ // and fill noted the traffic
+	} else {
+		l.touch()
+	}
+	return l.decode(b)
+}
+
+// readInto appends what r reads until EOF to b.
+func readInto(b []byte, r io.Reader) ([]byte, error) {
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
+}
+
+// decode decodes one message and normalises its payload. b is the link's
+// read buffer: nothing decoded may refer to it. The messages of the hot path
+// in msgpack are read by the engine's codec, which copies what it keeps;
+// the others by nexus's serializer, from a copy.
+func (l *link) decode(b []byte) (wamp.Message, error) {
+	if !l.json {
+		if msg, ok := parseMessage(b); ok {
+			return msg, nil
+		}
+	}
+	b = bytes.Clone(b)
 	msg, err := l.ser.Deserialize(b)
 	if err != nil {
 		if a, ok := l.parseAbort(b); ok {

@@ -17,13 +17,16 @@ type Payload struct {
 	Kwargs map[string]any
 }
 
+// ackOptions are the options of every PUBLISH: shared, never modified.
+var ackOptions = wamp.Dict{wire.OptAcknowledge: true}
+
 // Publish publishes args and kwargs to topic and waits for the router's
 // acknowledgement (PUBLISHED) within ctx and the response timeout.
 func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
 	id := s.nextID()
 	return s.expect(ctx, id, &wamp.Publish{
 		Request:     id,
-		Options:     wamp.Dict{wire.OptAcknowledge: true},
+		Options:     ackOptions,
 		Topic:       wamp.URI(topic),
 		Arguments:   args,
 		ArgumentsKw: kwargs,

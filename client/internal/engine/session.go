@@ -1,6 +1,6 @@
 // This file holds the Session: its Config, Connect, the requests waiting
-// for the router's answer, the reader that dispatches every message, and
-// GOODBYE.
+// for the router's answer, the dispatch of every message read, and
+// GOODBYE. Who reads is in leader.go.
 
 package engine
 
@@ -34,9 +34,11 @@ type Config struct {
 	JSON bool
 	// HandshakeTimeout bounds the WebSocket handshake.
 	HandshakeTimeout time.Duration
-	// ResponseTimeout bounds each join step and each write, and the wait for
-	// the router's answer to SUBSCRIBE, REGISTER, their removal, an
-	// acknowledged PUBLISH and GOODBYE.
+	// ResponseTimeout bounds each join step and each write (a write gets
+	// between ResponseTimeout and 1.5 × ResponseTimeout: the deadline is
+	// moved once half of its margin is used), and the wait for the router's
+	// answer to SUBSCRIBE, REGISTER, their removal, an acknowledged PUBLISH
+	// and GOODBYE.
 	ResponseTimeout time.Duration
 	// KeepaliveIdle is the silence after which the link is pinged;
 	// PongTimeout how long after the ping some traffic must arrive before
@@ -49,12 +51,20 @@ type Config struct {
 	Logger *slog.Logger
 
 	clock clock // keepalive's time; nil is the system clock (tests set it)
+	// plainConn dials without frameConn, as for wss through a proxy: the
+	// session's goroutine reads alone (tests set it).
+	plainConn bool
+	// idleGrace replaces the package's idleGrace when positive (tests set
+	// it).
+	idleGrace time.Duration
 }
 
-// Session is one joined WAMP session on one link. Its reader goroutine
-// dispatches every message: replies go to the waiting request, events to
-// their Topic, invocations to handler goroutines. Replies that install
-// state (SUBSCRIBED, REGISTERED) are applied on the reader before the next
+// Session is one joined WAMP session on one link. One goroutine at a time
+// reads the link and dispatches every message: replies go to the waiting
+// request, events to their Topic, invocations to handler goroutines. The
+// reader is a caller waiting for its answer when one finds the role free,
+// else the session's own goroutine (leader.go). Replies that install state
+// (SUBSCRIBED, REGISTERED) are applied by the reader before the next
 // message is read, so an EVENT or INVOCATION right behind them is never
 // lost. A Session never reconnects: once it ended (Done), the owner
 // connects a new one.
@@ -75,6 +85,20 @@ type Session struct {
 	procIDs  map[*Procedure]uint64
 	invs     map[uint64]*invocationState
 
+	// The reader role (leader.go), guarded by mu: who holds it, the caller
+	// holding it, the callers waiting for their answer meanwhile (oldest
+	// first), the timer after which the session's goroutine takes a free
+	// role, and the kick that makes it take the role at once.
+	role      int
+	leader    *request
+	followers []*request
+	idle      *time.Timer
+	idleArmed bool      // idle runs
+	handed    bool      // a caller gave the role to the session's goroutine
+	freeAt    time.Time // when the role was last freed
+	grace     time.Duration
+	wake      chan struct{}
+
 	ctx        context.Context // ends with the link; parent of handler contexts
 	cancel     context.CancelFunc
 	leaving    atomic.Bool
@@ -90,17 +114,44 @@ type request struct {
 	// sees it. onLate runs instead when the caller has given up.
 	onReply func(wamp.Message)
 	onLate  func(wamp.Message)
-	gaveUp  bool // guarded by Session.mu
+	// Guarded by Session.mu: the caller gave up (with onLate); the final
+	// answer was taken for it; it waits among the followers; it stopped
+	// waiting.
+	gaveUp, answered, following, left bool
+	// timer bounds a follower's wait; stopped when the wait ends, it stays
+	// with the request through recycling.
+	timer *time.Timer
 }
 
-func newRequest() *request { return &request{ch: make(chan wamp.Message, 1)} }
+// requests recycles the requests whose caller took the answer: see recycle.
+var requestPool = sync.Pool{New: func() any { return &request{ch: make(chan wamp.Message, 1)} }}
+
+// newRequest returns an empty request.
+func newRequest() *request { return requestPool.Get().(*request) }
+
+// recycle returns req, whose caller took its final answer from ch, to the
+// pool when nothing refers to it any more: it was answered (so it left the
+// pending map), it is not among the followers (it leaves them only when
+// the role passes), and it has no callbacks or mailbox someone could hold.
+func (s *Session) recycle(req *request) {
+	if req.onReply != nil || req.onLate != nil || req.progress != nil {
+		return
+	}
+	s.mu.Lock()
+	ok := req.answered && !req.following && s.leader != req
+	s.mu.Unlock()
+	if ok {
+		*req = request{ch: req.ch, timer: req.timer}
+		requestPool.Put(req)
+	}
+}
 
 // Connect dials the router, joins cfg.Realm with the authentication
 // methods of cfg and starts the session's reader and keepalive. A join the
 // router refuses returns an *Error with the ABORT reason. ctx bounds the
 // dial and the join only.
 func Connect(ctx context.Context, cfg Config) (*Session, error) {
-	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock)
+	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock, cfg.plainConn)
 	if err != nil {
 		return nil, err
 	}
@@ -123,7 +174,15 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		procIDs:         map[*Procedure]uint64{},
 		invs:            map[uint64]*invocationState{},
 		goodbyeAck:      make(chan struct{}),
+		idle:            time.NewTimer(time.Hour),
+		grace:           idleGrace,
+		wake:            make(chan struct{}, 1),
 	}
+	s.idle.Stop()
+	if cfg.idleGrace > 0 {
+		s.grace = cfg.idleGrace
+	}
+	s.wake <- struct{}{} // the session's goroutine reads first
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -197,42 +256,12 @@ func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 	return nil
 }
 
-// await waits for the final answer to req.
-func (s *Session) await(ctx context.Context, id wamp.ID, req *request, timeout time.Duration) (wamp.Message, error) {
-	var expire <-chan time.Time
-	if timeout > 0 {
-		t := time.NewTimer(timeout)
-		defer t.Stop()
-		expire = t.C
-	}
-	select {
-	case m := <-req.ch:
-		return m, nil
-	case <-s.l.closed:
-		select {
-		case m := <-req.ch:
-			return m, nil
-		default:
-		}
-		return nil, s.lost(true)
-	case <-ctx.Done():
-		s.giveUp(id, req)
-		return nil, ctx.Err()
-	case <-expire:
-		s.giveUp(id, req)
-		return nil, ErrTimeout
-	case <-s.stop:
-		s.giveUp(id, req)
-		return nil, ErrStopped
-	}
-}
-
 // roundTrip sends msg and waits for its answer.
 func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, timeout time.Duration) (wamp.Message, error) {
 	if err := s.send(id, msg, req); err != nil {
 		return nil, err
 	}
-	return s.await(ctx, id, req, timeout)
+	return s.wait(ctx, id, req, timeout, nil)
 }
 
 // expect sends msg and waits, within ctx and the response timeout, for an
@@ -249,34 +278,24 @@ func (s *Session) expect(ctx context.Context, id wamp.ID, msg wamp.Message, req 
 }
 
 // giveUp forgets a request whose caller stopped waiting; an answer that
-// still comes is handed to onLate, if any.
+// still comes is handed to onLate, if any. A caller holding the reader
+// role, or just handed it, hands it on.
 func (s *Session) giveUp(id wamp.ID, req *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	req.left = true
+	if s.leader == req {
+		select {
+		case <-req.ch: // the promotion (only the holder dispatches answers)
+		default:
+		}
+		s.handOnLocked()
+	}
 	if req.onLate == nil {
 		delete(s.pending, uint64(id))
 		return
 	}
 	req.gaveUp = true
-}
-
-// readLoop dispatches messages until the link ends.
-func (s *Session) readLoop() {
-	defer s.cancel()
-	for {
-		msg, err := s.l.read(time.Time{})
-		if err != nil {
-			if s.leaving.Load() {
-				s.l.close(ErrStopped)
-			} else {
-				s.l.close(fmt.Errorf("read: %w", err))
-			}
-			return
-		}
-		if !s.dispatch(msg) {
-			return
-		}
-	}
 }
 
 // dispatch handles one message; it returns false when the session ended.
@@ -336,6 +355,7 @@ func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 		return
 	}
 	delete(s.pending, id)
+	req.answered = true
 	gaveUp := req.gaveUp
 	s.mu.Unlock()
 	if gaveUp {
@@ -371,6 +391,12 @@ func (s *Session) leave(ctx context.Context) {
 		return
 	}
 	s.leaving.Store(true)
+	// Someone must read the answer: the session's goroutine takes a free
+	// reader role at once.
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
