@@ -24,7 +24,8 @@ type CallOptions struct {
 	Progress func(Payload)
 }
 
-// noOptions are the options of a CALL without any: shared, never modified.
+// noOptions are the options or details of a message without any (a CALL,
+// a YIELD): shared, never modified.
 var noOptions = wamp.Dict{}
 
 // Call calls procedure and returns its result; an ERROR answer is an

@@ -37,12 +37,16 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 	if !inv.Progress {
 		return nil
 	}
-	err := inv.s.l.write(&wamp.Yield{Request: inv.request, Options: wamp.Dict{wire.OptProgress: true}, Arguments: args, ArgumentsKw: kwargs})
+	err := inv.s.l.write(&wamp.Yield{Request: inv.request, Options: progressOptions, Arguments: args, ArgumentsKw: kwargs})
 	if err == ErrConnectionLost {
 		return inv.s.lost(false)
 	}
 	return err
 }
+
+// progressOptions are the options of a progressive YIELD: shared, never
+// modified.
+var progressOptions = wamp.Dict{wire.OptProgress: true}
 
 // InvocationHandler serves an invocation on a goroutine of its own. The
 // payload it returns is the YIELD; an error answers with an ERROR: an
@@ -143,8 +147,9 @@ func (s *Session) onRevoked(m revoked) {
 func (s *Session) onInvocation(m *wamp.Invocation) {
 	s.mu.Lock()
 	p := s.regs[uint64(m.Registration)]
-	// Only the reader starts invocations, so the check and the increment
-	// cannot be overtaken; handlers ending only lower the count.
+	// Only the holder of the reader role dispatches, one message at a time,
+	// so the check and the increment cannot be overtaken; handlers ending
+	// only lower the count.
 	if p != nil && p.Limit > 0 && p.inFlight.Load() >= int64(p.Limit) {
 		s.mu.Unlock()
 		s.refuse(p, m)
@@ -215,7 +220,7 @@ func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, 
 	}
 	var out wamp.Message
 	if err == nil {
-		out = &wamp.Yield{Request: m.Request, Options: wamp.Dict{}, Arguments: res.Args, ArgumentsKw: res.Kwargs}
+		out = &wamp.Yield{Request: m.Request, Options: noOptions, Arguments: res.Args, ArgumentsKw: res.Kwargs}
 	} else {
 		out = errorMessage(m.Request, err)
 	}
