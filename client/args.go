@@ -97,16 +97,21 @@ func encodeKwargs(kw Kwargs, path string) (map[string]any, error) {
 
 // withMetadata merges the device metadata into kwargs; keys the caller set
 // win. It returns the args slot to send (never nil when kwargs exist).
+// Without kwargs of the caller's it returns meta itself, which is built
+// once per client and never modified: what is sent is only read.
 func withMetadata(args []any, kwargs map[string]any, meta map[string]any) ([]any, map[string]any) {
+	if args == nil {
+		args = []any{}
+	}
+	if len(kwargs) == 0 {
+		return args, meta
+	}
 	out := make(map[string]any, len(kwargs)+len(meta))
 	for k, v := range meta {
 		out[k] = v
 	}
 	for k, v := range kwargs {
 		out[k] = v
-	}
-	if args == nil {
-		args = []any{}
 	}
 	return args, out
 }

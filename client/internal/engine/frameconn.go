@@ -52,6 +52,8 @@ type frameConn struct {
 	// stale, set by interrupt, says it may no longer be.
 	deadline time.Time
 	stale    atomic.Bool
+
+	out writeCork // the write side's coalescing (coalesce.go)
 }
 
 // frameConnBuffer is the initial and idle size of the buffer.

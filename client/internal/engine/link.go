@@ -40,8 +40,11 @@ type link struct {
 	frame        int
 	writeTimeout time.Duration
 
-	wmu  sync.Mutex
-	wbuf []byte // the encoding of the last message written, under wmu
+	wmu sync.Mutex
+	// queued counts the writers waiting for wmu: while some are, a writer
+	// leaves its frame corked for the last of them to flush (coalesce.go).
+	queued atomic.Int32
+	wbuf   []byte // the encoding of the last message written, under wmu
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
 	rbuf      []byte // the last message read, by the holder of the reader role
@@ -146,6 +149,10 @@ func (l *link) silentFor() time.Duration {
 // write serialises and sends one message. The messages of the hot path
 // are written by the engine's codec into a buffer reused under the write
 // lock; the others, and every message in JSON, by nexus's serializer.
+// Writers that queue up behind each other reach the socket together
+// (coalesce.go): a nil return then means the frame was handed to the link,
+// and a link that fails before it is flushed ends with the waiting
+// requests' outcome unknown.
 func (l *link) write(msg wamp.Message) error {
 	var b []byte
 	if l.json {
@@ -155,10 +162,29 @@ func (l *link) write(msg wamp.Message) error {
 			return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
 		}
 	}
+	l.queued.Add(1)
 	l.wmu.Lock()
+	// With writers still queued behind this one, its frame waits for the
+	// last of them, which sends them all at once; that one is committed to
+	// come, as its count was taken before it waited for the lock.
+	last := l.queued.Add(-1) == 0
+	err := l.writeLocked(msg, b, !last)
+	if last && l.fc != nil {
+		if ferr := l.fc.flush(); err == nil && ferr != nil {
+			err = fmt.Errorf("write: %w", ferr)
+			l.close(err)
+			err = ErrConnectionLost
+		}
+	}
+	l.wmu.Unlock()
+	return err
+}
+
+// writeLocked encodes msg (unless b holds its encoding) and writes it,
+// corked when more writers follow. It runs under wmu.
+func (l *link) writeLocked(msg wamp.Message, b []byte, more bool) error {
 	select {
 	case <-l.closed:
-		l.wmu.Unlock()
 		return ErrConnectionLost
 	default:
 	}
@@ -169,7 +195,6 @@ func (l *link) write(msg wamp.Message) error {
 		} else {
 			var err error
 			if b, err = l.ser.Serialize(msg); err != nil {
-				l.wmu.Unlock()
 				return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
 			}
 		}
@@ -181,11 +206,13 @@ func (l *link) write(msg wamp.Message) error {
 		l.wdeadline = now.Add(l.writeTimeout + l.writeTimeout/2)
 		_ = l.conn.SetWriteDeadline(l.wdeadline)
 	}
+	if more && l.fc != nil {
+		l.fc.out.cork()
+	}
 	err := l.conn.WriteMessage(l.frame, b)
 	if cap(l.wbuf) > maxKeptBuffer {
 		l.wbuf = nil
 	}
-	l.wmu.Unlock()
 	if err != nil {
 		l.close(fmt.Errorf("write: %w", err))
 		return ErrConnectionLost

@@ -24,11 +24,7 @@ var ackOptions = wamp.Dict{wire.OptAcknowledge: true}
 // acknowledgement (PUBLISHED) within ctx and the response timeout.
 func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
 	id := s.nextID()
-	return s.expect(ctx, id, &wamp.Publish{
-		Request:     id,
-		Options:     ackOptions,
-		Topic:       wamp.URI(topic),
-		Arguments:   args,
-		ArgumentsKw: kwargs,
-	}, newRequest(), wamp.PUBLISHED)
+	req := newRequest()
+	req.pub = wamp.Publish{Request: id, Options: ackOptions, Topic: wamp.URI(topic), Arguments: args, ArgumentsKw: kwargs}
+	return s.expect(ctx, id, &req.pub, req, wamp.PUBLISHED)
 }

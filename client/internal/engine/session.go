@@ -121,6 +121,9 @@ type request struct {
 	// timer bounds a follower's wait; stopped when the wait ends, it stays
 	// with the request through recycling.
 	timer *time.Timer
+	// pub is the PUBLISH of a Publish, kept here so that it is recycled
+	// with the request; it is only read until written.
+	pub wamp.Publish
 }
 
 // requests recycles the requests whose caller took the answer: see recycle.
