@@ -3,7 +3,10 @@
 
 package client
 
-import "strconv"
+import (
+	"strconv"
+	"unicode/utf8"
+)
 
 // Kwargs marks keyword arguments among the arguments of Publish, Call and
 // the table operations: Publish(ctx, topic, 1, 2, client.Kwargs{"unit": "C"})
@@ -51,6 +54,10 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 		case PublishOption:
 			return nil, nil, nil, invalidArg(op, uri, "publish options are not accepted here")
 		default:
+			if m, ok := a.(map[string]any); ok && flatWireMap(m) {
+				args = append(args, a) // already its own wire form
+				continue
+			}
 			ev, err := encodeValue(a, argPath(len(args)))
 			if err != nil {
 				return nil, nil, nil, invalidArg(op, uri, "%v", err)
@@ -62,6 +69,29 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 		args = []any{}
 	}
 	return args, kwargs, opts, nil
+}
+
+// flatWireMap reports whether m is already in wire form with nothing to
+// convert: valid UTF-8 keys, and values that are nil, bool, int64, float64
+// or valid UTF-8 strings, as a row often is. Such a map is sent as it is
+// instead of copied: the message is written before the operation returns,
+// so the caller's map is only read, and only meanwhile.
+func flatWireMap(m map[string]any) bool {
+	for k, v := range m {
+		if !utf8.ValidString(k) {
+			return false
+		}
+		switch x := v.(type) {
+		case nil, bool, int64, float64:
+		case string:
+			if !utf8.ValidString(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // argPaths name the first positional arguments in error messages without
