@@ -38,6 +38,7 @@ type options struct {
 	json              bool
 	withJS, withPy    bool
 	scriptsDir        string
+	cpuProfile        string
 	callee            bool
 }
 
@@ -71,6 +72,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.withJS, "with-js", false, "also run scripts/autobahn-js (needs node and its npm install)")
 	fs.BoolVar(&o.withPy, "with-python", false, "also run scripts/autobahn-python (needs python3 with autobahn; $FLOCKBENCH_PYTHON names another interpreter)")
 	fs.StringVar(&o.scriptsDir, "scripts", filepath.Join("cmd", "flockbench", "scripts"), "`directory` holding autobahn-js and autobahn-python")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (the clients, not flockd or the callee) to `file`")
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -120,6 +122,13 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer p.stop()
+	}
+	if o.cpuProfile != "" {
+		stop, err := startCPUProfile(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer stop()
 	}
 	t := target{Fleet: f}
 	info := runInfo{GoVersion: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
