@@ -4,7 +4,8 @@
 // dispatching every message (the caller waiting for its answer, or the
 // session's goroutine when nobody waits), the requests waiting for an
 // answer, the subscriptions' events and the invocations of registered
-// procedures, keepalive, and GOODBYE. A request the link ended around fails
+// procedures, keepalive, and GOODBYE. Writers queued behind each other
+// reach the socket in one write. A request the link ended around fails
 // with ErrNotSent when it was never written and ErrOutcomeUnknown when it
 // was.
 //
