@@ -28,39 +28,34 @@ const maxDepth = 64
 func appendMessage(b []byte, msg wamp.Message) ([]byte, bool) {
 	switch m := msg.(type) {
 	case *wamp.Publish:
-		n := payloadElems(m.Arguments, m.ArgumentsKw)
-		b = appendArrayHeader(b, 4+n)
-		b = appendInt(b, int64(wamp.PUBLISH))
-		b = appendUint(b, uint64(m.Request))
-		b, ok := appendDict(b, m.Options, 0)
-		if !ok {
-			return b, false
-		}
-		b = appendString(b, string(m.Topic))
-		return appendPayload(b, n, m.Arguments, m.ArgumentsKw)
+		return appendRequest(b, wamp.PUBLISH, m.Request, m.Options, &m.Topic, m.Arguments, m.ArgumentsKw)
 	case *wamp.Call:
-		n := payloadElems(m.Arguments, m.ArgumentsKw)
-		b = appendArrayHeader(b, 4+n)
-		b = appendInt(b, int64(wamp.CALL))
-		b = appendUint(b, uint64(m.Request))
-		b, ok := appendDict(b, m.Options, 0)
-		if !ok {
-			return b, false
-		}
-		b = appendString(b, string(m.Procedure))
-		return appendPayload(b, n, m.Arguments, m.ArgumentsKw)
+		return appendRequest(b, wamp.CALL, m.Request, m.Options, &m.Procedure, m.Arguments, m.ArgumentsKw)
 	case *wamp.Yield:
-		n := payloadElems(m.Arguments, m.ArgumentsKw)
-		b = appendArrayHeader(b, 3+n)
-		b = appendInt(b, int64(wamp.YIELD))
-		b = appendUint(b, uint64(m.Request))
-		b, ok := appendDict(b, m.Options, 0)
-		if !ok {
-			return b, false
-		}
-		return appendPayload(b, n, m.Arguments, m.ArgumentsKw)
+		return appendRequest(b, wamp.YIELD, m.Request, m.Options, nil, m.Arguments, m.ArgumentsKw)
 	}
 	return b, false
+}
+
+// appendRequest appends [type, request, options, uri, args, kwargs]; a
+// message without a URI (uri nil, a YIELD) has no URI element.
+func appendRequest(b []byte, typ wamp.MessageType, req wamp.ID, opts wamp.Dict, uri *wamp.URI, args wamp.List, kwargs wamp.Dict) ([]byte, bool) {
+	n := payloadElems(args, kwargs)
+	head := 3
+	if uri != nil {
+		head = 4
+	}
+	b = appendArrayHeader(b, head+n)
+	b = appendInt(b, int64(typ))
+	b = appendUint(b, uint64(req))
+	b, ok := appendDict(b, opts, 0)
+	if !ok {
+		return b, false
+	}
+	if uri != nil {
+		b = appendString(b, string(*uri))
+	}
+	return appendPayload(b, n, args, kwargs)
 }
 
 // payloadElems is how many payload elements nexus writes: both when there
