@@ -16,13 +16,9 @@ import (
 
 func TestEventReadAfterABurstOfRequests(t *testing.T) {
 	leakcheck.Check(t)
-	p := platformtest.New(t)
-	app := p.AddApp("busy", "")
-	a, b := p.Install(p.AddDevice("a"), app, platformtest.Dev), p.Install(p.AddDevice("b"), app, platformtest.Dev)
+	p, a, b := platformPair(t)
 	config := func(in *platformtest.Installation) Config {
-		id, secret := in.Credentials()
-		cfg := Config{URL: p.URL(), Realm: in.Realm(), AuthID: id, Auth: []AuthMethod{{Name: AuthWAMPCRA, Secret: secret}},
-			HandshakeTimeout: 5 * time.Second, ResponseTimeout: 10 * time.Second, KeepaliveIdle: time.Minute, PongTimeout: time.Minute}
+		cfg := installationConfig(in, p.URL())
 		cfg.idleGrace = time.Millisecond // a busy look every 10 ms
 		return cfg
 	}

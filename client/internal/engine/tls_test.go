@@ -18,7 +18,6 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/platformtest"
 )
 
 // TestSessionOverTLS puts a TLS-terminating reverse proxy in front of the
@@ -28,9 +27,7 @@ import (
 // receives an event and calls a procedure, with a frameConn under it.
 func TestSessionOverTLS(t *testing.T) {
 	leakcheck.Check(t)
-	p := platformtest.New(t)
-	app := p.AddApp("tls", "")
-	a, b := p.Install(p.AddDevice("a"), app, platformtest.Dev), p.Install(p.AddDevice("b"), app, platformtest.Dev)
+	p, a, b := platformPair(t)
 	target, err := url.Parse(strings.Replace(p.URL(), "ws://", "http://", 1))
 	if err != nil {
 		t.Fatal(err)
@@ -46,12 +43,7 @@ func TestSessionOverTLS(t *testing.T) {
 	t.Setenv("SSL_CERT_FILE", certFile)
 	wssURL := strings.Replace(proxy.URL, "https://", "wss://", 1) + strings.TrimPrefix(p.URL(), "ws://"+target.Host)
 
-	config := func(in *platformtest.Installation) Config {
-		id, secret := in.Credentials()
-		return Config{URL: wssURL, Realm: in.Realm(), AuthID: id, Auth: []AuthMethod{{Name: AuthWAMPCRA, Secret: secret}},
-			HandshakeTimeout: 5 * time.Second, ResponseTimeout: 10 * time.Second, KeepaliveIdle: time.Minute, PongTimeout: time.Minute}
-	}
-	sa, sb := connectWith(t, config(a)), connectWith(t, config(b))
+	sa, sb := connectWith(t, installationConfig(a, wssURL)), connectWith(t, installationConfig(b, wssURL))
 	if sa.l.fc == nil {
 		t.Fatal("a wss link without a proxy has no frameConn under it")
 	}
