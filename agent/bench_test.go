@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/client"
-	"github.com/flockgo/ironflock/template"
 )
 
 // BenchmarkInvocation measures what Serve adds to a device function's
@@ -13,34 +12,21 @@ import (
 // them against the JSON Schema — against the baseline of decoding them
 // into the struct, which a hand-written handler does too.
 func BenchmarkInvocation(b *testing.B) {
-	tpl, _, err := template.ParseAgents([]byte(`a:
-  main: true
-  system_prompt: s
-  max_context_tokens: 1024
-  messages_after_summary: 1
-  max_iterations: 1
-  tools:
-    t:
-      description: d
-      topic: t
-      parameters:
+	params := `
         type: object
         properties:
           city: {type: string}
           days: {type: integer, minimum: 1, maximum: 7}
           unit: {type: string, enum: [C, F]}
         required: [city, days]
-`))
-	if err != nil {
-		b.Fatal(err)
-	}
+`
 	type args struct {
 		City string `json:"city"`
 		Days int    `json:"days"`
 		Unit string `json:"unit,omitempty"`
 	}
 	tool := Typed("t", func(ctx context.Context, a args) (int, error) { return a.Days, nil })
-	bd, err := newBinding(toolRef{agent: "a", tool: tpl.Agents["a"].Tools["t"]}, tool)
+	bd, err := newBinding(toolRef{agent: "a", tool: oneTool(b, params)}, tool)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,23 +1,14 @@
 package agent
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/flockgo/ironflock/template"
 )
 
 func TestRefusalTexts(t *testing.T) {
-	tpl, _, err := template.ParseAgents([]byte(`a:
-  main: true
-  system_prompt: s
-  max_context_tokens: 1024
-  messages_after_summary: 1
-  max_iterations: 1
-  tools:
-    t:
-      description: d
-      topic: t
-      parameters:
+	params := oneTool(t, `
         type: object
         properties:
           city: {type: string, description: "The city to look up, as its English name, for example Oslo or Trondheim"}
@@ -31,11 +22,7 @@ func TestRefusalTexts(t *testing.T) {
           tags: {type: array, items: {type: string}}
         required: [city, days]
         additionalProperties: false
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	params := tpl.Agents["a"].Tools["t"].Parameters
+`).Parameters
 	sch, err := compileSchema(params)
 	if err != nil {
 		t.Fatal(err)
@@ -64,4 +51,26 @@ func TestRefusalTexts(t *testing.T) {
 			t.Errorf("validate(%v):\n got %q\nwant %q", tc.args, got, tc.want)
 		}
 	}
+}
+
+// oneTool parses an agent template of one agent "a" with one tool "t"
+// whose parameters are the given YAML (indented under parameters:).
+func oneTool(tb testing.TB, parameters string) *template.Tool {
+	tb.Helper()
+	tpl, _, err := template.ParseAgents([]byte(`a:
+  main: true
+  system_prompt: s
+  max_context_tokens: 1024
+  messages_after_summary: 1
+  max_iterations: 1
+  tools:
+    t:
+      description: d
+      topic: t
+      parameters:
+` + strings.TrimPrefix(parameters, "\n")))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return tpl.Agents["a"].Tools["t"]
 }
