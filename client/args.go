@@ -81,13 +81,8 @@ func flatWireMap(m map[string]any) bool {
 		if !utf8.ValidString(k) {
 			return false
 		}
-		switch x := v.(type) {
-		case nil, bool, int64, float64:
-		case string:
-			if !utf8.ValidString(x) {
-				return false
-			}
-		default:
+		// scalar hands back v itself only for a value already in wire form.
+		if ev, ok := scalar(v); !ok || ev != v {
 			return false
 		}
 	}

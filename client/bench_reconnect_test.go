@@ -6,7 +6,6 @@ package client_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"testing"
 	"time"
 
@@ -26,17 +25,10 @@ func BenchmarkReconnectAfterRestart(b *testing.B) {
 	p, inst, _ := benchFleet(b)
 	states := make(chan client.State, 64)
 	attempts := make(chan error, 64)
-	c, err := client.New(client.WithEnv(inst.Env()), client.WithLogger(slog.New(slog.DiscardHandler)),
+	c := benchClient(b, inst, client.WithReconnectBackoff(client.DefaultReconnectInitial, client.DefaultReconnectMax),
 		client.WithStateHandler(func(s client.State) { states <- s }),
 		client.WithAttemptHandler(func(err error) { attempts <- err }))
-	if err != nil {
-		b.Fatal(err)
-	}
 	ctx := context.Background()
-	if err := c.Start(ctx); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { _ = c.Stop(ctx) })
 	for i := range 1000 {
 		if _, err := c.Subscribe(ctx, fmt.Sprintf("com.example.t%d", i), func(context.Context, *client.Event) {}); err != nil {
 			b.Fatal(err)

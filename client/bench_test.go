@@ -46,9 +46,11 @@ func benchFleet(b *testing.B) (*platformtest.Platform, *platformtest.Installatio
 	return p, p.Install(p.AddDevice("a"), app, platformtest.Dev), p.Install(p.AddDevice("b"), app, platformtest.Dev)
 }
 
-func benchClient(b *testing.B, inst *platformtest.Installation) *client.Client {
+// benchClient starts a client of inst with the fast cadences of the tests
+// and opts after them; Stop is registered as cleanup.
+func benchClient(b *testing.B, inst *platformtest.Installation, opts ...client.Option) *client.Client {
 	b.Helper()
-	c, err := client.New(append([]client.Option{client.WithEnv(inst.Env())}, fast...)...)
+	c, err := client.New(append(append([]client.Option{client.WithEnv(inst.Env())}, fast...), opts...)...)
 	if err != nil {
 		b.Fatal(err)
 	}

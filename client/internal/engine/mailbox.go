@@ -29,18 +29,18 @@ func newBoundedMailbox[T any](limit int) *mailbox[T] {
 }
 
 // put appends v, dropping the oldest item first when the mailbox is full;
-// it reports whether v was accepted (false once closed) and whether an
-// item was dropped for it.
-func (m *mailbox[T]) put(v T) (accepted, evicted bool) {
+// it reports whether v was accepted (false once closed) and, when an item
+// was dropped for it, how many have been dropped so far (else 0).
+func (m *mailbox[T]) put(v T) (accepted bool, dropped uint64) {
 	m.mu.Lock()
 	if m.closed {
 		m.mu.Unlock()
-		return false, false
+		return false, 0
 	}
 	if m.limit > 0 && len(m.items)-m.head >= m.limit {
 		m.popLocked()
 		m.dropped++
-		evicted = true
+		dropped = m.dropped
 	}
 	m.items = append(m.items, v)
 	m.mu.Unlock()
@@ -48,7 +48,7 @@ func (m *mailbox[T]) put(v T) (accepted, evicted bool) {
 	case m.ready <- struct{}{}:
 	default:
 	}
-	return true, evicted
+	return true, dropped
 }
 
 // take removes the oldest item without blocking.

@@ -46,12 +46,15 @@ func TestBoundedMailboxDropsOldest(t *testing.T) {
 	mb := newBoundedMailbox[int](3)
 	evictions := 0
 	for i := range 10 {
-		ok, evicted := mb.put(i)
+		ok, dropped := mb.put(i)
 		if !ok {
 			t.Fatalf("put %d refused", i)
 		}
-		if evicted {
+		if dropped > 0 {
 			evictions++
+			if dropped != uint64(evictions) {
+				t.Fatalf("put %d reports %d dropped, want %d", i, dropped, evictions)
+			}
 		}
 		if n := mb.len(); n > 3 {
 			t.Fatalf("after put %d the mailbox holds %d items, limit 3", i, n)

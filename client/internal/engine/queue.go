@@ -68,9 +68,9 @@ func (q *Queue[T]) run() {
 
 // Put queues v; it reports false once the queue is closed or stopped.
 func (q *Queue[T]) Put(v T) bool {
-	accepted, evicted := q.mb.put(v)
-	if evicted && q.onDrop != nil {
-		q.onDrop(q.mb.droppedCount())
+	accepted, dropped := q.mb.put(v)
+	if dropped > 0 && q.onDrop != nil {
+		q.onDrop(dropped)
 	}
 	return accepted
 }

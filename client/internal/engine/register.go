@@ -181,9 +181,8 @@ func (s *Session) onInvocation(m *wamp.Invocation) {
 // flight, with wamp.error.unavailable, and counts it.
 func (s *Session) refuse(p *Procedure, m *wamp.Invocation) {
 	n := p.refused.Add(1)
-	_ = s.l.write(&wamp.Error{Type: wamp.INVOCATION, Request: m.Request, Details: wamp.Dict{},
-		Error:     wamp.URI(wire.ErrUnavailable),
-		Arguments: wamp.List{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}})
+	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
+		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
 	if p.OnRefuse != nil {
 		p.OnRefuse(n)
 	}
