@@ -65,14 +65,15 @@ func TestReconnectAfterDrop(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
 	c := connect(t, f.a, st.option())
-	peer := connect(t, f.b)
+	pst := newStates()
+	peer := connect(t, f.b, pst.option())
 	tr := setupTraffic(t, c)
 	tr.check(t, peer, f.a.Device().Key())
 
 	f.p.DropConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second)
-	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	pst.awaitReconnect(t)
 	tr.check(t, peer, f.a.Device().Key())
 }
 
@@ -80,7 +81,8 @@ func TestReconnectAfterRestart(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
 	c := connect(t, f.a, st.option())
-	peer := connect(t, f.b)
+	pst := newStates()
+	peer := connect(t, f.b, pst.option())
 	tr := setupTraffic(t, c)
 
 	if err := f.p.Restart(); err != nil {
@@ -88,7 +90,7 @@ func TestReconnectAfterRestart(t *testing.T) {
 	}
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second)
-	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	pst.awaitReconnect(t)
 	tr.check(t, peer, f.a.Device().Key())
 }
 
@@ -123,7 +125,8 @@ func TestRestoreFailureIsRetried(t *testing.T) {
 	st := newStates()
 	logs := &logCapture{}
 	c := connect(t, f.a, st.option(), client.WithLogger(slog.New(logs)))
-	peer := connect(t, f.b)
+	pst := newStates()
+	peer := connect(t, f.b, pst.option())
 	tr := setupTraffic(t, c)
 
 	cancel := f.p.Refuse(platformtest.Refusal{Kind: platformtest.KindSubscribe, URI: "com.example.restore", Times: 1})
@@ -136,7 +139,7 @@ func TestRestoreFailureIsRetried(t *testing.T) {
 	}
 	// The registration was restored with the session; the subscription
 	// comes back on the retry.
-	eventually(t, 10*time.Second, "peer reconnected", peer.IsConnected)
+	pst.awaitReconnect(t)
 	res, err := peer.CallDeviceFunction(ctxT(t), f.a.Device().Key(), "ping")
 	if err != nil || res.Args[0] != "pong" {
 		t.Fatalf("call = %v, %v", res, err)
@@ -162,7 +165,8 @@ func TestRefusedReregisterRetriedAtNextReconnect(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
 	c := connect(t, f.a, st.option(), client.WithRestoreBackoff(time.Hour, time.Hour))
-	peer := connect(t, f.b)
+	pst := newStates()
+	peer := connect(t, f.b, pst.option())
 	tr := setupTraffic(t, c)
 	ctx := ctxT(t)
 	uri := fmt.Sprintf("%d.%d.%d.DEV.ping", f.a.Device().Project().Key(), f.a.Device().Key(), f.app.Key())
@@ -172,6 +176,7 @@ func TestRefusedReregisterRetriedAtNextReconnect(t *testing.T) {
 	f.p.DropConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second)
+	pst.awaitReconnect(t)
 	if err := refused.Wait(ctx, 1); err != nil {
 		t.Fatal(err)
 	}
@@ -190,6 +195,7 @@ func TestRefusedReregisterRetriedAtNextReconnect(t *testing.T) {
 	f.p.DropConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second) // restored before announced
+	pst.awaitReconnect(t)
 	tr.check(t, peer, f.a.Device().Key())
 	if n := count(f.p, platformtest.KindRegister, uri); n != 3 {
 		t.Errorf("REGISTER sent %d times, want 3 (first, refused restore, next reconnect)", n)
@@ -200,15 +206,14 @@ func TestKeepaliveDetectsDeadLink(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
 	c := connect(t, f.a, st.option(), client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
-	peer := connect(t, f.b, client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
+	pst := newStates()
+	peer := connect(t, f.b, pst.option(), client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
 	tr := setupTraffic(t, c)
 
 	f.p.FreezeConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second)
-	eventually(t, 10*time.Second, "peer reconnected", func() bool {
-		return peer.IsConnected() && len(f.p.Sessions()) >= 2
-	})
+	pst.awaitReconnect(t)
 	// The frozen session still holds the procedure on the router; the new
 	// session took it over with force_reregister.
 	tr.check(t, peer, f.a.Device().Key())

@@ -112,6 +112,15 @@ func (s *states) await(t *testing.T, want client.State, within time.Duration) {
 	}
 }
 
+// awaitReconnect waits until the client has lost its session and is
+// connected again: a client that has not read the loss yet still reports
+// connected on its old session.
+func (s *states) awaitReconnect(t *testing.T) {
+	t.Helper()
+	s.await(t, client.StateReconnecting, 10*time.Second)
+	s.await(t, client.StateConnected, 10*time.Second)
+}
+
 // onWait returns a channel that receives a value whenever an operation of c
 // starts waiting for a session (values are dropped while one is pending).
 func onWait(c *client.Client) <-chan struct{} {
