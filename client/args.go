@@ -29,6 +29,12 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 	var kwargs map[string]any
 	var opts []O
 	for _, a := range in {
+		// A row first: a map has no methods, so it is no option, and this
+		// look costs less than one for an option interface.
+		if m, ok := a.(map[string]any); ok && flatWireMap(m) {
+			args = append(args, a) // already its own wire form
+			continue
+		}
 		if o, ok := a.(O); ok {
 			opts = append(opts, o)
 			continue
@@ -54,10 +60,6 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 		case PublishOption:
 			return nil, nil, nil, invalidArg(op, uri, "publish options are not accepted here")
 		default:
-			if m, ok := a.(map[string]any); ok && flatWireMap(m) {
-				args = append(args, a) // already its own wire form
-				continue
-			}
 			ev, err := encodeValue(a, argPath(len(args)))
 			if err != nil {
 				return nil, nil, nil, invalidArg(op, uri, "%v", err)
@@ -81,8 +83,13 @@ func flatWireMap(m map[string]any) bool {
 		if !utf8.ValidString(k) {
 			return false
 		}
-		// scalar hands back v itself only for a value already in wire form.
-		if ev, ok := scalar(v); !ok || ev != v {
+		switch x := v.(type) {
+		case nil, bool, int64, float64:
+		case string:
+			if !utf8.ValidString(x) {
+				return false
+			}
+		default:
 			return false
 		}
 	}

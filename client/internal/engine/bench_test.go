@@ -242,7 +242,8 @@ func measure(b *testing.B, workers int, op func(worker int)) {
 // the floor client.
 func BenchmarkPublish(b *testing.B) {
 	e := newBenchEnv(b)
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	args := []any{benchRow}
 	b.Run("floor/1", func(b *testing.B) {
 		conn := e.floor(b, e.A)

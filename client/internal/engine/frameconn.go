@@ -54,6 +54,29 @@ type frameConn struct {
 	stale    atomic.Bool
 
 	out writeCork // the write side's coalescing (coalesce.go)
+
+	// wdeadline is the socket's write deadline as set last, when wknown:
+	// gorilla sets it again before every frame, mostly to the same value.
+	wdeadline time.Time
+	wknown    bool
+}
+
+// SetWriteDeadline passes t on to the socket unless it is already set.
+// gorilla calls it under its write lock, before each frame it writes.
+func (f *frameConn) SetWriteDeadline(t time.Time) error {
+	if f.wknown && t.Equal(f.wdeadline) {
+		return nil
+	}
+	err := f.Conn.SetWriteDeadline(t)
+	f.wdeadline, f.wknown = t, err == nil
+	return err
+}
+
+// SetDeadline sets both deadlines; SetWriteDeadline learns of it.
+func (f *frameConn) SetDeadline(t time.Time) error {
+	err := f.Conn.SetDeadline(t)
+	f.wdeadline, f.wknown = t, err == nil
+	return err
 }
 
 // frameConnBuffer is the initial and idle size of the buffer.
@@ -122,20 +145,25 @@ func (f *frameConn) fill() error {
 	if err == nil {
 		err = errors.New("empty read")
 	}
+	if isTimeout(err) {
+		// The deadline set last has passed: the next setDeadline sets one.
+		f.stale.Store(true)
+	}
 	return err
 }
 
 // setDeadline makes a fill end by want at the latest (zero: no bound). A
-// deadline already set that is still ahead and not later than want is
-// kept: a fill ending early is called again, and a caller reading back to
-// back then costs no timer update per message.
+// deadline already set that is not later than want is kept: a fill ending
+// early is called again, and a caller reading back to back then costs no
+// timer update per message. One that has passed is not kept: the fill that
+// ended on it, or an interrupt, made it stale.
 func (f *frameConn) setDeadline(want time.Time) {
 	if !f.stale.Swap(false) {
 		if f.deadline.IsZero() {
 			if want.IsZero() {
 				return
 			}
-		} else if time.Now().Before(f.deadline) && (want.IsZero() || !f.deadline.After(want)) {
+		} else if want.IsZero() || !f.deadline.After(want) {
 			return
 		}
 	}

@@ -164,8 +164,7 @@ func (s *Session) answer(req *request, m wamp.Message, progress func()) (wamp.Me
 // (the session's goroutine takes the role, so that gorilla answers the
 // ping at once, which it can do only while reading on).
 func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline time.Time, progress func()) (m wamp.Message, done bool, err error) {
-	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, s.l.interrupt)
+	if stop := s.hook.enter(ctx, s.interrupt); stop != nil {
 		defer stop()
 	}
 	var ready <-chan struct{}
@@ -176,6 +175,8 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 	// once a fill ended on a deadline.
 	timedOut := false
 	for {
+		// Two looks rather than one select of two cases: a select of one
+		// case costs far less, and most requests have no progress.
 		select {
 		case m := <-req.ch:
 			s.mu.Lock()
@@ -183,13 +184,18 @@ func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline t
 			s.mu.Unlock()
 			m, err := s.answer(req, m, progress)
 			return m, true, err
-		case <-ready:
-			s.mu.Lock()
-			s.handOnLocked()
-			s.mu.Unlock()
-			progress()
-			return nil, false, nil
 		default:
+		}
+		if ready != nil {
+			select {
+			case <-ready:
+				s.mu.Lock()
+				s.handOnLocked()
+				s.mu.Unlock()
+				progress()
+				return nil, false, nil
+			default:
+			}
 		}
 		// The deadline is set before the checks: an interrupt for ctx or
 		// Stop landing after them still ends the fill.
@@ -288,6 +294,7 @@ func (s *Session) promoteLocked() bool {
 // interrupts the reader once Stop closes. It ends with the link.
 func (s *Session) readLoop() {
 	defer s.cancel()
+	defer s.hook.end()
 	stop := s.stop
 	for {
 		fired := false

@@ -78,7 +78,7 @@ type Session struct {
 	reqID           atomic.Uint64
 
 	mu       sync.Mutex
-	pending  map[uint64]*request
+	pending  pendingTable
 	subs     map[uint64]*Topic // router subscription id → topic
 	topicIDs map[*Topic]uint64
 	regs     map[uint64]*Procedure // router registration id → procedure
@@ -98,6 +98,10 @@ type Session struct {
 	freeAt    time.Time // when the role was last freed
 	grace     time.Duration
 	wake      chan struct{}
+	// hook interrupts a fill when the ctx of the caller reading ends
+	// (ctxhook.go); interrupt is the link's, bound once.
+	hook      ctxHook
+	interrupt func()
 
 	ctx        context.Context // ends with the link; parent of handler contexts
 	cancel     context.CancelFunc
@@ -170,7 +174,6 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		stop:            cfg.Stop,
 		responseTimeout: cfg.ResponseTimeout,
 		log:             cfg.Logger,
-		pending:         map[uint64]*request{},
 		subs:            map[uint64]*Topic{},
 		topicIDs:        map[*Topic]uint64{},
 		regs:            map[uint64]*Procedure{},
@@ -181,6 +184,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		grace:           idleGrace,
 		wake:            make(chan struct{}, 1),
 	}
+	s.interrupt = l.interrupt
 	s.idle.Stop()
 	if cfg.idleGrace > 0 {
 		s.grace = cfg.idleGrace
@@ -242,13 +246,13 @@ func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 			s.mu.Unlock()
 			return s.lost(false)
 		}
-		s.pending[uint64(id)] = req
+		s.pending.put(uint64(id), req)
 		s.mu.Unlock()
 	}
 	if err := s.l.write(msg); err != nil {
 		if req != nil {
 			s.mu.Lock()
-			delete(s.pending, uint64(id))
+			s.pending.remove(uint64(id))
 			s.mu.Unlock()
 		}
 		if err == ErrConnectionLost {
@@ -295,7 +299,7 @@ func (s *Session) giveUp(id wamp.ID, req *request) {
 		s.handOnLocked()
 	}
 	if req.onLate == nil {
-		delete(s.pending, uint64(id))
+		s.pending.remove(uint64(id))
 		return
 	}
 	req.gaveUp = true
@@ -347,7 +351,7 @@ func (s *Session) dispatch(msg wamp.Message) bool {
 
 func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 	s.mu.Lock()
-	req := s.pending[id]
+	req := s.pending.get(id)
 	if req == nil {
 		s.mu.Unlock()
 		return
@@ -357,7 +361,7 @@ func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 		req.progress.put(m.(*wamp.Result))
 		return
 	}
-	delete(s.pending, id)
+	s.pending.remove(id)
 	req.answered = true
 	gaveUp := req.gaveUp
 	s.mu.Unlock()
