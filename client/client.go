@@ -29,6 +29,8 @@ type Client struct {
 
 	cur  atomic.Pointer[engine.Session] // the announced session, nil while none
 	live atomic.Pointer[engine.Session] // the last announced session (for GOODBYE at Stop)
+	// lastFn is the device function URI composed last (devicefn.go).
+	lastFn atomic.Pointer[functionURI]
 
 	baseCtx    context.Context // ends at Stop; parent of handler contexts
 	baseCancel context.CancelFunc

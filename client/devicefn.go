@@ -10,8 +10,28 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// deviceFunctionURI composes <SWARM>.<DEVICE_KEY>.<APP>.<STAGE>.<name>.
+// functionURI is a device function's URI, kept for the next call of the
+// same function: a device mostly calls one function in a loop.
+type functionURI struct {
+	deviceKey int
+	name, uri string
+}
+
+// deviceFunctionURI composes <SWARM>.<DEVICE_KEY>.<APP>.<STAGE>.<name>; the
+// last one composed is kept and returned again for the same function.
 func (c *Client) deviceFunctionURI(op string, deviceKey int, name string) (string, error) {
+	if f := c.lastFn.Load(); f != nil && f.deviceKey == deviceKey && f.name == name {
+		return f.uri, nil
+	}
+	uri, err := c.composeFunctionURI(op, deviceKey, name)
+	if err == nil {
+		c.lastFn.Store(&functionURI{deviceKey: deviceKey, name: name, uri: uri})
+	}
+	return uri, err
+}
+
+// composeFunctionURI checks name and composes the URI of a device function.
+func (c *Client) composeFunctionURI(op string, deviceKey int, name string) (string, error) {
 	if name == "" || strings.TrimSpace(name) != name {
 		return "", invalidArg(op, name, "the function name must be non-empty without surrounding whitespace")
 	}

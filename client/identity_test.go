@@ -261,3 +261,31 @@ func TestMirrorUnreadableOrMissing(t *testing.T) {
 		t.Errorf("non-directory mirror: %+v", got)
 	}
 }
+
+// TestDeviceFunctionURIKept checks that the URI kept for the last device
+// function is returned only for that function, and that a refused name is
+// refused whatever was kept.
+func TestDeviceFunctionURIKept(t *testing.T) {
+	c := newTestClient(t, baseEnv())
+	for _, step := range []struct {
+		key  int
+		name string
+		want string
+	}{
+		{5, "echo", "2.5.26.DEV.echo"},
+		{5, "echo", "2.5.26.DEV.echo"},
+		{5, "count", "2.5.26.DEV.count"},
+		{6, "count", "2.6.26.DEV.count"},
+		{5, "echo", "2.5.26.DEV.echo"},
+	} {
+		got, err := c.deviceFunctionURI("CallDeviceFunction", step.key, step.name)
+		if err != nil || got != step.want {
+			t.Fatalf("device %d, %q: %q, %v; want %q", step.key, step.name, got, err, step.want)
+		}
+	}
+	for _, name := range []string{"", " echo", "ec ho", "echo#"} {
+		if _, err := c.deviceFunctionURI("CallDeviceFunction", 5, name); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("name %q: %v, want ErrInvalidArgument", name, err)
+		}
+	}
+}

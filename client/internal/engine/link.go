@@ -47,7 +47,8 @@ type link struct {
 	wbuf   []byte // the encoding of the last message written, under wmu
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
-	rbuf      []byte // the last message read, by the holder of the reader role
+	rbuf      []byte   // the last message read, by the holder of the reader role
+	keys      keyCache // the map keys read, by the holder of the reader role
 	clk       clock
 	start     time.Time
 	lastRx    atomic.Int64 // nanoseconds since start, on clk
@@ -309,7 +310,7 @@ func readInto(b []byte, r io.Reader) ([]byte, error) {
 // the others by nexus's serializer, from a copy.
 func (l *link) decode(b []byte) (wamp.Message, error) {
 	if !l.json {
-		if msg, ok := parseMessage(b); ok {
+		if msg, ok := parseMessage(b, &l.keys); ok {
 			return msg, nil
 		}
 	}

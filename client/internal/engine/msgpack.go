@@ -232,14 +232,15 @@ func appendUint(b []byte, i uint64) []byte {
 // form outside the wire form) sets bad, and the message goes to nexus's
 // serializer instead.
 type parser struct {
-	b   []byte
-	bad bool
+	b    []byte
+	bad  bool
+	keys *keyCache // the link's map keys; nil keeps none
 }
 
 // parseMessage parses a message of the hot path with its payload in normal
 // form; false for anything else.
-func parseMessage(b []byte) (wamp.Message, bool) {
-	p := parser{b: b}
+func parseMessage(b []byte, keys *keyCache) (wamp.Message, bool) {
+	p := parser{b: b, keys: keys}
 	n := p.arrayLen()
 	if p.bad || n < 1 {
 		return nil, false
@@ -517,6 +518,14 @@ func (p *parser) list(n, depth int) []any {
 	return l
 }
 
+// key returns the map key b: kept by the link when short enough.
+func (p *parser) key(b []byte) string {
+	if p.keys == nil || len(b) > maxInternedKey {
+		return string(b)
+	}
+	return p.keys.intern(b)
+}
+
 func (p *parser) mapOf(n, depth int) map[string]any {
 	if p.bad || n > len(p.b)/2 {
 		p.bad = true
@@ -527,13 +536,13 @@ func (p *parser) mapOf(n, depth int) map[string]any {
 		var k string
 		switch c := p.u8(); {
 		case c >= 0xa0 && c <= 0xbf:
-			k = string(p.need(c & 0x1f))
+			k = p.key(p.need(c & 0x1f))
 		case c == 0xd9:
-			k = string(p.need(p.u8()))
+			k = p.key(p.need(p.u8()))
 		case c == 0xda:
-			k = string(p.need(p.u16()))
+			k = p.key(p.need(p.u16()))
 		case c == 0xdb:
-			k = string(p.need(p.u32()))
+			k = p.key(p.need(p.u32()))
 		default:
 			p.bad = true
 			return nil

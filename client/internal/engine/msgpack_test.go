@@ -144,6 +144,9 @@ func TestCodecReadsAsNexus(t *testing.T) {
 		&wamp.Event{Subscription: 3, Publication: 4, Details: wamp.Dict{}},
 		&wamp.Error{Type: wamp.INVOCATION, Request: 6, Details: wamp.Dict{}, Error: "e", Arguments: wamp.List{}, ArgumentsKw: wamp.Dict{"k": []byte{}}},
 	)
+	// Each message is read twice through one key cache: the second time,
+	// its keys come from the cache.
+	keys := &keyCache{}
 	for _, msg := range msgs {
 		b, err := mp.Serialize(msg)
 		if err != nil {
@@ -153,12 +156,14 @@ func TestCodecReadsAsNexus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := parseMessage(b)
-		if !ok {
-			t.Fatalf("%#v: not read", msg)
-		}
-		if diff := cmp.Diff(want, got, cmpopts.EquateNaNs()); diff != "" {
-			t.Fatalf("%#v (-nexus +engine):\n%s", msg, diff)
+		for range 2 {
+			got, ok := parseMessage(b, keys)
+			if !ok {
+				t.Fatalf("%#v: not read", msg)
+			}
+			if diff := cmp.Diff(want, got, cmpopts.EquateNaNs()); diff != "" {
+				t.Fatalf("%#v (-nexus +engine):\n%s", msg, diff)
+			}
 		}
 	}
 	// Forms outside the wire form, other messages and broken input are left
@@ -173,13 +178,13 @@ func TestCodecReadsAsNexus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := parseMessage(b); ok {
+		if _, ok := parseMessage(b, nil); ok {
 			t.Errorf("%v read", raw)
 		}
 	}
 	b, _ := mp.Serialize(&wamp.Result{Request: 1, Details: wamp.Dict{}, Arguments: wamp.List{"abc"}})
 	for i := range b {
-		if _, ok := parseMessage(b[:i]); ok {
+		if _, ok := parseMessage(b[:i], nil); ok {
 			t.Errorf("truncated at %d: read", i)
 		}
 	}
@@ -188,7 +193,7 @@ func TestCodecReadsAsNexus(t *testing.T) {
 		{0x93, 50, 1, 0x81, 0x01, 0x01},
 		{0x94, 50, 1, 0x80, 0x91, 0xd6, 0xff, 0, 0, 0, 1},
 	} {
-		if _, ok := parseMessage(raw); ok {
+		if _, ok := parseMessage(raw, nil); ok {
 			t.Errorf("%x read", raw)
 		}
 	}
@@ -218,13 +223,19 @@ func FuzzCodec(f *testing.F) {
 		if nesting(data) > 8 {
 			return
 		}
-		if got, ok := parseMessage(data); ok {
+		keys := &keyCache{}
+		if got, ok := parseMessage(data, keys); ok {
 			want, err := nexusRead(t, data)
 			if err != nil {
 				t.Fatalf("the engine read what nexus refuses (%v): %x", err, data)
 			}
 			if diff := cmp.Diff(want, got, cmpopts.EquateNaNs()); diff != "" {
 				t.Fatalf("%x (-nexus +engine):\n%s", data, diff)
+			}
+			// Again, with the keys cached.
+			again, _ := parseMessage(data, keys)
+			if diff := cmp.Diff(want, again, cmpopts.EquateNaNs()); diff != "" {
+				t.Fatalf("%x read again (-nexus +engine):\n%s", data, diff)
 			}
 		}
 		var v any

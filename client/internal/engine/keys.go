@@ -1,0 +1,38 @@
+// This file holds keyCache: the map keys a link has read, kept so that the
+// same key read again costs no allocation.
+//
+// A device mostly receives the same few keys over and over: the columns of
+// its rows and the details of EVENT, RESULT and INVOCATION. Each decoded
+// map would otherwise allocate every key again.
+
+package engine
+
+// keyCacheSize is the number of keys a link keeps: about 12 KiB at most
+// with keys of maxInternedKey bytes.
+const keyCacheSize = 256
+
+// maxInternedKey is the longest key kept; longer ones are rarely repeated
+// names.
+const maxInternedKey = 32
+
+// keyCache keeps one key per slot, the slot chosen by a hash of the key's
+// bytes; a key arriving in a slot replaces the one there. It belongs to the
+// link's reader: the holder of the reader role uses it, which hands it on
+// with the role.
+type keyCache [keyCacheSize]string
+
+// intern returns b as a string: the one kept for the same bytes, or a new
+// one, then kept.
+func (c *keyCache) intern(b []byte) string {
+	h := uint32(2166136261) // FNV-1a
+	for _, x := range b {
+		h = (h ^ uint32(x)) * 16777619
+	}
+	slot := &c[h%keyCacheSize]
+	if *slot == string(b) { // compared without a conversion
+		return *slot
+	}
+	s := string(b)
+	*slot = s
+	return s
+}
