@@ -134,11 +134,12 @@ func TestUnsubscribeTakesEffectAtOnce(t *testing.T) {
 	pub := connect(t, f.b) // the router does not echo a publication to its publisher
 	ctx := ctxT(t)
 	col := newCollector()
-	block := make(chan struct{})
+	block, entered := make(chan struct{}), make(chan struct{})
 	first := true
 	s, err := c.Subscribe(ctx, "com.example.u", func(ctx context.Context, ev *client.Event) {
 		if first {
 			first = false
+			close(entered)
 			<-block
 		}
 		col.handler(ctx, ev)
@@ -160,7 +161,13 @@ func TestUnsubscribeTakesEffectAtOnce(t *testing.T) {
 	for range 5 {
 		witness.next(t)
 	}
-	// Events 1..4 are queued behind the blocked handler.
+	// Events 1..4 are queued behind the blocked handler, once it runs: the
+	// witness may get its events before the handler got the first.
+	select {
+	case <-entered:
+	case <-ctx.Done():
+		t.Fatal("the handler was not called with the first event")
+	}
 	if err := s.Unsubscribe(ctx); err != nil {
 		t.Fatal(err)
 	}

@@ -49,7 +49,8 @@ type frameConn struct {
 	touch              func() // notes incoming traffic
 
 	// deadline is the socket's read deadline as the reader set it last;
-	// stale, set by interrupt, says it may no longer be.
+	// stale says it may no longer be (interrupt set another) or has passed
+	// (a fill ended on it).
 	deadline time.Time
 	stale    atomic.Bool
 
