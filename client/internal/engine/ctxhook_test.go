@@ -21,24 +21,39 @@ func hookState(s *Session) (bool, <-chan struct{}) {
 	return s.hook.stop != nil, s.hook.kept
 }
 
-func TestKeptHookEndsALeadingRequest(t *testing.T) {
+// leadingSession connects a session on the relay router whose goroutine
+// never takes a free reader role, and returns it with a ctx bounding the
+// test.
+func leadingSession(t *testing.T) (*Session, context.Context) {
+	t.Helper()
 	leakcheck.Check(t)
 	s := connectWith(t, leadingConfig(relayRouter(t)))
-	bg, stop := context.WithTimeout(context.Background(), 10*time.Second)
-	defer stop()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return s, ctx
+}
+
+// publishN publishes n times with ctx.
+func publishN(t *testing.T, s *Session, ctx context.Context, n int) {
+	t.Helper()
+	for range n {
+		if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestKeptHookEndsALeadingRequest(t *testing.T) {
+	s, bg := leadingSession(t)
 	ctx, cancel := context.WithCancel(bg)
 	defer cancel()
 
 	// A ctx seen once gets no kept hook; seen again, it does.
-	if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	publishN(t, s, ctx, 1)
 	if kept, _ := hookState(s); kept {
 		t.Fatal("a hook is kept for a ctx seen once")
 	}
-	if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	publishN(t, s, ctx, 1)
 	if kept, done := hookState(s); !kept || done != ctx.Done() {
 		t.Fatal("no hook is kept for a ctx that came back")
 	}
@@ -54,24 +69,15 @@ func TestKeptHookEndsALeadingRequest(t *testing.T) {
 		t.Fatalf("call of a cancelled ctx: %v", err)
 	}
 	// Another ctx replaces the kept hook; the session goes on.
-	if err := s.Publish(bg, "com.example.x", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	publishN(t, s, bg, 1)
 	if kept, _ := hookState(s); kept {
 		t.Fatal("the hook of the cancelled ctx is still kept")
 	}
 }
 
 func TestSessionEndRemovesTheKeptHook(t *testing.T) {
-	leakcheck.Check(t)
-	s := connectWith(t, leadingConfig(relayRouter(t)))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	for range 2 {
-		if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	s, ctx := leadingSession(t)
+	publishN(t, s, ctx, 2)
 	if kept, _ := hookState(s); !kept {
 		t.Fatal("no hook is kept for a ctx that came back")
 	}
@@ -92,13 +98,8 @@ func TestSessionEndRemovesTheKeptHook(t *testing.T) {
 }
 
 func TestPassedDeadlineDoesNotEndTheNextRequest(t *testing.T) {
-	leakcheck.Check(t)
-	s := connectWith(t, leadingConfig(relayRouter(t)))
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.Publish(ctx, "com.example.x", nil, nil); err != nil {
-		t.Fatal(err)
-	}
+	s, ctx := leadingSession(t)
+	publishN(t, s, ctx, 1)
 	// The role is free and stays free: set the read deadline a request left
 	// behind to one that has passed, as after a pause longer than the
 	// response timeout.
