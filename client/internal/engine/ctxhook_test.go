@@ -23,11 +23,14 @@ func hookState(s *Session) (bool, <-chan struct{}) {
 
 // leadingSession connects a session on the relay router whose goroutine
 // never takes a free reader role, and returns it with a ctx bounding the
-// test.
+// test. The session's goroutine reads first, until it has handed over an
+// answer: after one publication (with a ctx that never ends, which no hook
+// notes) every request's caller reads for itself.
 func leadingSession(t *testing.T) (*Session, context.Context) {
 	t.Helper()
 	leakcheck.Check(t)
 	s := connectWith(t, leadingConfig(relayRouter(t)))
+	publishN(t, s, context.Background(), 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
 	return s, ctx
