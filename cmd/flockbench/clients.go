@@ -110,24 +110,26 @@ func floorTemplate(t target, sc scenario) (*floorclient.Template, error) {
 	return floorclient.PublishTemplate(benchTopic, []any{row()}, publishKwargs(t.Fleet.Caller))
 }
 
-// dialFloor joins with the caller's credential.
-func dialFloor(ctx context.Context, t target) (*floorclient.Conn, error) {
+// dialFloor pre-encodes sc's request and joins with the caller's
+// credential.
+func dialFloor(ctx context.Context, t target, sc scenario) (*floorclient.Template, *floorclient.Conn, error) {
+	tpl, err := floorTemplate(t, sc)
+	if err != nil {
+		return nil, nil, err
+	}
 	env := t.Fleet.Caller
 	r, err := realm(env)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return floorclient.Dial(ctx, t.Fleet.WSURL, r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+	conn, err := floorclient.Dial(ctx, t.Fleet.WSURL, r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+	return tpl, conn, err
 }
 
 // openFloor runs the floor client: one goroutine writing then reading for
 // one in flight, else one Caller per goroutine with one reader goroutine.
 func openFloor(ctx context.Context, t target, sc scenario) (*workload, error) {
-	tpl, err := floorTemplate(t, sc)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := dialFloor(ctx, t)
+	tpl, conn, err := dialFloor(ctx, t, sc)
 	if err != nil {
 		return nil, err
 	}
@@ -160,11 +162,7 @@ func openFloor(ctx context.Context, t target, sc scenario) (*workload, error) {
 // openFloorPipelined runs the floor client from one goroutine keeping
 // sc.InFlight requests in flight.
 func openFloorPipelined(ctx context.Context, t target, sc scenario) (*workload, error) {
-	tpl, err := floorTemplate(t, sc)
-	if err != nil {
-		return nil, err
-	}
-	conn, err := dialFloor(ctx, t)
+	tpl, conn, err := dialFloor(ctx, t, sc)
 	if err != nil {
 		return nil, err
 	}

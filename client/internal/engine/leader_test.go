@@ -289,15 +289,23 @@ func TestReaderKeepsOrderUnderConcurrentCallers(t *testing.T) {
 	}
 }
 
-func TestEventReadWhenNobodyWaits(t *testing.T) {
+// subscribedSession connects a session on the relay router with rec's
+// topic subscribed, and returns it with a ctx bounding the test.
+func subscribedSession(t *testing.T) (*Session, *recorder, context.Context) {
+	t.Helper()
 	leakcheck.Check(t)
 	s := connectTo(t, relayRouter(t))
 	rec := newRecorder()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
 	if err := s.Subscribe(ctx, rec.topic()); err != nil {
 		t.Fatal(err)
 	}
+	return s, rec, ctx
+}
+
+func TestEventReadWhenNobodyWaits(t *testing.T) {
+	s, rec, ctx := subscribedSession(t)
 	// The CALL's final RESULT comes after an EVENT: by the time Call
 	// returned, the event was dispatched. The EVENT of a held PUBLISH comes
 	// with nobody waiting and must be read by the session's goroutine.
@@ -435,14 +443,7 @@ func TestPingAnsweredWhileACallerLeads(t *testing.T) {
 }
 
 func TestSlowProgressStallsNoReading(t *testing.T) {
-	leakcheck.Check(t)
-	s := connectTo(t, relayRouter(t))
-	rec := newRecorder()
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := s.Subscribe(ctx, rec.topic()); err != nil {
-		t.Fatal(err)
-	}
+	s, rec, ctx := subscribedSession(t)
 	// The router sends the EVENT after the progressive result: the Progress
 	// callback waits for it to be dispatched, which someone else must read.
 	res, err := s.Call(ctx, "com.example.echo", nil, nil, CallOptions{Progress: func(Payload) {

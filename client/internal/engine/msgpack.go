@@ -435,7 +435,8 @@ func (p *parser) value(depth int) any {
 	case c >= 0xe0:
 		return int64(int8(c))
 	case c >= 0xa0 && c <= 0xbf:
-		return string(p.need(c & 0x1f))
+		s, _ := p.str(c)
+		return string(s)
 	case c >= 0x90 && c <= 0x9f:
 		return p.list(c&0x0f, depth)
 	case c >= 0x80 && c <= 0x8f:
@@ -478,12 +479,9 @@ func (p *parser) value(depth int) any {
 		return int64(int32(p.u32()))
 	case 0xd3:
 		return int64(p.u64())
-	case 0xd9:
-		return string(p.need(p.u8()))
-	case 0xda:
-		return string(p.need(p.u16()))
-	case 0xdb:
-		return string(p.need(p.u32()))
+	case 0xd9, 0xda, 0xdb:
+		s, _ := p.str(c)
+		return string(s)
 	case 0xdc:
 		return p.list(p.u16(), depth)
 	case 0xdd:
@@ -518,6 +516,22 @@ func (p *parser) list(n, depth int) []any {
 	return l
 }
 
+// str reads the bytes of a string whose header byte is c (a fixstr, str
+// 8, 16 or 32); false when c starts no string.
+func (p *parser) str(c int) ([]byte, bool) {
+	switch {
+	case c >= 0xa0 && c <= 0xbf:
+		return p.need(c & 0x1f), true
+	case c == 0xd9:
+		return p.need(p.u8()), true
+	case c == 0xda:
+		return p.need(p.u16()), true
+	case c == 0xdb:
+		return p.need(p.u32()), true
+	}
+	return nil, false
+}
+
 // key returns the map key b: kept by the link when short enough.
 func (p *parser) key(b []byte) string {
 	if p.keys == nil || len(b) > maxInternedKey {
@@ -533,20 +547,12 @@ func (p *parser) mapOf(n, depth int) map[string]any {
 	}
 	m := make(map[string]any, n)
 	for range n {
-		var k string
-		switch c := p.u8(); {
-		case c >= 0xa0 && c <= 0xbf:
-			k = p.key(p.need(c & 0x1f))
-		case c == 0xd9:
-			k = p.key(p.need(p.u8()))
-		case c == 0xda:
-			k = p.key(p.need(p.u16()))
-		case c == 0xdb:
-			k = p.key(p.need(p.u32()))
-		default:
+		b, ok := p.str(p.u8())
+		if !ok {
 			p.bad = true
 			return nil
 		}
+		k := p.key(b)
 		if _, dup := m[k]; dup {
 			// nexus's codec decodes a repeated key into the value already
 			// there, keeping its type: leave that to it.
