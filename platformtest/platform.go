@@ -42,8 +42,9 @@ type Platform struct {
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
-	fleet  *fleetdb.DB     // the data backend of every realm (fleetdb.go)
-	agents *agents.Runtime // the agent runtime (agents.go)
+	fleet     *fleetdb.DB     // the data backend of every realm (fleetdb.go)
+	fleetDone sync.Once       // closes fleet's store once
+	agents    *agents.Runtime // the agent runtime (agents.go)
 
 	files *fleetfiles.Service // the file service of every realm (files.go)
 
@@ -75,7 +76,11 @@ func Start(opts ...Option) (*Platform, error) {
 	}
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
+	store, err := set.openFleetStore()
+	if err != nil {
+		return nil, err
+	}
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	mux := http.NewServeMux()
@@ -95,11 +100,13 @@ func Start(opts ...Option) (*Platform, error) {
 
 	ln, err := net.Listen("tcp", set.addr)
 	if err != nil {
+		_ = p.fleet.Close()
 		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
 	}
 	p.addr = ln.Addr().String()
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
+		_ = p.fleet.Close()
 		return nil, err
 	}
 	p.log.Info("platform listening", "url", p.URL())
@@ -130,6 +137,7 @@ func (p *Platform) Clock() *Clock { return p.clock }
 func (p *Platform) Close() {
 	p.rt.Close()
 	p.files.Close()
+	p.closeFleet()
 	p.clock.stop()
 	p.log.Info("platform closed")
 }

@@ -19,7 +19,13 @@
 // entity key + tsp stored twice (entity_key_conflict). A batch is all or
 // nothing. A published row without tsp also leaves an error-logs row with
 // source "system". A secret value is stored encrypted (crypt.go); a kept
-// one is the entity's stored ciphertext, carried over as it is.
+// one is the entity's stored ciphertext, carried over as it is. The rows
+// are checked and typed here and stored by the store (store.go), which
+// applies the entity rules (merge, conflict) and answers only once they
+// are stored; a store's failure is answered as storeError says, never as
+// success. The feed is published after the store answered, so it follows
+// the order in which appends were stored only for writes that do not
+// overlap (one publisher's publications are handled one at a time).
 //
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
@@ -55,13 +61,14 @@ type writeMsg struct {
 type pending struct {
 	vals    []any
 	present []bool // the message carried the column (possibly null)
-	keep    []bool // secret placeholder: keep the stored value
+	carry   []bool // take the entity's stored value: not carried, or the secret placeholder
 }
 
-func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
+func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
 	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
-	n, err := b.write(h, t, msg, bulk)
+	n, err := b.write(ctx, h, t, msg, bulk)
 	if err != nil {
+		logStoreFailure(h, "append", t.name, err)
 		return err.result()
 	}
 	res := map[string]any{"success": true}
@@ -73,16 +80,18 @@ func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bul
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
-	if _, err := b.write(h, t, msg, bulk); err != nil {
+	ctx := context.Background() // a publication has no caller to cancel it
+	if _, err := b.write(ctx, h, t, msg, bulk); err != nil {
 		if err.missingTsp {
-			b.logDropped(h, t, msg)
+			b.logDropped(ctx, h, t, msg)
 		}
+		logStoreFailure(h, "publication", t.name, err)
 		h.Log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
 	}
 }
 
 // write stores the rows of one message and publishes them on the feed.
-func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
+func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
 	var ps []*pending
 	if bulk {
 		var batch []any
@@ -107,15 +116,13 @@ func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, 
 		}
 		ps = []*pending{p}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rows, full, err := b.commit(t, ps)
+	rows, err := b.commit(ctx, t, ps)
 	if err != nil {
 		return 0, err
 	}
 	feed := make([]map[string]any, len(rows))
 	for i, r := range rows {
-		feed[i] = t.feedRow(r, ps[i].present, full[i])
+		feed[i] = t.feedRow(r.Vals, ps[i].present, r.Merged)
 	}
 	publishFeed(h, t.name, t.private || t.system, feed, bulk)
 	return len(rows), nil
@@ -174,17 +181,18 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		err.missingTsp = true
 		return nil, err
 	}
-	p := &pending{vals: make([]any, len(t.cols)), present: present, keep: make([]bool, len(t.cols))}
+	p := &pending{vals: make([]any, len(t.cols)), present: present, carry: make([]bool, len(t.cols))}
 	kept := ""
 	for i := range t.cols {
 		c := &t.cols[i]
 		if !present[i] || c.implicit {
+			p.carry[i] = !present[i]
 			continue
 		}
 		if s, ok := raw[i].(string); ok && c.secret {
 			switch {
 			case s == secretPlaceholder || s == secretUIMask:
-				p.keep[i], kept = true, c.id
+				p.carry[i], kept = true, c.id
 				continue
 			case strings.HasPrefix(s, secretCipherPrefix):
 				return nil, dataRefusal(errSecretCipher, "column %q: the value is already encrypted (%s…); write the plaintext", c.id, secretCipherPrefix)
@@ -202,7 +210,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 	p.vals[t.devKey] = devKey
 	p.vals[t.authID] = authID
 	if kept != "" {
-		if _, complete := t.entityKey(p.vals); len(t.entity) == 0 || !complete {
+		if !t.entityComplete(p.vals) {
 			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, secretPlaceholder)
 		}
 	}
@@ -239,65 +247,26 @@ func authIDOf(details map[string]any) any {
 	return nil
 }
 
-// commit merges, checks and stores prepared rows, all or none. full[i]
-// tells that row i took values from its entity's previous row. Caller
-// holds b.mu.
-func (b *backend) commit(t *table, ps []*pending) (rows []*row, full []bool, err *fleetError) {
-	var staged map[string]*row
-	var stagedUniq map[string]bool
-	if t.latest != nil {
-		staged, stagedUniq = map[string]*row{}, map[string]bool{}
-	}
-	rows = make([]*row, len(ps))
-	full = make([]bool, len(ps))
+// commit stores prepared rows, all or none: a column the message did not
+// carry, or a kept secret, takes the entity's stored value (the store
+// merges).
+func (b *backend) commit(ctx context.Context, t *table, ps []*pending) ([]Appended, *fleetError) {
+	rows := make([]NewRow, len(ps))
 	for i, p := range ps {
-		r := &row{tsp: p.vals[t.tsp].(int64), vals: p.vals}
-		if t.latest != nil {
-			key, complete := t.entityKey(p.vals)
-			if complete {
-				prev := t.latest[key]
-				if s := staged[key]; s != nil && (prev == nil || s.after(prev)) {
-					prev = s
-				}
-				for j := range t.cols {
-					c := &t.cols[j]
-					if c.implicit || j == t.tsp || (p.present[j] && !p.keep[j]) {
-						continue
-					}
-					if prev != nil {
-						r.vals[j] = prev.vals[j]
-						full[i] = true
-					}
-				}
-				u := uniqKey(key, r.tsp)
-				if t.uniq[u] || stagedUniq[u] {
-					return nil, nil, dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", t.name)
-				}
-				stagedUniq[u] = true
-				r.seq = b.seq + int64(i) + 1 // the sequence it is stored with
-				if cur := staged[key]; cur == nil || r.after(cur) {
-					staged[key] = r
-				}
-			}
-		}
-		rows[i] = r
+		rows[i] = NewRow{Vals: p.vals, Carry: p.carry}
 	}
-	for _, r := range rows {
-		r.seq = b.nextSeq()
-		if t.id >= 0 {
-			r.vals[t.id] = t.nextID
-			t.nextID++
-		}
+	stored, err := b.store.Append(ctx, t.name, rows)
+	if err != nil {
+		return nil, storeError(t.name, err)
 	}
-	t.add(rows)
-	return rows, full, nil
+	return stored, nil
 }
 
 // feedRow is a row as the feed publishes it: only the columns the message
 // carried (plus device_key and authid), or the whole row after a merge.
-func (t *table) feedRow(r *row, present []bool, full bool) map[string]any {
+func (t *table) feedRow(vals []any, present []bool, full bool) map[string]any {
 	if full {
-		return t.outRow(r, t.allCols())
+		return t.outRow(vals, t.allCols())
 	}
 	cols := []int{t.devKey, t.authID}
 	for i, ok := range present {
@@ -305,12 +274,12 @@ func (t *table) feedRow(r *row, present []bool, full bool) map[string]any {
 			cols = append(cols, i)
 		}
 	}
-	return t.outRow(r, cols)
+	return t.outRow(vals, cols)
 }
 
 // logDropped records a published row without tsp in error-logs, with
 // source "system", and publishes it on transformed.error-logs.
-func (b *backend) logDropped(h *realm.Host, t *table, msg writeMsg) {
+func (b *backend) logDropped(ctx context.Context, h *realm.Host, t *table, msg writeMsg) {
 	el := b.table(wire.ErrorLogsTable)
 	text := fmt.Sprintf("row dropped: table %q has no tsp value in the publication on %s", t.name, msg.topic)
 	vals := make([]any, len(el.cols))
@@ -320,26 +289,25 @@ func (b *backend) logDropped(h *realm.Host, t *table, msg writeMsg) {
 	}
 	vals[el.devKey] = deviceKeyOf(msg)
 	vals[el.authID] = authIDOf(msg.details)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rows, _, err := b.commit(el, []*pending{{vals: vals, present: present, keep: make([]bool, len(vals))}})
+	rows, err := b.commit(ctx, el, []*pending{{vals: vals, present: present}})
 	if err != nil {
+		logStoreFailure(h, "error-logs", el.name, err)
 		return
 	}
-	publishFeed(h, el.name, true, []map[string]any{el.feedRow(rows[0], present, false)}, false)
+	publishFeed(h, el.name, true, []map[string]any{el.feedRow(rows[0].Vals, present, false)}, false)
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.
 func (b *backend) serveWrites(h *realm.Host, t *table) error {
 	s, a := h.Realm.Swarm, h.Realm.App
-	err := h.Register(wire.AppendProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(h, t, inv, false)
+	err := h.Register(wire.AppendProc(s, a, t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(ctx, h, t, inv, false)
 	}, nil)
 	if err != nil {
 		return err
 	}
-	err = h.Register(wire.AppendBulkProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(h, t, inv, true)
+	err = h.Register(wire.AppendBulkProc(s, a, t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(ctx, h, t, inv, true)
 	}, nil)
 	if err != nil {
 		return err
