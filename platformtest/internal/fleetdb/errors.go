@@ -104,7 +104,7 @@ func storeError(table string, err error) *fleetError {
 	case errors.Is(err, ErrConflict):
 		return dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", table)
 	case errors.Is(err, ErrStorageFull):
-		return dataRefusal(errStorageFull, "table %q: storage is full: %v", table, err)
+		return dataRefusal(errStorageFull, "table %q: the write does not fit in the storage (%v)", table, err)
 	case errors.Is(err, ErrTooManyGroups):
 		e := dataRefusal(errTooManyGroups, "series of %q: more than %d rows", table, seriesGroupCap)
 		e.kwargs = map[string]any{"tablename": table, "cap": int64(seriesGroupCap)}

@@ -68,7 +68,7 @@ func (db *DB) InsertRows(ctx context.Context, realm, table string, w Writer, row
 	if len(ps) == 0 {
 		return nil
 	}
-	if _, ferr := b.commit(ctx, t, ps); ferr != nil {
+	if ferr := b.commit(ctx, t, ps); ferr != nil {
 		return fmt.Errorf("insert into %q: %v", table, describe(ferr))
 	}
 	return nil

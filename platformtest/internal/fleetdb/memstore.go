@@ -104,13 +104,13 @@ func (m *memTables) view(name string) (*memView, error) {
 
 // Append stores rows as Tables.Append says. It keeps the rows' value
 // slices.
-func (m *memTables) Append(ctx context.Context, table string, rows []NewRow) ([]Appended, error) {
+func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) error {
 	t, err := m.table(table)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	s := t.schema
 	m.mu.Lock()
@@ -121,8 +121,8 @@ func (m *memTables) Append(ctx context.Context, table string, rows []NewRow) ([]
 		staged, stagedUniq = map[string]*memRow{}, map[string]bool{}
 	}
 	stored := make([]*memRow, len(rows))
-	out := make([]Appended, len(rows))
 	for i, nr := range rows {
+		nr.Merged = false
 		r := &memRow{seq: m.seq + int64(i) + 1, tsp: nr.Vals[s.TSP].(int64), vals: nr.Vals}
 		if key, complete := t.entityKey(r.vals); complete {
 			prev := t.latest[key]
@@ -132,12 +132,12 @@ func (m *memTables) Append(ctx context.Context, table string, rows []NewRow) ([]
 			for j, carry := range nr.Carry {
 				if carry && prev != nil && !s.Columns[j].Implicit && j != s.TSP {
 					r.vals[j] = prev.vals[j]
-					out[i].Merged = true
+					nr.Merged = true
 				}
 			}
 			u := uniqKey(key, r.tsp)
 			if t.uniq[u] || stagedUniq[u] {
-				return nil, fmt.Errorf("table %q: %w", table, ErrConflict)
+				return fmt.Errorf("table %q: %w", table, ErrConflict)
 			}
 			stagedUniq[u] = true
 			if cur := staged[key]; cur == nil || r.after(cur) {
@@ -146,16 +146,15 @@ func (m *memTables) Append(ctx context.Context, table string, rows []NewRow) ([]
 		}
 		stored[i] = r
 	}
-	for i, r := range stored {
+	for _, r := range stored {
 		m.seq++
 		if s.ID >= 0 {
 			r.vals[s.ID] = t.nextID
 			t.nextID++
 		}
-		out[i].Vals = r.vals
 	}
 	t.add(stored)
-	return out, nil
+	return nil
 }
 
 // entityKey encodes the entity key of a row's values; complete is false

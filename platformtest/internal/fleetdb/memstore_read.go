@@ -54,6 +54,7 @@ func (m *memTables) selectRows(t *memTable, q *ReadQuery) [][]any {
 	var out [][]any
 	if q.Filter == nil {
 		from := int64(hi) - 1 - q.Offset
+		out = make([][]any, 0, max(0, min(q.Limit, from-int64(lo)+1)))
 		for i := from; i >= int64(lo) && int64(len(out)) < q.Limit; i-- {
 			out = append(out, t.rows[i].vals)
 		}

@@ -62,17 +62,20 @@ type Store interface {
 // an error means nothing was done, never a false success. Tables is safe
 // for concurrent use.
 type Tables interface {
-	// Append stores rows in a table, all or none, in one atomic step, and
-	// returns them as stored, in order. It returns only once they are
-	// durable where the store promises durability. For a table with an
-	// entity key, a row whose key has no NULL takes every column marked in
-	// NewRow.Carry from the entity's newest row (by tsp, then sequence,
-	// counting rows earlier in the same call), and a second row with the
-	// same key and tsp (stored, or earlier in the call) fails the whole
-	// call with ErrConflict. Rows with a NULL in their key are neither
-	// merged nor checked. The store gives every row its insertion sequence
-	// and fills the generated id column of error-logs (1, 2, …).
-	Append(ctx context.Context, table string, rows []NewRow) ([]Appended, error)
+	// Append stores rows in a table, all or none, in one atomic step. It
+	// returns only once they are durable where the store promises
+	// durability. It leaves each row as stored: Vals holds the values
+	// after the merge, with the generated id, and Merged tells whether a
+	// carried column took a stored value. For a table with an entity key,
+	// a row whose key has no NULL takes every column marked in Carry from
+	// the entity's newest row (by tsp, then sequence, counting rows
+	// earlier in the same call), and a second row with the same key and
+	// tsp (stored, or earlier in the call) fails the whole call with
+	// ErrConflict. Rows with a NULL in their key are neither merged nor
+	// checked. The store gives every row its insertion sequence and fills
+	// the generated id column of error-logs (1, 2, …). A store may keep the
+	// rows' Vals slices; the caller does not change them afterwards.
+	Append(ctx context.Context, table string, rows []*NewRow) error
 	// Read returns the rows a ReadQuery selects, newest first.
 	Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error)
 	// Series returns the groups of a SeriesQuery, in any order.
@@ -150,18 +153,12 @@ type Column struct {
 // columns that take the value of the entity's newest row (Carry[i]: the
 // write did not carry column i, or carried the secret placeholder that
 // keeps the stored secret). Carry may be nil; it only matters for a table
-// with an entity key and a row whose key has no NULL.
+// with an entity key and a row whose key has no NULL. Append sets Vals to
+// the stored values and Merged.
 type NewRow struct {
-	Vals  []any
-	Carry []bool
-}
-
-// Appended is a row as Append stored it: its values after the merge, with
-// the generated id; Merged tells that at least one carried column took a
-// stored value (the entity had a row).
-type Appended struct {
 	Vals   []any
-	Merged bool
+	Carry  []bool
+	Merged bool // set by Append: at least one carried column took a stored value
 }
 
 // The errors a store reports for what the platform answers with a

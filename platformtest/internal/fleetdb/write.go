@@ -59,9 +59,8 @@ type writeMsg struct {
 
 // pending is a row checked and typed, not yet stored.
 type pending struct {
-	vals    []any
+	NewRow         // vals and the columns to carry from the entity's stored row
 	present []bool // the message carried the column (possibly null)
-	carry   []bool // take the entity's stored value: not carried, or the secret placeholder
 }
 
 func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
@@ -116,16 +115,15 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 		}
 		ps = []*pending{p}
 	}
-	rows, err := b.commit(ctx, t, ps)
-	if err != nil {
+	if err := b.commit(ctx, t, ps); err != nil {
 		return 0, err
 	}
-	feed := make([]map[string]any, len(rows))
-	for i, r := range rows {
-		feed[i] = t.feedRow(r.Vals, ps[i].present, r.Merged)
+	feed := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
 	}
 	publishFeed(h, t.name, t.private || t.system, feed, bulk)
-	return len(rows), nil
+	return len(ps), nil
 }
 
 // root is the object column paths are read from.
@@ -181,18 +179,18 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		err.missingTsp = true
 		return nil, err
 	}
-	p := &pending{vals: make([]any, len(t.cols)), present: present, carry: make([]bool, len(t.cols))}
+	p := &pending{NewRow: NewRow{Vals: make([]any, len(t.cols)), Carry: make([]bool, len(t.cols))}, present: present}
 	kept := ""
 	for i := range t.cols {
 		c := &t.cols[i]
 		if !present[i] || c.implicit {
-			p.carry[i] = !present[i]
+			p.Carry[i] = !present[i]
 			continue
 		}
 		if s, ok := raw[i].(string); ok && c.secret {
 			switch {
 			case s == secretPlaceholder || s == secretUIMask:
-				p.carry[i], kept = true, c.id
+				p.Carry[i], kept = true, c.id
 				continue
 			case strings.HasPrefix(s, secretCipherPrefix):
 				return nil, dataRefusal(errSecretCipher, "column %q: the value is already encrypted (%s…); write the plaintext", c.id, secretCipherPrefix)
@@ -205,12 +203,12 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		if s, ok := v.(string); ok && c.secret {
 			v = t.seal.seal(s) // encrypted at rest (crypt.go)
 		}
-		p.vals[i] = v
+		p.Vals[i] = v
 	}
-	p.vals[t.devKey] = devKey
-	p.vals[t.authID] = authID
+	p.Vals[t.devKey] = devKey
+	p.Vals[t.authID] = authID
 	if kept != "" {
-		if !t.entityComplete(p.vals) {
+		if !t.entityComplete(p.Vals) {
 			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, secretPlaceholder)
 		}
 	}
@@ -250,16 +248,15 @@ func authIDOf(details map[string]any) any {
 // commit stores prepared rows, all or none: a column the message did not
 // carry, or a kept secret, takes the entity's stored value (the store
 // merges).
-func (b *backend) commit(ctx context.Context, t *table, ps []*pending) ([]Appended, *fleetError) {
-	rows := make([]NewRow, len(ps))
+func (b *backend) commit(ctx context.Context, t *table, ps []*pending) *fleetError {
+	rows := make([]*NewRow, len(ps))
 	for i, p := range ps {
-		rows[i] = NewRow{Vals: p.vals, Carry: p.carry}
+		rows[i] = &p.NewRow
 	}
-	stored, err := b.store.Append(ctx, t.name, rows)
-	if err != nil {
-		return nil, storeError(t.name, err)
+	if err := b.store.Append(ctx, t.name, rows); err != nil {
+		return storeError(t.name, err)
 	}
-	return stored, nil
+	return nil
 }
 
 // feedRow is a row as the feed publishes it: only the columns the message
@@ -289,12 +286,12 @@ func (b *backend) logDropped(ctx context.Context, h *realm.Host, t *table, msg w
 	}
 	vals[el.devKey] = deviceKeyOf(msg)
 	vals[el.authID] = authIDOf(msg.details)
-	rows, err := b.commit(ctx, el, []*pending{{vals: vals, present: present}})
-	if err != nil {
+	p := &pending{NewRow: NewRow{Vals: vals}, present: present}
+	if err := b.commit(ctx, el, []*pending{p}); err != nil {
 		logStoreFailure(h, "error-logs", el.name, err)
 		return
 	}
-	publishFeed(h, el.name, true, []map[string]any{el.feedRow(rows[0].Vals, present, false)}, false)
+	publishFeed(h, el.name, true, []map[string]any{el.feedRow(p.Vals, present, false)}, false)
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.
