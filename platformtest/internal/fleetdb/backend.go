@@ -8,6 +8,7 @@
 package fleetdb
 
 import (
+	"maps"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -146,24 +147,10 @@ func (b *backend) currentHost() *realm.Host {
 }
 
 // tableNames returns the table names, sorted.
-func (b *backend) tableNames() []string {
-	names := make([]string, 0, len(b.tables))
-	for n := range b.tables {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func (b *backend) tableNames() []string { return slices.Sorted(maps.Keys(b.tables)) }
 
 // viewNames returns the transform names, sorted.
-func (b *backend) viewNames() []string {
-	names := make([]string, 0, len(b.views))
-	for n := range b.views {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+func (b *backend) viewNames() []string { return slices.Sorted(maps.Keys(b.views)) }
 
 // entityComplete reports a table with an entity key whose values in vals
 // hold no NULL.

@@ -52,8 +52,10 @@ type cond func(vals []any) tri
 //   - "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE": Value is the pattern;
 //     text, bigint and boolean columns (as text) and paths (as text)
 //     match, other columns never;
-//   - "IS NULL", "IS NOT NULL"; "IS", "IS NOT" with Value true or false:
-//     never unknown, and only a boolean value is true or false;
+//   - "IS NULL", "IS NOT NULL" (a missing key or JSON null at a path is
+//     NULL); "IS", "IS NOT" with Value true or false: never unknown, and
+//     only a boolean value (of a boolean column, or at a path) is true or
+//     false;
 //
 // with SQL's three-valued logic (a NULL operand is unknown, and a row
 // matches when the whole tree is true). Match is the reference evaluation.

@@ -88,16 +88,19 @@ type memView struct {
 	rows   []map[string]any
 }
 
-func (m *memTables) table(name string) (*memTable, error) {
+// table returns a table for a call with ctx: an error for an unknown
+// table or a call already cancelled.
+func (m *memTables) table(ctx context.Context, name string) (*memTable, error) {
 	if t := m.tables[name]; t != nil {
-		return t, nil
+		return t, ctx.Err()
 	}
 	return nil, fmt.Errorf("memory store: no table %q", name)
 }
 
-func (m *memTables) view(name string) (*memView, error) {
+// view returns a transform as table returns a table.
+func (m *memTables) view(ctx context.Context, name string) (*memView, error) {
 	if v := m.views[name]; v != nil {
-		return v, nil
+		return v, ctx.Err()
 	}
 	return nil, fmt.Errorf("memory store: no transform %q", name)
 }
@@ -105,11 +108,8 @@ func (m *memTables) view(name string) (*memView, error) {
 // Append stores rows as Tables.Append says. It keeps the rows' value
 // slices.
 func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) error {
-	t, err := m.table(table)
+	t, err := m.table(ctx, table)
 	if err != nil {
-		return err
-	}
-	if err := ctx.Err(); err != nil {
 		return err
 	}
 	s := t.schema
@@ -260,10 +260,7 @@ func (t *memTable) add(rs []*memRow) {
 // the row list, so the caller may use the store while it iterates.
 func (m *memTables) Scan(ctx context.Context, table string) iter.Seq2[[]any, error] {
 	return func(yield func([]any, error) bool) {
-		t, err := m.table(table)
-		if err == nil {
-			err = ctx.Err()
-		}
+		t, err := m.table(ctx, table)
 		if err != nil {
 			yield(nil, err)
 			return
@@ -280,8 +277,8 @@ func (m *memTables) Scan(ctx context.Context, table string) iter.Seq2[[]any, err
 }
 
 // Count returns the number of rows of a table.
-func (m *memTables) Count(_ context.Context, table string) (int64, error) {
-	t, err := m.table(table)
+func (m *memTables) Count(ctx context.Context, table string) (int64, error) {
+	t, err := m.table(ctx, table)
 	if err != nil {
 		return 0, err
 	}
@@ -291,8 +288,8 @@ func (m *memTables) Count(_ context.Context, table string) (int64, error) {
 }
 
 // Span returns the tsp of the oldest and newest row of a table.
-func (m *memTables) Span(_ context.Context, table string) (oldest, newest int64, ok bool, err error) {
-	t, err := m.table(table)
+func (m *memTables) Span(ctx context.Context, table string) (oldest, newest int64, ok bool, err error) {
+	t, err := m.table(ctx, table)
 	if err != nil {
 		return 0, 0, false, err
 	}
@@ -305,8 +302,8 @@ func (m *memTables) Span(_ context.Context, table string) (oldest, newest int64,
 }
 
 // SetTransformRows replaces the rows of a transform.
-func (m *memTables) SetTransformRows(_ context.Context, transform string, rows []map[string]any) error {
-	v, err := m.view(transform)
+func (m *memTables) SetTransformRows(ctx context.Context, transform string, rows []map[string]any) error {
+	v, err := m.view(ctx, transform)
 	if err != nil {
 		return err
 	}

@@ -31,11 +31,8 @@ func inRange(tsp int64, start, end Bound) bool {
 
 // Read returns the rows a ReadQuery selects, newest first.
 func (m *memTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error) {
-	t, err := m.table(table)
+	t, err := m.table(ctx, table)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	m.mu.RLock()
@@ -126,11 +123,8 @@ func (m *memTables) latestRows(t *memTable, q *ReadQuery) [][]any {
 
 // Series folds the rows of the query's range into its groups.
 func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error) {
-	t, err := m.table(table)
+	t, err := m.table(ctx, table)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	sb := NewSeriesBuilder(t.schema, q)
@@ -149,11 +143,8 @@ func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([
 // ReadTransform returns the rows of a transform a query selects, in the
 // view's order.
 func (m *memTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
-	v, err := m.view(transform)
+	v, err := m.view(ctx, transform)
 	if err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	m.mu.RLock()
