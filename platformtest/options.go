@@ -19,6 +19,8 @@ type settings struct {
 	record    router.RecordLimits
 	strict    bool // the legacy credential is refused (WithStrictAuth)
 	noFiles   bool // no file service (WithoutFileService, files.go)
+	// noLocation: no location service (WithoutLocationService, location.go)
+	noLocation bool
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console

@@ -19,6 +19,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
+	"github.com/flockgo/ironflock/platformtest/internal/location"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -79,10 +80,13 @@ func Start(opts ...Option) (*Platform, error) {
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	mux := http.NewServeMux()
+	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
+	if !set.noLocation {
+		services = append(services, location.New(p.reg)) // the location service (location.go)
+	}
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
-		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files}, // the data backend, cross-app discovery, the agent runtime, the file service
+		Keepalive: set.keepalive, Record: set.record, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs
