@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
 // TestLocationUpdate: an update sets the position of the caller's device,
@@ -169,5 +170,21 @@ func TestRESTDeviceLocation(t *testing.T) {
 				t.Errorf("GET %s: location (-want +got):\n%s", path, diff)
 			}
 		}
+	}
+}
+
+// TestLocationOfDeletedDevice: a session that outlived its device cannot
+// set a position.
+func TestLocationOfDeletedDevice(t *testing.T) {
+	f := newFixture(t)
+	c := connect(t, f.p, f.in1, client.MSGPACK)
+	f.p.reg.Do(func(s *registry.State) { s.DeleteDevice(f.d1.m) })
+	_, err := c.Call(testCtx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}, nil, nil)
+	var re client.RPCError
+	if !errors.As(err, &re) || re.Err.Error != wire.ErrRuntimeError {
+		t.Fatalf("%v, want %s", err, wire.ErrRuntimeError)
+	}
+	if msg, _ := re.Err.Arguments[0].(string); !strings.Contains(msg, f.d1.Serial()) || !strings.Contains(msg, "not registered") {
+		t.Errorf("message %q", msg)
 	}
 }

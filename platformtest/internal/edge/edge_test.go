@@ -116,3 +116,29 @@ func TestAllowedValues(t *testing.T) {
 		t.Error("New took an origin it cannot read")
 	}
 }
+
+// BenchmarkGuard measures the checks of an admitted request against the
+// handler alone (the baseline), both with a recorder.
+func BenchmarkGuard(b *testing.B) {
+	next := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusNoContent) })
+	g, err := New(Config{Loopback: true, Hosts: []string{"flockd.lan"}, Origins: []string{"http://localhost:5173"}}, next)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := httptest.NewRequest(http.MethodGet, "/ws-ua-usr", nil)
+	r.Host = "127.0.0.1:8080"
+	r.Header.Set("Connection", "Upgrade")
+	r.Header.Set("Upgrade", "websocket")
+	r.Header.Set("Origin", "http://127.0.0.1:8080")
+	for _, bc := range []struct {
+		name string
+		h    http.Handler
+	}{{"baseline", next}, {"guard", g}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				bc.h.ServeHTTP(httptest.NewRecorder(), r)
+			}
+		})
+	}
+}
