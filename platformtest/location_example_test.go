@@ -13,8 +13,24 @@ import (
 	"github.com/flockgo/ironflock/platformtest"
 )
 
-// A device app sets its device's position (client.SetDeviceLocation does
-// this call); the test reads what the platform stored.
+// locate sends a location update as a device app does
+// (client.SetDeviceLocation makes this call) and returns the error URI and
+// message of a refusal, or "" and nil.
+func locate(ctx context.Context, c *client.Client, long, lat float64) (string, any) {
+	pos := wamp.List{map[string]any{"long": long, "lat": lat}}
+	_, err := c.Call(ctx, "ironflock.location_service.update", nil, pos, nil, nil)
+	var rpc client.RPCError
+	switch {
+	case errors.As(err, &rpc):
+		return string(rpc.Err.Error), rpc.Err.Arguments
+	case err != nil:
+		log.Fatal(err)
+	}
+	return "", nil
+}
+
+// A device app sets its device's position; the test reads what the
+// platform stored.
 func ExampleDevice_Location() {
 	p, err := platformtest.Start(platformtest.WithStartTime(time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)))
 	if err != nil {
@@ -34,25 +50,15 @@ func ExampleDevice_Location() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	pos := wamp.List{map[string]any{"long": 11.576, "lat": 48.137}}
-	if _, err := c.Call(ctx, "ironflock.location_service.update", nil, pos, nil, nil); err != nil {
-		log.Fatal(err)
-	}
+	locate(ctx, c, 11.576, 48.137)
 	loc, ok := dev.Location()
 	fmt.Println("after:", ok, loc.Long, loc.Lat, loc.UpdatedAt.Format("2006-01-02"))
 
-	pos = wamp.List{map[string]any{"long": 11.576, "lat": 95.0}}
-	_, err = c.Call(ctx, "ironflock.location_service.update", nil, pos, nil, nil)
-	var rpc client.RPCError
-	if errors.As(err, &rpc) {
-		fmt.Println(rpc.Err.Error)
-		fmt.Println(rpc.Err.Arguments[0])
-	}
+	fmt.Println(locate(ctx, c, 11.576, 95)) // refused; the position stays
 	// Output:
 	// before: false
 	// after: true 11.576 48.137 2026-05-01
-	// wamp.error.invalid_argument
-	// ironflock.location_service.update: args[0].lat must be a number from -90 to 90, got 95
+	// wamp.error.invalid_argument [ironflock.location_service.update: args[0].lat must be a number from -90 to 90, got 95]
 }
 
 // A platform without the location service, to test how an app copes
@@ -73,15 +79,8 @@ func ExampleWithoutLocationService() {
 		log.Fatal(err)
 	}
 	defer c.Close()
-	pos := wamp.List{map[string]any{"long": 11.576, "lat": 48.137}}
-	_, err = c.Call(ctx, "ironflock.location_service.update", nil, pos, nil, nil)
-	var rpc client.RPCError
-	if errors.As(err, &rpc) {
-		fmt.Println(rpc.Err.Error)
-	}
+	uri, _ := locate(ctx, c, 11.576, 48.137)
 	_, ok := dev.Location()
-	fmt.Println("stored:", ok)
-	// Output:
-	// wamp.error.no_such_procedure
-	// stored: false
+	fmt.Println(uri, "stored:", ok)
+	// Output: wamp.error.no_such_procedure stored: false
 }

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"regexp"
 	"testing"
 	"time"
@@ -24,17 +22,7 @@ func TestServeLocation(t *testing.T) {
 	if _, err := c.Call(ctx, wire.LocationProc, nil, wamp.List{map[string]any{"long": 8.68, "lat": 50.11}}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
-	req, err := http.NewRequest(http.MethodGet, f.HTTPURL+"/v1/platform/devices", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+f.Tokens["alice"])
-	rsp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rsp.Body.Close()
-	body, _ := io.ReadAll(rsp.Body)
+	_, body := apiGet(t, f.HTTPURL+"/v1/platform/devices", f.Tokens["alice"])
 	var devices []struct {
 		Name     string `json:"name"`
 		Location *struct {
