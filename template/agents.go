@@ -64,7 +64,7 @@ type Tool struct {
 	// Delegate names the agent that handles the call.
 	Delegate string
 	// Parameters is the JSON Schema object of the arguments, normalised:
-	// "type" is "object" and "properties" is present; the seed's
+	// "type" is "object" and "properties" is present; the named
 	// name: {type, description, required} form is converted. Maps are
 	// map[string]any, lists []any, integers int64, other numbers float64.
 	// The platform adds a required integer device_key to topic tools; it

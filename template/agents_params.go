@@ -12,16 +12,17 @@ import (
 )
 
 // schemaKeywords mark a parameters mapping as a JSON Schema (rather than
-// the seed's name: {type, description, required} form) when one of them
-// holds a non-mapping value, or when it is "properties".
+// the named form, name: {type, description, required}, of the platform's
+// documentation) when one of them holds a non-mapping value, or when it is
+// "properties".
 var schemaKeywords = []string{"type", "properties", "required", "$schema", "$ref", "$defs", "allOf", "anyOf",
 	"oneOf", "additionalProperties", "enum", "const"}
 
 // parameters reads a tool's parameters in either of the two forms the
-// platform accepts, a JSON Schema object or the seed's map of parameter
-// name to {type, description, required}, and returns the normalised JSON
-// Schema object and whether n has the named form. n is nil when the tool
-// has none.
+// platform accepts, a JSON Schema object or the platform documentation's
+// map of parameter name to {type, description, required}, and returns the
+// normalised JSON Schema object and whether n has that named form. n is
+// nil when the tool has none.
 func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]any, bool) {
 	if n == nil {
 		return map[string]any{"type": "object", "properties": map[string]any{}}, false
@@ -77,7 +78,7 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]
 	return schema, named
 }
 
-// namedParameters converts the seed's form name: {type, description,
+// namedParameters converts the named form, name: {type, description,
 // required: bool} into {type: object, properties, required}. Every key of
 // a parameter but required is kept as JSON Schema. Parameters it cannot
 // read are left out after their findings.

@@ -82,7 +82,7 @@ func TestFullAgentTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The specialist's tool uses the seed's parameter form, as valid as the
+	// The specialist's tool uses the named parameter form, as valid as the
 	// JSON Schema form of the others.
 	if len(fs) != 0 {
 		t.Errorf("findings: %v", fs)
