@@ -50,8 +50,20 @@
 //     default mode); WithStrictAuth refuses it (reason legacy_denied), as
 //     the platform's strict mode does. A serial is easy to learn, so by
 //     default one device can join another's realms as it.
-//   - ironflock.location_service.update is not served
-//     (wamp.error.no_such_procedure), as on the real platform today.
+//   - The location service: ironflock.location_service.update with
+//     [{"long": x, "lat": y}] sets the position of the caller's device
+//     (from its session, never from the arguments); long -180…180 and lat
+//     -90…90, ends included, anything else wamp.error.invalid_argument
+//     naming the field and range, with nothing stored. Only the current
+//     position and its time are kept (Device.Location; the REST device
+//     record's location). WithoutLocationService makes a platform without
+//     it (wamp.error.no_such_procedure).
+//   - The HTTP edge: listening on loopback (the default), the server
+//     answers only requests for localhost, 127.x.y.z or ::1 (421
+//     otherwise, against DNS rebinding) and the hosts WithAllowedHosts
+//     names; a WebSocket upgrade from a browser origin other than the
+//     platform's own is refused (403) unless WithAllowedOrigins names it.
+//     Clients that send no Origin are never refused.
 //
 // # What is not
 //

@@ -23,6 +23,16 @@
 // a token (-console-token, else generated and logged) when flockd listens
 // on anything but loopback; -no-console turns it off.
 //
+// Listening on loopback (the default), flockd answers only requests for
+// localhost, 127.x.y.z or ::1 (421 otherwise, against DNS rebinding);
+// -allow-host names more hosts. WebSocket links from web pages of other
+// origins than flockd's own are refused (403) unless -allow-origin names
+// them; programs that send no Origin, such as devices, always may connect.
+//
+// Every device app may set its device's position
+// (ironflock.location_service.update, SetDeviceLocation in the SDK); the
+// management API's device records and the console's fleet page show it.
+//
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
 // holding a few readings of each device, so apps have data to read.
 //

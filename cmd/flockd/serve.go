@@ -29,8 +29,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	cons := addConsoleFlags(fs) // console.go
+	edge := addEdgeFlags(fs)    // edge.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-no-console] [-console-write] [-console-token TOKEN] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -55,6 +56,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 
 	opts := []platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
 		platformtest.WithRecording(*recordMsgs, *recordBytes)}
+	opts = append(opts, edge.options()...)
 	if *noRecord {
 		opts = append(opts, platformtest.WithoutRecording())
 	}
