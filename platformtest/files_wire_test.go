@@ -255,3 +255,45 @@ func TestWithoutFileService(t *testing.T) {
 	f := newFilesFixture(t, WithoutFileService())
 	call(t, f.c, wire.FilesNamespaces, nil, nil, false).refused(t, "catalog", wire.ErrNoSuchProcedure)
 }
+
+// TestFilesDefaultNamespace: every app has the namespace "default" beside
+// the declared ones (seed rule); declaring it only sets its options.
+func TestFilesDefaultNamespace(t *testing.T) {
+	leakcheck.Check(t)
+	p := New(t)
+	dev := p.AddDevice("press")
+	for _, tc := range []struct {
+		app, files string
+		want       []string
+	}{
+		{"bare", "", []string{"default"}},
+		{"declared", "files:\n  namespaces:\n    - {name: photos, contentTypes: [\"image/*\"]}\n    - {name: zz}\n", []string{"default", "photos", "zz"}},
+		{"options", "files:\n  namespaces:\n    - {name: default, contentTypes: [\"text/*\"], maxObjectBytes: 4}\n", []string{"default"}},
+	} {
+		t.Run(tc.app, func(t *testing.T) {
+			in := p.Install(dev, p.AddApp(tc.app, "data:\n  tables: []\n"+tc.files), Dev)
+			f := &filesFixture{p: p, in: in, c: connect(t, p, in, serialize.MSGPACK)}
+			var names []string
+			for _, ns := range f.ok(t, wire.FilesNamespaces, nil)["namespaces"].([]any) {
+				names = append(names, ns.(map[string]any)["name"].(string))
+			}
+			if diff := cmp.Diff(tc.want, names); diff != "" {
+				t.Errorf("catalog namespaces (-want +got):\n%s", diff)
+			}
+			usage := f.ok(t, wire.FilesUsage, map[string]any{"detail": true})["per_namespace"].(map[string]any)
+			if len(usage) != len(tc.want) || usage["default"] != int64(0) {
+				t.Errorf("usage per namespace %v", usage)
+			}
+			put := map[string]any{"key": "a.txt", "content_type": "text/plain", "data": b64("hello")}
+			if tc.app == "options" {
+				f.refused(t, wire.FilesPut, put, wire.FileObjectTooLarge)
+				put["data"] = b64("hi")
+				f.refused(t, wire.FilesPut, map[string]any{"key": "a.bin", "data": b64("hi")}, wire.FileContentTypeNotAllowed)
+			}
+			f.ok(t, wire.FilesPut, put)
+			if objs := p.FileObjects(in.Realm()); len(objs) != 1 || objs[0].Namespace != "default" {
+				t.Errorf("objects %v", objs)
+			}
+		})
+	}
+}

@@ -6,8 +6,9 @@
 // On every realm it registers the files.read.* and files.write.*
 // procedures, which always answer a RESULT holding an envelope
 // {success, payload} or {success: false, code, reason}, and publishes
-// files.events. The namespaces come from the app's data template (a
-// namespace "default" when none is declared), with their content types,
+// files.events. The namespaces are "default", which every app has,
+// and those the app's data template declares (declaring "default" sets its
+// options), with their content types,
 // maxObjectBytes, privacy, linkMaxTtl and retention. All namespaces of a
 // realm share one budget, the project user's quota.
 //
