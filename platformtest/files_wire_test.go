@@ -9,6 +9,7 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -85,18 +86,22 @@ func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) 
 func TestFilesEnvelope(t *testing.T) {
 	f := newFilesFixture(t)
 	put := f.ok(t, wire.FilesPut, map[string]any{"namespace": "", "key": "a/b.txt", "data": b64("hello")})
+	// put answers the object's metadata (seed), last_modified included.
 	want := map[string]any{
 		"namespace": "default", "key": "a/b.txt", "size": int64(5), "etag": "5d41402abc4b2a76b9719d911017c592",
 		"content_type":    "application/octet-stream",
 		"checksum_sha256": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 	}
-	if diff := cmp.Diff(want, put); diff != "" {
+	lm, _ := put["last_modified"].(string)
+	if _, err := time.Parse("2006-01-02T15:04:05.000Z", lm); err != nil {
+		t.Errorf("last_modified %q: %v", lm, err)
+	}
+	if diff := cmp.Diff(want, put, cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "last_modified" })); diff != "" {
 		t.Errorf("put (-want +got):\n%s", diff)
 	}
 	stat := f.ok(t, wire.FilesStat, map[string]any{"key": "a/b.txt"})
-	lm, _ := stat["last_modified"].(string)
-	if _, err := time.Parse("2006-01-02T15:04:05.000Z", lm); err != nil {
-		t.Errorf("last_modified %q: %v", lm, err)
+	if diff := cmp.Diff(stat, put); diff != "" {
+		t.Errorf("put's answer differs from stat's (-stat +put):\n%s", diff)
 	}
 	get := f.ok(t, wire.FilesGet, map[string]any{"namespace": "default", "key": "a/b.txt"})
 	if get["data"] != b64("hello") || get["encoding"] != "base64" || get["etag"] != want["etag"] {
