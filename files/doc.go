@@ -26,11 +26,14 @@
 // has to fit in memory. Uploads carry Content-Length (never chunked
 // encoding), downloads ask for identity encoding, and both carry the
 // device's Date: the object store refuses a clock more than 15 minutes
-// off (CLOCK_SKEW). Where the deployment has no direct transfers, reads
-// fall back to ranged reads through the router and writes above the
-// inline limit fail with TOO_LARGE before anything is sent; where the
-// object store cannot be reached, reads fall back the same way and writes
-// fail with PRESIGN_UNREACHABLE. Objects over 5 GiB are TOO_LARGE: there
+// off (CLOCK_SKEW). Where the deployment has no direct transfers
+// (air-gapped), writes above the inline limit fail with TOO_LARGE before
+// anything is sent, as the seed says, but reads go beyond the seed, which
+// says TOO_LARGE for them too: like the official SDK, Get reads such an
+// object in ranges of the inline limit through the router
+// (files.read.get with offset and length), and fails with INTERNAL when the
+// object changes meanwhile. Where the object store cannot be reached,
+// reads fall back the same way and writes fail with PRESIGN_UNREACHABLE. Objects over 5 GiB are TOO_LARGE: there
 // is no multipart upload. Progress reports the bytes of a transfer;
 // canceling the context stops it.
 //
