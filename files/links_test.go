@@ -98,7 +98,7 @@ func TestShareURL(t *testing.T) {
 		t.Errorf("share %+v", sh)
 	}
 	code, body, h := fetch(t, sh.URL, nil)
-	if code != http.StatusOK || !bytes.Equal(body, data) || !strings.HasPrefix(h.Get("Content-Disposition"), "inline") {
+	if code != http.StatusOK || !bytes.Equal(body, data) || h.Get("Content-Disposition") != "attachment; filename=me.bin" {
 		t.Errorf("share: %d, %d bytes, %v", code, len(body), h)
 	}
 	// Ranges work.
