@@ -17,6 +17,17 @@
 // budget. Every method takes an optional Namespace; without it the call
 // goes to "default".
 //
+// # Keys
+//
+// A key is a path such as "reports/2026-01.pdf"; the file service checks
+// the key rules (docs/wire.md §7.15) and refuses a key that breaks them
+// with INVALID_KEY. The package sends keys as given, but for one rule it
+// checks itself: a key, a destination or a list prefix that is not valid
+// UTF-8 is refused before anything is sent, with an error that matches
+// client.ErrInvalidArgument and has the code INVALID_KEY (sent as it is,
+// its invalid bytes would become U+FFFD on the wire, so that two keys
+// could name one object).
+//
 // # Transport
 //
 // An object up to the server-reported inline limit (6 MiB today, in the

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -25,6 +26,9 @@ import (
 // Honours Namespace.
 func (s *Store) URL(ctx context.Context, key, version string, opts ...Option) (string, error) {
 	set := settingsOf(opts)
+	if err := checkKey("key", key); err != nil {
+		return "", opError("files.URL", wire.FilesNamespaces, set.object(key), err)
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return "", opError("files.URL", wire.FilesNamespaces, set.object(key), err)
@@ -101,6 +105,9 @@ func (s *Store) ShareURL(ctx context.Context, key string, opts ...Option) (*Shar
 
 // readURL mints a read URL: {url, method, expires_in, size, etag}.
 func (s *Store) readURL(ctx context.Context, key string, set *callSettings, ttl time.Duration) (map[string]any, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
 	return s.call(ctx, wire.FilesReadURL, map[string]any{
 		wire.FieldNamespace: set.namespace, wire.FieldKey: key, wire.FieldExpiresIn: seconds(ttl),
 	})
@@ -164,6 +171,9 @@ func decodeUpload(p map[string]any) *Upload {
 // writeURL mints an upload URL: {url, method, headers, expires_in,
 // max_bytes}.
 func (s *Store) writeURL(ctx context.Context, key string, set *callSettings, ttl time.Duration) (map[string]any, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
 	req := map[string]any{wire.FieldNamespace: set.namespace, wire.FieldKey: key, wire.FieldExpiresIn: seconds(ttl)}
 	if set.contentType != "" {
 		req[wire.FieldContentType] = set.contentType
@@ -182,8 +192,13 @@ func (s *callSettings) ttl(def time.Duration) time.Duration {
 	return def
 }
 
-// object names ns/key in errors.
-func (s *callSettings) object(key string) string { return s.namespace + "/" + key }
+// object names ns/key in errors; a key that is not valid UTF-8 is quoted.
+func (s *callSettings) object(key string) string {
+	if !utf8.ValidString(key) {
+		key = strconv.Quote(key)
+	}
+	return s.namespace + "/" + key
+}
 
 // seconds is d in whole seconds, rounded up.
 func seconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }

@@ -302,3 +302,34 @@ func TestFilesDefaultNamespace(t *testing.T) {
 		})
 	}
 }
+
+// TestFilesKeyNotUTF8: keys arrive as msgpack strings of any bytes (here
+// from a raw msgpack client, not the SDK, which refuses them itself); one
+// that is not valid UTF-8 is refused with INVALID_KEY wherever a key or a
+// prefix is read, and nothing is stored under it.
+func TestFilesKeyNotUTF8(t *testing.T) {
+	f := newFilesFixture(t)
+	f.c = connect(t, f.p, f.in, serialize.MSGPACK)
+	f.p.StoreFile(f.in.Realm(), "default", "ok", []byte("x"), "")
+	for _, tc := range []struct {
+		uri     string
+		payload map[string]any
+	}{
+		{wire.FilesPut, map[string]any{"key": "a\xffb", "data": b64("1")}},
+		{wire.FilesPut, map[string]any{"key": "a\xfeb", "data": b64("2")}},
+		{wire.FilesStat, map[string]any{"key": "a\xffb"}},
+		{wire.FilesGet, map[string]any{"key": "a\xffb"}},
+		{wire.FilesDelete, map[string]any{"key": "a\xffb"}},
+		{wire.FilesCopy, map[string]any{"key": "ok", "to": "a\xffb"}},
+		{wire.FilesList, map[string]any{"prefix": "a\xff"}},
+		{wire.FilesReadURL, map[string]any{"key": "a\xffb"}},
+		{wire.FilesWriteURL, map[string]any{"key": "a\xffb"}},
+	} {
+		if reason := f.refused(t, tc.uri, tc.payload, wire.FileInvalidKey); !strings.Contains(reason, "UTF-8") {
+			t.Errorf("%s %q: reason %q does not say why", tc.uri, tc.payload, reason)
+		}
+	}
+	if objs := f.p.FileObjects(f.in.Realm()); len(objs) != 1 {
+		t.Errorf("objects %v", objs)
+	}
+}
