@@ -55,7 +55,8 @@
 // request), so it may be stored in a table; it is "" where the deployment
 // has no HTTP edge. ShareURL is an expiring URL anyone may read: keep it
 // out of the database. UploadURL lets another program upload an object
-// with a plain HTTP request, sending the returned headers exactly.
+// with a plain HTTP request, sending the returned headers exactly; the
+// URL accepts uploads, each replacing the object, until it expires.
 //
 // # Errors
 //

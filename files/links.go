@@ -113,7 +113,12 @@ func (s *Store) readURL(ctx context.Context, key string, set *callSettings, ttl 
 	})
 }
 
-// Upload is an expiring URL that accepts one upload of an object.
+// Upload is an expiring URL that uploads the object. It is not used up by
+// an upload: until it expires it accepts any number of them, each checked
+// against MaxBytes, the namespace's rules and the quota at that moment,
+// each replacing the object (the last one wins) and publishing
+// files.events. There is no way to revoke it before it expires; mint it
+// with a short ExpiresIn when one upload is all it is for.
 type Upload struct {
 	// URL is a bearer secret until it expires: keep it out of logs.
 	URL string
@@ -130,8 +135,9 @@ type Upload struct {
 }
 
 // UploadURL returns an expiring URL another program may upload the
-// object to with a plain HTTP request, without the SDK. The lifetime is
-// ExpiresIn (default 1 hour), clamped by the server. Honours Namespace,
+// object to with a plain HTTP request, without the SDK, as often as it
+// likes until the URL expires (see Upload). The lifetime is ExpiresIn
+// (default 1 hour), clamped by the server to 1 minute … 1 hour. Honours Namespace,
 // ContentType (sent in Headers and checked against the namespace), Size
 // (checked against the namespace's limit and the quota at once) and
 // ExpiresIn.
