@@ -20,6 +20,9 @@ type settings struct {
 	strict    bool // the legacy credential is refused (WithStrictAuth)
 	noFiles   bool // no file service (WithoutFileService, files.go)
 
+	// spillDir is the file service's spill folder (WithSpillDir, files.go).
+	spillDir string
+
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console
 }

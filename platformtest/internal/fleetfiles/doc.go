@@ -19,7 +19,8 @@
 // credential with read access on the data backend.
 //
 // Small objects live in memory, large uploads in files of a spill
-// directory that Close removes. Settings (the inline limit, presigning,
+// folder the platform owns (Config.SpillDir): Close removes the service's
+// files, and a new service removes those a killed process left. Settings (the inline limit, presigning,
 // an unreachable store, the devices' clock skew, quotas) change at run
 // time through Update; Config.Absent makes a deployment without a file
 // service. The package knows nothing of the platform facade; the facade
