@@ -44,9 +44,10 @@
 // object in ranges of the inline limit through the router
 // (files.read.get with offset and length), and fails with INTERNAL when the
 // object changes meanwhile. Where the object store cannot be reached,
-// reads fall back the same way and writes fail with PRESIGN_UNREACHABLE. Objects over 5 GiB are TOO_LARGE: there
-// is no multipart upload. Progress reports the bytes of a transfer;
-// canceling the context stops it.
+// reads fall back the same way and writes fail with PRESIGN_UNREACHABLE.
+// Objects over 5 GiB are TOO_LARGE: there is no multipart upload.
+// Progress reports the bytes of a transfer; canceling the context stops
+// it.
 //
 // # Links
 //

@@ -137,10 +137,10 @@ type Upload struct {
 // UploadURL returns an expiring URL another program may upload the
 // object to with a plain HTTP request, without the SDK, as often as it
 // likes until the URL expires (see Upload). The lifetime is ExpiresIn
-// (default 1 hour), clamped by the server to 1 minute … 1 hour. Honours Namespace,
-// ContentType (sent in Headers and checked against the namespace), Size
-// (checked against the namespace's limit and the quota at once) and
-// ExpiresIn.
+// (default 1 hour), clamped by the server to 1 minute … 1 hour. Honours
+// Namespace, ContentType (sent in Headers and checked against the
+// namespace), Size (checked against the namespace's limit and the quota
+// at once) and ExpiresIn.
 func (s *Store) UploadURL(ctx context.Context, key string, opts ...Option) (*Upload, error) {
 	set := settingsOf(opts)
 	if set.sizeSet && set.size < 0 {

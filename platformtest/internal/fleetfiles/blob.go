@@ -1,7 +1,7 @@
 // This file holds the bytes of stored objects: a blob is immutable once
 // written, kept in memory when small and in a file of the service's spill
-// folder (spill.go) when large, so that a 5 GiB upload never has to fit in memory
-// (the platform's own memory then stays flat in benchmarks, too). Blobs
+// folder (spill.go) when large, so that a 5 GiB upload never has to fit in
+// memory (the platform's own memory then stays flat in benchmarks, too). Blobs
 // are reference counted: an object holds one reference, a copy of it
 // another, a reader one while it reads; the file goes when the last one
 // is released. It serves no URI.

@@ -93,11 +93,7 @@ func (c *call) serveReadURL() (map[string]any, *failure) {
 		return nil, f
 	}
 	o.blob.release()
-	disp := "attachment"
-	if Inline(o.contentType) {
-		disp = "inline"
-	}
-	q := url.Values{qDisposition: {disposition(disp, key)}}
+	q := url.Values{qDisposition: {disposition(o.contentType, key, false)}}
 	return map[string]any{
 		wire.FieldURL:       c.b.presign(http.MethodGet, ns.Name, key, c.now, ttl, q, ""),
 		wire.FieldMethod:    http.MethodGet,

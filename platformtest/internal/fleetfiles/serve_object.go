@@ -60,16 +60,17 @@ func ObjectHeaders(h http.Header, ct, key string, download bool) {
 	}
 	inertHeaders(h)
 	h.Set("Content-Type", ct)
+	h.Set("Content-Disposition", disposition(ct, key, download))
+}
+
+// disposition is the Content-Disposition of the object key with content
+// type ct, naming the key's last segment as the file name: attachment
+// unless ct may be shown inline and download is false.
+func disposition(ct, key string, download bool) string {
 	disp := "attachment"
 	if !download && Inline(ct) {
 		disp = "inline"
 	}
-	h.Set("Content-Disposition", disposition(disp, key))
-}
-
-// disposition is a Content-Disposition of type disp naming the key's last
-// segment as the file name.
-func disposition(disp, key string) string {
 	if v := mime.FormatMediaType(disp, map[string]string{"filename": path.Base(key)}); v != "" {
 		return v
 	}

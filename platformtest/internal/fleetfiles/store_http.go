@@ -19,8 +19,8 @@
 // raster images and PDF, also when the signed disposition asks for
 // inline (serve_object.go). Every answer carries
 // Content-Security-Policy: sandbox and X-Content-Type-Options: nosniff.
-// Errors are S3's XML bodies. While the store is unreachable (Settings.Unreachable) every
-// connection is closed before an answer.
+// Errors are S3's XML bodies. While the store is unreachable
+// (Settings.Unreachable) every connection is closed before an answer.
 
 package fleetfiles
 
