@@ -2,10 +2,9 @@
 // internal/fleetfiles, attached to every realm as a service, its object
 // store and permanent URLs mounted on the platform's HTTP server): the
 // options for a deployment without one and for its spill folder, the
-// deployment's knobs as test
-// controls (inline limit, presigning, an unreachable object store, the
-// devices' clock skew, quotas) and the inspection and seeding of stored
-// objects. The controls serve no URI; bad input fails the test as
+// deployment's knobs as test controls (inline limit, presigning, an
+// unreachable object store, the devices' clock skew, quotas) and the
+// inspection and seeding of stored objects. The controls serve no URI; bad input fails the test as
 // provisioning mistakes do.
 
 package platformtest
