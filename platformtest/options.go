@@ -25,6 +25,9 @@ type settings struct {
 	// WithAllowedOrigins, edge.go).
 	hosts, origins []string
 
+	// spillDir is the file service's spill folder (WithSpillDir, files.go).
+	spillDir string
+
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console
 }

@@ -39,7 +39,9 @@
 // Every app also gets the platform's file service (files.read.*,
 // files.write.*) with its object store on the same HTTP server: presigned
 // URLs under /store/ and permanent URLs under /f/. The config's files
-// section sets the inline limit, direct transfers and quotas.
+// section sets the inline limit, direct transfers and quotas; objects over
+// 1 MiB are kept in files under -spill-dir, which flockd clears at start
+// of what killed runs left.
 //
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when
