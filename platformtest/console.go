@@ -63,6 +63,6 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			slices.Sort(out)
 			return out
 		},
-		Write: c.Write, Token: c.Token,
+		Write: c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
 	}))
 }

@@ -20,6 +20,14 @@ type settings struct {
 	record    router.RecordLimits
 	strict    bool // the legacy credential is refused (WithStrictAuth)
 	noFiles   bool // no file service (WithoutFileService, files.go)
+	// noLocation: no location service (WithoutLocationService, location.go)
+	noLocation bool
+	// hosts and origins widen the HTTP edge's rules (WithAllowedHosts,
+	// WithAllowedOrigins, edge.go).
+	hosts, origins []string
+
+	// spillDir is the file service's spill folder (WithSpillDir, files.go).
+	spillDir string
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console

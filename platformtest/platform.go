@@ -17,8 +17,10 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
+	"github.com/flockgo/ironflock/platformtest/internal/edge"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
+	"github.com/flockgo/ironflock/platformtest/internal/location"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -75,19 +77,34 @@ func Start(opts ...Option) (*Platform, error) {
 		o(&set)
 	}
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
+	ln, err := net.Listen("tcp", set.addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
+	}
+	p.addr = ln.Addr().String()
+	mux := http.NewServeMux()
+	// The HTTP edge checks Host and Origin before any route (edge.go).
+	guard, err := edge.New(edge.Config{Loopback: loopback(ln.Addr()), Hosts: set.hosts, Origins: set.origins, Log: p.log}, mux)
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	store, err := set.openFleetStore()
 	if err != nil {
+		_ = ln.Close()
 		return nil, err
 	}
 	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
-	mux := http.NewServeMux()
+	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
+	if !set.noLocation {
+		services = append(services, location.New(p.reg)) // the location service (location.go)
+	}
 	p.rt = router.New(router.Config{
-		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
-		Keepalive: set.keepalive, Record: set.record,
-		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files}, // the data backend, cross-app discovery, the agent runtime, the file service
+		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
+		Keepalive: set.keepalive, Record: set.record, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs
@@ -98,12 +115,6 @@ func Start(opts ...Option) (*Platform, error) {
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
 	}).Mount(mux)
 
-	ln, err := net.Listen("tcp", set.addr)
-	if err != nil {
-		_ = p.fleet.Close()
-		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
-	}
-	p.addr = ln.Addr().String()
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
 		_ = p.fleet.Close()

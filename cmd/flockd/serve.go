@@ -28,9 +28,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	recordBytes := fs.Int64("record-bytes", 64<<20, "keep at most `n` bytes of recorded payloads (0: no bound)")
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
+	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
+	edge := addEdgeFlags(fs)    // edge.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-no-console] [-console-write] [-console-token TOKEN] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-spill-dir DIR] [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -55,11 +57,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 
 	opts := []platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
 		platformtest.WithRecording(*recordMsgs, *recordBytes)}
+	opts = append(opts, edge.options()...)
 	if *noRecord {
 		opts = append(opts, platformtest.WithoutRecording())
 	}
 	if *strict {
 		opts = append(opts, platformtest.WithStrictAuth())
+	}
+	if *spillDir != "" {
+		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
 	consoleOpt, token := cons.console(*listen)
 	if consoleOpt != nil {

@@ -40,6 +40,9 @@ type Config struct {
 	RefuseWrites func(realm, mode string)
 	// Refusing returns the realms whose writes are refused.
 	Refusing func() []string
+	// NoLocationService says the platform runs without the location
+	// service, so no device has a location.
+	NoLocationService bool
 	// Write allows the fault buttons and tool calls.
 	Write bool
 	// Token, when not empty, is required from every request.

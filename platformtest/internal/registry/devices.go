@@ -31,6 +31,8 @@ type Device struct {
 	Description  string
 	Architecture string
 	Created      time.Time
+
+	Location *Location // location.go; nil before the first update
 }
 
 // AddDevice adds a device. Spec: Key, Serial, Project (default: the
