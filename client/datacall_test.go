@@ -63,7 +63,12 @@ func TestSeriesQueryPayload(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("series payload (-want +got):\n%s", diff)
 	}
-	for _, bad := range []client.SeriesQuery{{}, {Metrics: q.Metrics, Limit: 1}, {Metrics: q.Metrics, Limit: 1, TimeRange: q.TimeRange, FilterAnd: []client.Filter{client.Latest()}}} {
+	// No start: from the table's first row.
+	open := client.SeriesQuery{Metrics: q.Metrics, Limit: 1}
+	if got, err := open.Payload(); err != nil || !cmp.Equal(got["timeRange"], []any{nil, nil}) {
+		t.Errorf("open range: %v, %v; want timeRange [nil nil]", got, err)
+	}
+	for _, bad := range []client.SeriesQuery{{}, {Metrics: q.Metrics}, {Metrics: q.Metrics, Limit: 1, TimeRange: q.TimeRange, FilterAnd: []client.Filter{client.Latest()}}} {
 		if _, err := bad.Payload(); !errors.Is(err, client.ErrInvalidArgument) {
 			t.Errorf("%+v: err = %v, want ErrInvalidArgument", bad, err)
 		}

@@ -188,7 +188,6 @@ func TestSeriesWire(t *testing.T) {
 		"latest in or":   {Metrics: []Metric{{"t", AVG}}, Limit: 1, TimeRange: TimeRange{Start: 1}, FilterAnd: []Filter{Or(Where("latest_flag", "=", "true"))}},
 		"lower method":   {Metrics: []Metric{{"t", "avg"}}, Limit: 1, TimeRange: TimeRange{Start: 1}},
 		"no metric":      {Limit: 1, TimeRange: TimeRange{Start: 1}},
-		"no start":       {Metrics: []Metric{{"t", AVG}}, Limit: 1},
 		"limit 10001":    {Metrics: []Metric{{"t", AVG}}, Limit: 10001, TimeRange: TimeRange{Start: 1}},
 		"bucket too low": {Metrics: []Metric{{"t", AVG}}, Limit: 1, TimeRange: TimeRange{Start: 1}, Bucket: 999 * time.Millisecond},
 		"bucket not ms":  {Metrics: []Metric{{"t", AVG}}, Limit: 1, TimeRange: TimeRange{Start: 1}, Bucket: time.Second + time.Microsecond},
@@ -197,6 +196,34 @@ func TestSeriesWire(t *testing.T) {
 	for name, q := range refused {
 		if _, err := q.wire("GetSeriesHistory", noWarn); !errors.Is(err, ErrInvalidArgument) {
 			t.Errorf("%s: err = %v, want ErrInvalidArgument", name, err)
+		}
+	}
+}
+
+// TestSeriesOpenStart: a series range without start travels as
+// [null, end] (from the table's first row), or [null, null] for the zero
+// TimeRange; a start alone keeps [start, null].
+func TestSeriesOpenStart(t *testing.T) {
+	end := time.Date(2026, 2, 1, 0, 0, 0, 0, time.UTC)
+	cases := map[string]struct {
+		tr   TimeRange
+		want []any
+	}{
+		"until a time":   {TimeRange{End: end}, []any{nil, "2026-02-01T00:00:00Z"}},
+		"until epoch ms": {TimeRange{End: int64(1769904000000)}, []any{nil, int64(1769904000000)}},
+		"*Until":         {*Until(end), []any{nil, "2026-02-01T00:00:00Z"}},
+		"both open":      {TimeRange{}, []any{nil, nil}},
+		"since":          {*Since(end), []any{"2026-02-01T00:00:00Z", nil}},
+	}
+	for name, tc := range cases {
+		q := SeriesQuery{Metrics: []Metric{{"t", AVG}}, Limit: 10, TimeRange: tc.tr}
+		got, err := q.wire("GetSeriesHistory", noWarn)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if diff := cmp.Diff(tc.want, got["timeRange"]); diff != "" {
+			t.Errorf("%s: timeRange (-want +got):\n%s", name, diff)
 		}
 	}
 }

@@ -39,7 +39,8 @@ type SeriesQuery struct {
 	Method  string
 	// Limit is the bucket budget, 1–10000 (required).
 	Limit int
-	// TimeRange is required and needs a start; an open end means now.
+	// TimeRange is always sent. An open start (nil) reads from the
+	// table's first row; an open end means now.
 	TimeRange TimeRange
 	// Bucket is the bucket width (whole milliseconds, at least 1 s); zero
 	// divides the range into Limit buckets.
@@ -84,9 +85,6 @@ func (q *SeriesQuery) wire(op string, warn func(string)) (map[string]any, error)
 	}
 	if q.Limit < 1 || q.Limit > MaxHistoryLimit {
 		return nil, invalidArg(op, "limit", "limit %d is outside 1…%d (it is the number of buckets)", q.Limit, MaxHistoryLimit)
-	}
-	if q.TimeRange.Start == nil {
-		return nil, invalidArg(op, "timeRange", "a series query needs a start")
 	}
 	tr, err := q.TimeRange.wire("timeRange")
 	if err != nil {

@@ -375,6 +375,21 @@ func TestSeriesThroughSDK(t *testing.T) {
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("series (-want +got):\n%s", diff)
 	}
+
+	// Without start, the series reads from the table's first row: the one
+	// bucket starts at its tsp.
+	rows, err = c.GetSeriesHistory(ctx, "sensordata", client.SeriesQuery{
+		Metrics:   []client.Metric{{Ref: "temperature", Method: client.COUNT}, {Ref: "temperature", Method: client.MIN}},
+		Limit:     1,
+		TimeRange: client.TimeRange{End: t0.Add(30 * time.Minute)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = []client.Row{{"tsp": t0.UnixMilli(), "COUNT:temperature": int64(3), "MIN:temperature": int64(10)}}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("series from the first row (-want +got):\n%s", diff)
+	}
 }
 
 func TestChunkedHistoryThroughSDK(t *testing.T) {

@@ -30,7 +30,7 @@ data:
         - {id: n, dataType: bigint}
   transforms:
     - tablename: hourly
-      sql: SELECT 1
+      sql: SELECT time_bucket('1 hour', tsp) AS tsp, avg(temp) AS mean FROM readings GROUP BY 1 ORDER BY 1 DESC
       columns:
         - {id: tsp, dataType: timestamp}
         - {id: mean, dataType: numeric}
@@ -48,7 +48,9 @@ consumes:
 
 // crossFixture is a project with a provider app "weather" (installed in
 // DEV on one device), a consumer "dash" (installed in DEV on another) that
-// consumes it, and a consumer "all" that consumes "*".
+// consumes it, and a consumer "all" that consumes "*", on a platform whose
+// rows are in one store of the conformance suite (fleetdb_stores_test.go).
+// The tests of discovery read no rows and take the first store.
 type crossFixture struct {
 	p                    *Platform
 	pr                   *Project
@@ -56,9 +58,9 @@ type crossFixture struct {
 	provIn, dashIn, allI *Installation
 }
 
-func newCross(t *testing.T) *crossFixture {
+func newCross(t *testing.T, s fleetStore) *crossFixture {
 	t.Helper()
-	p := New(t)
+	p := New(t, s.options(t)...)
 	pr := p.AddProject("plant", Key(2))
 	f := &crossFixture{p: p, pr: pr}
 	f.weather = p.AddApp("weather", providerTemplate, Key(77))
@@ -81,7 +83,7 @@ func joinAs(t *testing.T, p *Platform, in *Installation, realm string) (*client.
 // TestResolve: discovery refuses in the documented order and answers the
 // shared catalog per stage, echoing the caller's spelling.
 func TestResolve(t *testing.T) {
-	f := newCross(t)
+	f := newCross(t, fleetStores[0])
 	c := connect(t, f.p, f.dashIn, client.MSGPACK)
 	resolve := func(name any) callResult {
 		return call(t, c, wire.AppAccessResolve, map[string]any{"app": name}, nil, false)
@@ -122,7 +124,7 @@ func TestResolve(t *testing.T) {
 // TestList: listing needs the wildcard grant and names every other app of
 // the project that shares something, in lower case.
 func TestList(t *testing.T) {
-	f := newCross(t)
+	f := newCross(t, fleetStores[0])
 	c := connect(t, f.p, f.allI, client.MSGPACK)
 	call(t, c, wire.AppAccessList, nil, nil, false).refused(t, "without the wildcard grant", wire.ErrAppAccessNoGrant)
 	f.p.Grant(f.pr, f.all, Wildcard)
@@ -144,7 +146,7 @@ func TestList(t *testing.T) {
 // TestGrantNeedsConsumes: a grant for an app the consumer does not consume
 // is a provisioning mistake.
 func TestGrantNeedsConsumes(t *testing.T) {
-	f := newCross(t)
+	f := newCross(t, fleetStores[0])
 	var err error
 	f.p.reg.Do(func(s *registry.State) { err = s.Grant(f.pr.m, f.dash.m, "all") })
 	if err == nil || !strings.Contains(err.Error(), "does not consume") {
@@ -160,8 +162,10 @@ func TestGrantNeedsConsumes(t *testing.T) {
 // the provider's realm as app_reader, reads shared tables and feeds with
 // secrets masked, and may do nothing else; without a grant, or with the
 // legacy credential, it cannot join.
-func TestReaderRole(t *testing.T) {
-	f := newCross(t)
+func TestReaderRole(t *testing.T) { eachStore(t, testReaderRole) }
+
+func testReaderRole(t *testing.T, s fleetStore) {
+	f := newCross(t, s)
 	if _, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm()); err == nil {
 		t.Fatal("joined the provider realm without a grant")
 	}
@@ -234,8 +238,10 @@ func TestReaderRole(t *testing.T) {
 // TestRevokeEndsReaderSessions: revoking ends the reader's session on the
 // provider realm and its next join is refused; another consumer's reader
 // with its own grant stays.
-func TestRevokeEndsReaderSessions(t *testing.T) {
-	f := newCross(t)
+func TestRevokeEndsReaderSessions(t *testing.T) { eachStore(t, testRevokeEndsReaderSessions) }
+
+func testRevokeEndsReaderSessions(t *testing.T, s fleetStore) {
+	f := newCross(t, s)
 	f.p.Grant(f.pr, f.dash, "weather")
 	f.p.Grant(f.pr, f.all, Wildcard)
 	r, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm())

@@ -120,6 +120,17 @@
 // files of the data backend (platformtest/internal/fleetdb) each list the
 // URIs they serve and the choices made where the documents are silent.
 //
+// The rows are kept by a store below the data backend: it appends rows
+// (atomically, with the entity-key rules), answers reads given as
+// validated, typed queries (time range, filters, latest marker, order,
+// offset, limit, projection; series buckets and aggregates; transforms)
+// and counts rows; validation, typing, encryption of secret columns,
+// masking, chunking, feeds and rate limits stay above it, the same for
+// every store. The store is in memory: rows live as long as the Platform.
+// A store's failure is answered, never acknowledged (storage_full for a
+// write that does not fit, a Postgres-like runtime_error otherwise). See
+// docs/fake.md §3.
+//
 // Faithful (docs/wire.md §7.3–7.8, docs/fake.md, package template, the seed's
 // querying rules):
 //
@@ -139,12 +150,15 @@
 //     seed's object form of timeRange, truthy bounds truncated to whole
 //     seconds, filter sanitation, SQL three-valued logic, LIKE/ILIKE with
 //     escapes, IN/NOT IN with the empty-set rule, the seven latest-marker
-//     rules, newest first by (tsp, insertion) with offset and limit then
+//     rules (without entity key: the table's newest row, then the other
+//     conditions and the time range, else no rows), newest first by (tsp,
+//     insertion) with offset and limit then
 //     ascending, projection (unknown column: 42703) and columnPaths, typed
 //     values (epoch milliseconds, whole numbers as integers, NaN as null,
 //     "__secret__"), chunking by estimated size (default 8 MiB) or
 //     result_too_large, transforms (limit ≤ 3000), series with their
-//     buckets, seven aggregates, groupBy and refusals.
+//     buckets (an open start reads from the table's first row), seven
+//     aggregates, groupBy and refusals.
 //   - Secrets (docs/wire.md §7.13): secret columns encrypted at rest with
 //     AES-256-GCM under a per-platform key made at Start and a fresh random
 //     nonce per row, stored as ifsec:1:<base64> (TableRows shows the
@@ -161,7 +175,7 @@
 //
 //   - The key of secret columns lives in memory and dies with the
 //     platform; a rate-limit window opens with a caller's first call.
-//   - Transforms cannot run their SQL: their rows come from
+//   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
 //   - Text compares byte-wise (collation "C"); retention (dropAfter),

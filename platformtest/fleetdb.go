@@ -1,17 +1,48 @@
 // This file is the facade of the data backend (package internal/fleetdb,
-// attached to every realm as a service): its test hooks as methods of
-// Platform (direct inserts, the stored rows, the chunk budget of a read,
-// the rows of a transform) and the secret placeholder. The storage refusal
-// switch, RefuseWrites, is an interception (faults.go). The hooks serve no
-// URI; bad input fails the test as provisioning mistakes do.
+// attached to every realm as a service): the choice of its store (where
+// the rows are kept: in memory unless an option chose another), its test
+// hooks as methods of Platform (direct inserts, the stored rows, the chunk
+// budget of a read, the rows of a transform) and the secret placeholder.
+// The storage refusal switch, RefuseWrites, is an interception
+// (faults.go). The hooks serve no URI; bad input fails the test as
+// provisioning mistakes do.
 
 package platformtest
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 )
+
+// withFleetStore makes the data backends keep their rows in the store
+// open returns, opened when the platform starts (and closed with it),
+// instead of in memory. The options of the other stores are built on it.
+func withFleetStore(open func() (fleetdb.Store, error)) Option {
+	return func(s *settings) { s.fleetStore = open }
+}
+
+// openFleetStore opens the store the options chose: in memory by default.
+func (s *settings) openFleetStore() (fleetdb.Store, error) {
+	if s.fleetStore == nil {
+		return fleetdb.NewMemoryStore(), nil
+	}
+	st, err := s.fleetStore()
+	if err != nil {
+		return nil, fmt.Errorf("open the data store: %w", err)
+	}
+	return st, nil
+}
+
+// closeFleet closes the data backends' store, once.
+func (p *Platform) closeFleet() {
+	p.fleetDone.Do(func() {
+		if err := p.fleet.Close(); err != nil {
+			p.log.Warn("data store not closed cleanly", "err", err)
+		}
+	})
+}
 
 // SecretPlaceholder is what every read and feed shows instead of a
 // non-null value of a secret column (the seed's SECRET_PLACEHOLDER). Written
@@ -32,7 +63,7 @@ func (p *Platform) InsertRows(in *Installation, table string, rows ...map[string
 		return fmt.Errorf("insert into %q: no installation", table)
 	}
 	w := fleetdb.Writer{DeviceKey: int64(in.Device().Key()), Serial: in.Device().Serial(), App: in.App().Name()}
-	return p.fleet.InsertRows(in.Realm(), table, w, rows...)
+	return p.fleet.InsertRows(context.Background(), in.Realm(), table, w, rows...)
 }
 
 // TableRows returns the rows stored in a table of realm, oldest first (by
@@ -43,7 +74,7 @@ func (p *Platform) InsertRows(in *Installation, table string, rows ...map[string
 // DecryptedTableRows shows their plaintext. An unknown realm or table
 // fails the test (a platform made by Start panics).
 func (p *Platform) TableRows(realm, table string) []map[string]any {
-	rows, err := p.fleet.TableRows(realm, table)
+	rows, err := p.fleet.TableRows(context.Background(), realm, table)
 	if err != nil {
 		p.failf("%v", err)
 		return nil
@@ -57,19 +88,20 @@ func (p *Platform) TableRows(realm, table string) []map[string]any {
 // MiB; bytes ≤ 0 restores it. An unknown realm or table fails the test (a
 // platform made by Start panics).
 func (p *Platform) SetChunkBudget(realm, table string, bytes int) {
-	if err := p.fleet.SetChunkBudget(realm, table, bytes); err != nil {
+	if err := p.fleet.SetChunkBudget(context.Background(), realm, table, bytes); err != nil {
 		p.failf("%v", err)
 	}
 }
 
 // SetTransformRows sets the rows of a transform of realm, in the order
-// its SQL would return them (the fake cannot run the SQL). Reads apply
-// the transform rules to them; the whole view, at most 3000 rows in
+// its SQL would return them (the memory store cannot run the SQL). Reads
+// apply the transform rules to them; the whole view, at most 3000 rows in
 // reverse order, is published on transformed.<transform> as a schedule
 // tick would. Values of declared columns are typed like table columns;
-// other keys are kept as given.
+// other keys are kept as given. A store that computes transforms from
+// their SQL refuses with an error.
 func (p *Platform) SetTransformRows(realm, transform string, rows []map[string]any) error {
-	return p.fleet.SetTransformRows(realm, transform, rows)
+	return p.fleet.SetTransformRows(context.Background(), realm, transform, rows)
 }
 
 func (p *Platform) failf(format string, a ...any) {

@@ -15,8 +15,10 @@ import (
 // the newest) and a summary; without progressive results it fails with
 // result_too_large and its kwargs; a single row over the budget fails
 // either way.
-func TestChunkedResults(t *testing.T) {
-	f := newDB(t)
+func TestChunkedResults(t *testing.T) { eachStore(t, testChunkedResults) }
+
+func testChunkedResults(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	var rows []map[string]any
 	for i := range 20 {
 		rows = append(rows, map[string]any{"tsp": ms(time.Duration(i) * time.Second), "temp": i})
@@ -88,13 +90,14 @@ func TestChunkedResults(t *testing.T) {
 	if r.args[0].(map[string]any)["totalRows"] != int64(20) || r.progress[0][1].([]any)[0].(map[string]any)["SUM:temp"] != int64(19) {
 		t.Errorf("chunked series: %v, first chunk %v", r.args, r.progress[0])
 	}
-	view := make([]map[string]any, 10)
+	source, view := make([]map[string]any, 10), make([]map[string]any, 10)
 	for i := range view {
-		view[i] = map[string]any{"label": "a long label to fill the budget", "avg_temp": i}
+		hour := t0.Add(time.Duration(9-i) * time.Hour)
+		source[i] = map[string]any{"tsp": hour, "source": "a long label to fill the budget", "temperature": i, "n": 0}
+		view[i] = map[string]any{"tsp": hour, "label": "a long label to fill the budget", "avg_temp": i, "extra": 0}
 	}
-	if err := f.p.SetTransformRows(f.realm, "sensordata_hourly", view); err != nil {
-		t.Fatal(err)
-	}
+	f.insert(t, "sensordata", source...)
+	f.transform(t, "sensordata_hourly", view)
 	f.p.SetChunkBudget(f.realm, "sensordata_hourly", 200)
 	r = call(t, f.c, "history.transformed.sensordata_hourly", q("limit", 10), nil, true).ok(t, "chunked view")
 	if r.args[0].(map[string]any)["totalRows"] != int64(10) || len(r.progress) < 2 {

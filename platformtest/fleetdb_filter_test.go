@@ -46,8 +46,10 @@ func ids(t *testing.T, f *dbFixture, filters ...any) []int {
 // three-valued logic), coercion of values, LIKE escapes, IN over lists and
 // comma-joined texts with the empty-set rule, json paths, implicit columns
 // and groups.
-func TestFilterOperators(t *testing.T) {
-	f := newDB(t)
+func TestFilterOperators(t *testing.T) { eachStore(t, testFilterOperators) }
+
+func testFilterOperators(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	filterRows(t, f)
 	all := []int{0, 1, 2, 3, 4, 5, 6}
 	group := func(comb string, nodes ...any) map[string]any {
@@ -142,8 +144,10 @@ func TestFilterOperators(t *testing.T) {
 }
 
 // TestFilterRefusals: malformed filters that pass the validator.
-func TestFilterRefusals(t *testing.T) {
-	f := newDB(t)
+func TestFilterRefusals(t *testing.T) { eachStore(t, testFilterRefusals) }
+
+func testFilterRefusals(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	for name, node := range map[string]any{
 		"group and condition":  map[string]any{"combinator": "AND", "filters": list(), "column": "n", "operator": "=", "value": 1},
 		"marker and condition": map[string]any{"latest": true, "column": "n", "operator": "=", "value": 1},

@@ -52,7 +52,9 @@ data:
         - {id: value, name: Value, dataType: numeric}
   transforms:
     - tablename: sensordata_hourly
-      sql: SELECT time_bucket('1 hour', tsp) AS tsp, avg(temperature) AS avg_temp FROM sensordata GROUP BY 1
+      sql: >-
+        SELECT time_bucket('1 hour', tsp) AS tsp, avg(temperature) AS avg_temp, min(source) AS label, min(n) AS extra
+        FROM sensordata GROUP BY 1 ORDER BY 1 DESC
       columns:
         - {id: tsp, name: Hour, dataType: timestamp}
         - {id: avg_temp, name: Average, dataType: numeric}
@@ -67,8 +69,10 @@ func ms(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
 
 // dbFixture is a platform whose app (swarm 2, app 26, as the harness)
 // has dbTemplate, installed on device 42 and device 43 in DEV, with a raw
-// nexus client joined for each.
+// nexus client joined for each, its rows kept in one store of the
+// conformance suite.
 type dbFixture struct {
+	store  fleetStore
 	p      *Platform
 	in     *Installation // device 42
 	in2    *Installation // device 43
@@ -78,14 +82,14 @@ type dbFixture struct {
 	serial string
 }
 
-func newDB(t *testing.T) *dbFixture {
+func newDB(t *testing.T, s fleetStore) *dbFixture {
 	t.Helper()
-	p := New(t, WithStartTime(t0.Add(24*time.Hour)))
+	p := New(t, append([]Option{WithStartTime(t0.Add(24 * time.Hour))}, s.options(t)...)...)
 	pr := p.AddProject("plant", Key(2))
 	d1 := pr.AddDevice("press", Key(42), Serial("06a0bf96-a539-4d6a-8471-ac7adc67616e"))
 	d2 := pr.AddDevice("lathe", Key(43))
 	app := p.AddApp("interop", dbTemplate, Key(26))
-	f := &dbFixture{p: p, in: p.Install(d1, app, Dev), in2: p.Install(d2, app, Dev), serial: d1.Serial()}
+	f := &dbFixture{store: s, p: p, in: p.Install(d1, app, Dev), in2: p.Install(d2, app, Dev), serial: d1.Serial()}
 	f.realm = f.in.Realm()
 	f.c = connect(t, p, f.in, client.MSGPACK)
 	f.c2 = connect(t, p, f.in2, client.MSGPACK)
@@ -190,6 +194,13 @@ func (f *dbFixture) insert(t *testing.T, table string, rows ...map[string]any) {
 	if err := f.p.InsertRows(f.in, table, rows...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// transform makes a transform hold rows, in the view's order, after the
+// test stored the source rows its SQL computes them from (fleetStore).
+func (f *dbFixture) transform(t *testing.T, name string, rows []map[string]any) {
+	t.Helper()
+	f.store.transform(t, f.p, f.realm, name, rows)
 }
 
 // subscribe subscribes c to topic and returns the events' arguments.

@@ -12,8 +12,10 @@ import (
 
 // TestHistoryPaging: newest first by (tsp, insertion), offset, limit,
 // then ascending; limit 0 returns no rows.
-func TestHistoryPaging(t *testing.T) {
-	f := newDB(t)
+func TestHistoryPaging(t *testing.T) { eachStore(t, testHistoryPaging) }
+
+func testHistoryPaging(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	var rows []map[string]any
 	for i := range 10 {
 		rows = append(rows, map[string]any{"tsp": ms(time.Duration(i/2) * time.Second), "temp": i})
@@ -47,8 +49,10 @@ func TestHistoryPaging(t *testing.T) {
 
 // TestHistoryTimeRange: start ≤ tsp < end with truthy bounds truncated to
 // whole seconds; strings or numbers, the array or the seed's object form.
-func TestHistoryTimeRange(t *testing.T) {
-	f := newDB(t)
+func TestHistoryTimeRange(t *testing.T) { eachStore(t, testHistoryTimeRange) }
+
+func testHistoryTimeRange(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	var rows []map[string]any
 	for _, d := range []time.Duration{-time.Hour, 0, 500 * time.Millisecond, time.Second, 1500 * time.Millisecond, 2 * time.Second, time.Hour} {
 		rows = append(rows, map[string]any{"tsp": t0.Add(d), "temp": d.Milliseconds()})
@@ -83,8 +87,10 @@ func TestHistoryTimeRange(t *testing.T) {
 // TestHistoryProjection: columns adds tsp, device_key and authid; an
 // unknown column fails like Postgres (42703); columnPaths prunes json
 // columns listed in columns.
-func TestHistoryProjection(t *testing.T) {
-	f := newDB(t)
+func TestHistoryProjection(t *testing.T) { eachStore(t, testHistoryProjection) }
+
+func testHistoryProjection(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	wide := map[string]any{}
 	for i := range 51 {
 		wide[fmt.Sprintf("k%02d", i)] = i
@@ -151,17 +157,22 @@ func TestHistoryProjection(t *testing.T) {
 // rules: limit ≤ 3000, filters on declared columns only, offset and limit
 // over the view's order, the page answered reversed; time range, columns
 // and the latest marker are ignored. Setting the rows publishes the view.
-func TestTransformReads(t *testing.T) {
-	f := newDB(t)
+func TestTransformReads(t *testing.T) { eachStore(t, testTransformReads) }
+
+func testTransformReads(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	feed := subscribe(t, f.c2, "transformed.sensordata_hourly")
-	var view []map[string]any
+	// One source row per hour; the view (its SQL) has one row per hour,
+	// newest first.
+	var source, view []map[string]any
 	for i := range 5 {
-		view = append(view, map[string]any{"tsp": t0.Add(time.Duration(4-i) * time.Hour).Format(time.RFC3339),
+		hour := t0.Add(time.Duration(4-i) * time.Hour)
+		source = append(source, map[string]any{"tsp": hour, "temperature": 20 + float64(i)/2, "source": fmt.Sprint("h", 4-i), "n": i})
+		view = append(view, map[string]any{"tsp": hour.Format(time.RFC3339),
 			"avg_temp": 20 + float64(i)/2, "label": fmt.Sprint("h", 4-i), "extra": i})
 	}
-	if err := f.p.SetTransformRows(f.realm, "sensordata_hourly", view); err != nil {
-		t.Fatal(err)
-	}
+	f.insert(t, "sensordata", source...)
+	f.transform(t, "sensordata_hourly", view)
 	ev := nextEvent(t, feed, "view tick")
 	if diff := cmp.Diff([]any{"h0", "h1", "h2", "h3", "h4"}, col(toRows(ev[0]), "label")); diff != "" {
 		t.Errorf("view event, reversed (-want +got):\n%s", diff)

@@ -37,8 +37,10 @@ func states(rows []map[string]any) []string {
 var latest = map[string]any{"latest": true}
 
 // TestLatestMarker walks the seed's seven rules of the latest marker.
-func TestLatestMarker(t *testing.T) {
-	f := newDB(t)
+func TestLatestMarker(t *testing.T) { eachStore(t, testLatestMarker) }
+
+func testLatestMarker(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	machineRows(t, f)
 	read := func(query map[string]any) []string {
 		t.Helper()
@@ -102,10 +104,15 @@ func TestLatestMarker(t *testing.T) {
 	}
 }
 
-// TestLatestWithoutEntityKey is rule 3: the single newest row matching the
-// conditions and the time range; offset is ignored.
-func TestLatestWithoutEntityKey(t *testing.T) {
-	f := newDB(t)
+// TestLatestWithoutEntityKey is rules 3 and 5 on a table without entity
+// key: the marker takes the table's single newest row, then the other
+// conditions and the time range apply to it; when it does not match, the
+// answer is empty (an older row that matches is not returned). Offset is
+// ignored.
+func TestLatestWithoutEntityKey(t *testing.T) { eachStore(t, testLatestWithoutEntityKey) }
+
+func testLatestWithoutEntityKey(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.insert(t, "readings",
 		map[string]any{"tsp": ms(0), "temp": 1},
 		map[string]any{"tsp": ms(time.Minute), "temp": 2},
@@ -116,16 +123,21 @@ func TestLatestWithoutEntityKey(t *testing.T) {
 		t.Helper()
 		return col(f.history(t, "readings", query), "temp")
 	}
-	if diff := cmp.Diff([]any{int64(4)}, temps(q("limit", 10, "offset", 3, "filterAnd", list(latest)))); diff != "" {
-		t.Errorf("newest (-want +got):\n%s", diff)
+	cases := []struct {
+		name  string
+		query map[string]any
+		want  []any
+	}{
+		{"newest, offset ignored", q("limit", 10, "offset", 3, "filterAnd", list(latest)), []any{int64(4)}},
+		{"newest matches the condition", q("limit", 10, "filterAnd", list(latest, pred("temp", ">", 3))), []any{int64(4)}},
+		{"newest does not match: empty", q("limit", 10, "filterAnd", list(latest, pred("temp", "<", 3))), []any{}},
+		{"newest in the range", q("limit", 10, "filterAnd", list(latest), "timeRange", list(ms(time.Minute), nil)), []any{int64(4)}},
+		{"newest outside the range: empty", q("limit", 10, "filterAnd", list(latest), "timeRange", list(nil, ms(time.Minute))), []any{}},
+		{"limit 0", q("limit", 0, "filterAnd", list(latest)), []any{}},
 	}
-	if diff := cmp.Diff([]any{int64(2)}, temps(q("limit", 10, "filterAnd", list(latest, pred("temp", "<", 3))))); diff != "" {
-		t.Errorf("newest matching (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]any{int64(1)}, temps(q("limit", 10, "filterAnd", list(latest), "timeRange", list(nil, ms(time.Minute))))); diff != "" {
-		t.Errorf("newest in range (-want +got):\n%s", diff)
-	}
-	if diff := cmp.Diff([]any{}, temps(q("limit", 0, "filterAnd", list(latest)))); diff != "" {
-		t.Errorf("limit 0 (-want +got):\n%s", diff)
+	for _, tc := range cases {
+		if diff := cmp.Diff(tc.want, temps(tc.query)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
 	}
 }

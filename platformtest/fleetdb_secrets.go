@@ -5,6 +5,8 @@
 
 package platformtest
 
+import "context"
+
 // DecryptedTableRows returns the rows of TableRows with every secret
 // column decrypted to its plaintext (NULL stays nil).
 //
@@ -15,7 +17,7 @@ package platformtest
 // secrets this way. An unknown realm or table fails the test (a platform
 // made by Start panics).
 func (p *Platform) DecryptedTableRows(realm, table string) []map[string]any {
-	rows, err := p.fleet.DecryptedTableRows(realm, table)
+	rows, err := p.fleet.DecryptedTableRows(context.Background(), realm, table)
 	if err != nil {
 		p.failf("%v", err)
 		return nil

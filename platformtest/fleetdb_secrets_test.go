@@ -21,8 +21,10 @@ import (
 // a fresh one per row even for equal secrets; DecryptedTableRows shows the
 // plaintext; NULL stays NULL; a kept secret carries the stored ciphertext;
 // ciphertext written back is refused; direct inserts are encrypted too.
-func TestSecretsEncryptedAtRest(t *testing.T) {
-	f := newDB(t)
+func TestSecretsEncryptedAtRest(t *testing.T) { eachStore(t, testSecretsEncryptedAtRest) }
+
+func testSecretsEncryptedAtRest(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.appendRow(t, "tokens", map[string]any{"tsp": ms(0), "token": "same"}).ok(t, "first")
 	f.appendRow(t, "tokens", map[string]any{"tsp": ms(time.Second), "token": "same"}).ok(t, "second")
 	f.appendRow(t, "tokens", map[string]any{"tsp": ms(2 * time.Second), "token": nil}).ok(t, "null")
@@ -68,8 +70,10 @@ func TestSecretsEncryptedAtRest(t *testing.T) {
 // the projection (requested columns plus every secret column), filters
 // and the latest marker, NULL as NULL, never chunked; limits outside
 // 1…100 refused, not clamped; a filter on a secret column refused.
-func TestSecretReveal(t *testing.T) {
-	f := newDB(t)
+func TestSecretReveal(t *testing.T) { eachStore(t, testSecretReveal) }
+
+func testSecretReveal(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	for i := range 12 {
 		f.appendRow(t, "credentials", map[string]any{"tsp": ms(time.Duration(i) * time.Second), "machine": []string{"m1", "m2"}[i%2],
 			"state": "s" + string(rune('a'+i)), "api_key": "k" + string(rune('a'+i))}).ok(t, "row")
@@ -128,8 +132,10 @@ func TestSecretReveal(t *testing.T) {
 // the rows the query selects; checked counts them (NULL included, never
 // a match); refusals for non-secret columns, secret filters and bad
 // payloads, none of them quoting the candidate.
-func TestSecretVerify(t *testing.T) {
-	f := newDB(t)
+func TestSecretVerify(t *testing.T) { eachStore(t, testSecretVerify) }
+
+func testSecretVerify(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "machine": "m1", "api_key": "old"}).ok(t, "old")
 	f.appendRow(t, "credentials", map[string]any{"tsp": ms(time.Second), "machine": "m1", "api_key": "new"}).ok(t, "new")
 	f.appendRow(t, "credentials", map[string]any{"tsp": ms(2 * time.Second), "machine": "m2", "api_key": nil}).ok(t, "null")
@@ -184,8 +190,10 @@ func TestSecretVerify(t *testing.T) {
 // verifies in a 60 s window of platform time; the call over the limit is
 // rate_limited; another device and the other operation are not affected;
 // moving the platform clock past the window's end opens a new one.
-func TestSecretRateLimits(t *testing.T) {
-	f := newDB(t)
+func TestSecretRateLimits(t *testing.T) { eachStore(t, testSecretRateLimits) }
+
+func testSecretRateLimits(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.appendRow(t, "tokens", map[string]any{"tsp": ms(0), "token": "t"}).ok(t, "row")
 	reveal := func(c *client.Client) callResult {
 		return call(t, c, "secret.reveal.tokens", q("limit", 1), nil, false)

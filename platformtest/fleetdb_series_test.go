@@ -20,8 +20,10 @@ func (f *dbFixture) series(t *testing.T, table string, query map[string]any) []m
 // TestSeriesBuckets: buckets start at the range start, their width
 // follows bucketMs and limit, empty buckets are absent, rows are
 // ascending, the range is exact to the millisecond.
-func TestSeriesBuckets(t *testing.T) {
-	f := newDB(t)
+func TestSeriesBuckets(t *testing.T) { eachStore(t, testSeriesBuckets) }
+
+func testSeriesBuckets(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	for _, d := range []time.Duration{-time.Second, 0, 30 * time.Second, 7 * time.Minute, 59*time.Minute + 59*time.Second, time.Hour} {
 		f.insert(t, "readings", map[string]any{"tsp": t0.Add(d), "temp": 1})
 	}
@@ -50,11 +52,60 @@ func TestSeriesBuckets(t *testing.T) {
 	}
 }
 
+// TestSeriesOpenStart: a time range without start ([null, end], the
+// object without start, [null, null]) reads from the table's first row:
+// the range starts at its tsp, and buckets are counted from there. An
+// empty table, or one whose first row is not before the end, answers no
+// rows.
+func TestSeriesOpenStart(t *testing.T) { eachStore(t, testSeriesOpenStart) }
+
+func testSeriesOpenStart(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
+	count := metric("tsp", "COUNT")
+	query := func(tr any, limit int) map[string]any {
+		return q("metrics", list(count), "limit", limit, "timeRange", tr)
+	}
+	if diff := cmp.Diff([]map[string]any{}, f.series(t, "readings", query(list(nil, ms(time.Hour)), 10))); diff != "" {
+		t.Errorf("empty table (-want +got):\n%s", diff)
+	}
+	for _, d := range []time.Duration{-90 * time.Second, 0, 30 * time.Second, 20 * time.Minute, 2 * time.Hour} {
+		f.insert(t, "readings", map[string]any{"tsp": t0.Add(d), "temp": 1})
+	}
+	cases := []struct {
+		name  string
+		query map[string]any
+		want  []map[string]any
+	}{
+		{"[null, end]: one bucket from the first row", query(list(nil, ms(time.Hour)), 1),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+		{"[null, end]: the span from the first row divided by limit", query(list(nil, ms(2*time.Hour+time.Second)), 2),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}, {"tsp": ms(3555500 * time.Millisecond), "COUNT:tsp": int64(1)}}},
+		{"object without start", query(q("end", ms(time.Hour)), 1),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+		{"ISO end", query(list(nil, "2026-01-01T01:00:00Z"), 1),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+		{"[null, null]: the first row to now", query(list(nil, nil), 1),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(5)}}},
+		{"bucketMs from the first row", q("metrics", list(count), "limit", 100, "timeRange", list(nil, ms(time.Hour)), "bucketMs", 60000),
+			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": ms(-30 * time.Second), "COUNT:tsp": int64(1)},
+				{"tsp": ms(30 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": ms(1170 * time.Second), "COUNT:tsp": int64(1)}}},
+		{"the first row is the end: empty", query(list(nil, ms(-90*time.Second)), 1), []map[string]any{}},
+		{"the first row is after the end: empty", query(list(nil, ms(-time.Hour)), 1), []map[string]any{}},
+	}
+	for _, tc := range cases {
+		if diff := cmp.Diff(tc.want, f.series(t, "readings", tc.query)); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
+		}
+	}
+}
+
 // TestSeriesAggregates: each method, NULL handling, typing, groupBy with
 // NULL groups last, filters, duplicate metrics computed once, json paths
 // cast to numeric.
-func TestSeriesAggregates(t *testing.T) {
-	f := newDB(t)
+func TestSeriesAggregates(t *testing.T) { eachStore(t, testSeriesAggregates) }
+
+func testSeriesAggregates(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.insert(t, "sensordata",
 		map[string]any{"tsp": ms(0), "temperature": 10, "n": 4, "source": "b", "seen": ms(time.Hour), "payload": map[string]any{"v": 1}},
 		map[string]any{"tsp": ms(time.Second), "temperature": 15, "n": 5, "source": "a", "payload": map[string]any{"v": "2.5"}},
@@ -118,8 +169,10 @@ func TestSeriesAggregates(t *testing.T) {
 
 // TestSeriesSeedShape: the seed's shape (metrics as column names, one
 // method for all) is answered exactly like the newer one.
-func TestSeriesSeedShape(t *testing.T) {
-	f := newDB(t)
+func TestSeriesSeedShape(t *testing.T) { eachStore(t, testSeriesSeedShape) }
+
+func testSeriesSeedShape(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.insert(t, "sensordata",
 		map[string]any{"tsp": ms(0), "temperature": 10, "n": 4},
 		map[string]any{"tsp": ms(time.Second), "temperature": 20, "n": 6})
@@ -140,8 +193,10 @@ func TestSeriesSeedShape(t *testing.T) {
 }
 
 // TestSeriesRefusals: time range, metric, groupBy and filter refusals.
-func TestSeriesRefusals(t *testing.T) {
-	f := newDB(t)
+func TestSeriesRefusals(t *testing.T) { eachStore(t, testSeriesRefusals) }
+
+func testSeriesRefusals(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	long := strings.Repeat("x", 60)
 	base := func(kv ...any) map[string]any {
 		m := q("limit", 10, "timeRange", list(ms(0), ms(time.Hour)), "metrics", list(metric("temperature", "AVG")))
@@ -156,8 +211,6 @@ func TestSeriesRefusals(t *testing.T) {
 		query map[string]any
 		uri   string
 	}{
-		{"no start", "sensordata", base("timeRange", list(nil, ms(0))), wire.ErrInvalidTimeRange},
-		{"no start, object", "sensordata", base("timeRange", q("end", ms(0))), wire.ErrInvalidTimeRange},
 		{"end before start", "sensordata", base("timeRange", list(ms(time.Hour), ms(0))), wire.ErrInvalidTimeRange},
 		{"end equals start", "sensordata", base("timeRange", list(ms(0), ms(0))), wire.ErrInvalidTimeRange},
 		{"start in the future, open end", "sensordata", base("timeRange", list(ms(48*time.Hour), nil)), wire.ErrInvalidTimeRange},
@@ -189,8 +242,10 @@ func TestSeriesRefusals(t *testing.T) {
 
 // TestSeriesTooManyGroups: more than 50 000 answer rows is refused with
 // the cap in kwargs.
-func TestSeriesTooManyGroups(t *testing.T) {
-	f := newDB(t)
+func TestSeriesTooManyGroups(t *testing.T) { eachStore(t, testSeriesTooManyGroups) }
+
+func testSeriesTooManyGroups(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	rows := make([]map[string]any, 50001)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": ms(0), "n": i}

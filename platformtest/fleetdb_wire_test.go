@@ -15,11 +15,14 @@ import (
 // written there.
 
 // TestWireGetHistoryFull is scenario step get_history_full (docs/wire.md §7.5)
-// on a table without entity key: the latest marker gives the single newest
-// row matching the condition and the time range, offset ignored, projected
-// to temperature plus tsp, device_key and authid.
-func TestWireGetHistoryFull(t *testing.T) {
-	f := newDB(t)
+// on a table without entity key: the latest marker takes the single newest
+// row, which must then match the condition and the time range (else no
+// rows), offset ignored, projected to temperature plus tsp, device_key and
+// authid.
+func TestWireGetHistoryFull(t *testing.T) { eachStore(t, testWireGetHistoryFull) }
+
+func testWireGetHistoryFull(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.insert(t, "sensordata",
 		map[string]any{"tsp": t0.Add(-time.Hour), "temperature": 30.0, "source": "old"},
 		map[string]any{"tsp": t0.Add(time.Minute), "temperature": 25.0},
@@ -27,16 +30,24 @@ func TestWireGetHistoryFull(t *testing.T) {
 		map[string]any{"tsp": t0.Add(3 * time.Minute), "temperature": 22.25, "source": "lab"},
 		map[string]any{"tsp": t0.Add(4 * time.Minute), "temperature": 10.0},
 	)
-	got := call(t, f.c, "history.transformed.sensordata", map[string]any{
+	fullQuery := map[string]any{
 		"limit": 5, "offset": 2, "timeRange": []any{"2026-01-01T00:00:00Z", nil},
 		"filterAnd": []any{
 			map[string]any{"column": "temperature", "operator": ">", "value": 20},
 			map[string]any{"latest": true},
 		},
 		"columns": []any{"temperature"},
-	}, nil, false).ok(t, "get_history_full")
+	}
+	// The newest row (4 min, 10.0) does not match: no rows, not the older
+	// 22.25.
+	got := call(t, f.c, "history.transformed.sensordata", fullQuery, nil, false).ok(t, "get_history_full")
+	if diff := cmp.Diff([]any{[]any{}}, got.args); diff != "" {
+		t.Errorf("get_history_full, the newest row does not match (-want +got):\n%s", diff)
+	}
+	f.insert(t, "sensordata", map[string]any{"tsp": t0.Add(5 * time.Minute), "temperature": 22.25, "source": "lab"})
+	got = call(t, f.c, "history.transformed.sensordata", fullQuery, nil, false).ok(t, "get_history_full")
 	want := []any{[]any{map[string]any{
-		"tsp": ms(3 * time.Minute), "temperature": 22.25, "device_key": int64(42), "authid": f.serial,
+		"tsp": ms(5 * time.Minute), "temperature": 22.25, "device_key": int64(42), "authid": f.serial,
 	}}}
 	if diff := cmp.Diff(want, got.args); diff != "" {
 		t.Errorf("get_history_full (-want +got):\n%s", diff)
@@ -45,7 +56,7 @@ func TestWireGetHistoryFull(t *testing.T) {
 	// The default call of the SDKs.
 	got = call(t, f.c, "history.transformed.sensordata", map[string]any{"limit": 10, "offset": 0}, nil, false).ok(t, "default")
 	rows := got.rows(t)
-	if diff := cmp.Diff([]any{ms(-time.Hour), ms(time.Minute), ms(2 * time.Minute), ms(3 * time.Minute), ms(4 * time.Minute)}, col(rows, "tsp")); diff != "" {
+	if diff := cmp.Diff([]any{ms(-time.Hour), ms(time.Minute), ms(2 * time.Minute), ms(3 * time.Minute), ms(4 * time.Minute), ms(5 * time.Minute)}, col(rows, "tsp")); diff != "" {
 		t.Errorf("default read, ascending tsp (-want +got):\n%s", diff)
 	}
 	wantRow := map[string]any{"tsp": ms(-time.Hour), "temperature": int64(30), "n": nil, "source": "old", "ok": nil,
@@ -56,8 +67,10 @@ func TestWireGetHistoryFull(t *testing.T) {
 }
 
 // TestWireSeriesExamples are the series examples of docs/wire.md §7.7.
-func TestWireSeriesExamples(t *testing.T) {
-	f := newDB(t)
+func TestWireSeriesExamples(t *testing.T) { eachStore(t, testWireSeriesExamples) }
+
+func testWireSeriesExamples(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.insert(t, "sensordata",
 		map[string]any{"tsp": t0.Add(time.Hour), "temperature": 20},
 		map[string]any{"tsp": t0.Add(3 * time.Hour), "temperature": 22},
@@ -96,8 +109,10 @@ func TestWireSeriesExamples(t *testing.T) {
 
 // TestWireWrites are the writes of docs/wire.md §7.1–7.4: append, appendBulk,
 // publish and bulk publish of rows, and both forms of ReportError.
-func TestWireWrites(t *testing.T) {
-	f := newDB(t)
+func TestWireWrites(t *testing.T) { eachStore(t, testWireWrites) }
+
+func testWireWrites(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	feed := subscribe(t, f.c2, "transformed.sensordata")
 	bulkFeed := subscribe(t, f.c2, "transformed.bulk.sensordata")
 	errFeed := subscribe(t, f.c2, "transformed.error-logs")
@@ -175,8 +190,10 @@ func TestWireWrites(t *testing.T) {
 
 // TestWireRecordsPayloads: every payload the backend received is recorded
 // before validation, with its kind, URI, args and kwargs.
-func TestWireRecordsPayloads(t *testing.T) {
-	f := newDB(t)
+func TestWireRecordsPayloads(t *testing.T) { eachStore(t, testWireRecordsPayloads) }
+
+func testWireRecordsPayloads(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	call(t, f.c, "history.transformed.sensordata", q("limit", -1), nil, false).refused(t, "invalid", "wamp.error.runtime_error")
 	if err := f.c.Publish("2.26.sensordata", wamp.Dict{"acknowledge": true}, wamp.List{map[string]any{"temperature": 1}}, f.meta()); err != nil {
 		t.Fatal(err)
@@ -200,8 +217,10 @@ func TestWireRecordsPayloads(t *testing.T) {
 
 // TestWireJSONClient: a client on the JSON serializer (numbers without an
 // integer type) writes and reads the same rows.
-func TestWireJSONClient(t *testing.T) {
-	f := newDB(t)
+func TestWireJSONClient(t *testing.T) { eachStore(t, testWireJSONClient) }
+
+func testWireJSONClient(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	c := connect(t, f.p, f.in, client.JSON)
 	call(t, c, "append.2.26.sensordata", map[string]any{"tsp": 1767225600000, "temperature": 21.5, "n": 3}, f.meta(), false).ok(t, "append")
 	got := call(t, c, "history.transformed.sensordata", map[string]any{"limit": 10, "offset": 0, "columns": []any{"n", "temperature"},

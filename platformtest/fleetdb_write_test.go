@@ -18,8 +18,10 @@ var ack = wamp.Dict{"acknowledge": true}
 // TestWriteTyping: each column type's storage typing (docs/fake.md), read
 // back typed (§7.6), and the Postgres errors of values that cannot be
 // stored.
-func TestWriteTyping(t *testing.T) {
-	f := newDB(t)
+func TestWriteTyping(t *testing.T) { eachStore(t, testWriteTyping) }
+
+func testWriteTyping(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	cases := []struct {
 		column string
 		in     any
@@ -104,8 +106,10 @@ func TestWriteTyping(t *testing.T) {
 // TestWriteIdentityAndPaths: device_key is Number(kwargs.DEVICE_KEY ??
 // args[0].DEVICE_KEY) with NaN stored as -1, authid the publisher's serial,
 // and columns with a path read it over {args, kwargs, details}.
-func TestWriteIdentityAndPaths(t *testing.T) {
-	f := newDB(t)
+func TestWriteIdentityAndPaths(t *testing.T) { eachStore(t, testWriteIdentityAndPaths) }
+
+func testWriteIdentityAndPaths(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	cases := []struct {
 		kwargs map[string]any
 		row    map[string]any
@@ -152,8 +156,10 @@ func TestWriteIdentityAndPaths(t *testing.T) {
 // publication without tsp is dropped and leaves an error-logs row with
 // source system, readable and delivered on transformed.error-logs; a bulk
 // publication with one such row drops the whole batch.
-func TestMissingTsp(t *testing.T) {
-	f := newDB(t)
+func TestMissingTsp(t *testing.T) { eachStore(t, testMissingTsp) }
+
+func testMissingTsp(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	errFeed := subscribe(t, f.c2, "transformed.error-logs")
 	feed := subscribe(t, f.c2, "transformed.bulk.sensordata")
 	if err := f.c.Publish("2.26.sensordata", ack, wamp.List{map[string]any{"temperature": 3}}, f.meta()); err != nil {
@@ -185,8 +191,10 @@ func TestMissingTsp(t *testing.T) {
 
 // TestBulkAtomic: a batch with one invalid row stores nothing; a batch
 // that is not a non-empty list fails with runtime_error [{}].
-func TestBulkAtomic(t *testing.T) {
-	f := newDB(t)
+func TestBulkAtomic(t *testing.T) { eachStore(t, testBulkAtomic) }
+
+func testBulkAtomic(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	bulk := func(arg any) callResult {
 		return call(t, f.c, "appendBulk.2.26.sensordata", arg, f.meta(), false)
 	}
@@ -207,8 +215,10 @@ func TestBulkAtomic(t *testing.T) {
 // it lacks from the entity's latest row (also inside a batch), the feed
 // then carries the full row, and the same entity key and tsp twice is
 // entity_key_conflict, inside a batch too.
-func TestEntityMergeAndConflict(t *testing.T) {
-	f := newDB(t)
+func TestEntityMergeAndConflict(t *testing.T) { eachStore(t, testEntityMergeAndConflict) }
+
+func testEntityMergeAndConflict(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	feed := subscribe(t, f.c2, "transformed.credentials")
 	write := func(row map[string]any) callResult { return f.appendRow(t, "credentials", row) }
 	write(map[string]any{"tsp": ms(0), "machine": "m1", "state": "idle", "api_key": "k1"}).ok(t, "first")
@@ -269,8 +279,10 @@ func TestEntityMergeAndConflict(t *testing.T) {
 // TestSecretWrites: already-encrypted values and placeholders that cannot
 // be resolved are refused; reads and feeds mask values, null stays null;
 // filtering on a secret column is refused, inside groups too.
-func TestSecretWrites(t *testing.T) {
-	f := newDB(t)
+func TestSecretWrites(t *testing.T) { eachStore(t, testSecretWrites) }
+
+func testSecretWrites(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "machine": "m1", "api_key": "ifsec:1:abcd"}).
 		refused(t, "ciphertext", wire.ErrSecretCiphertext)
 	f.appendRow(t, "credentials", map[string]any{"tsp": ms(0), "api_key": SecretPlaceholder}).
@@ -302,8 +314,10 @@ func TestSecretWrites(t *testing.T) {
 
 // TestStorageRefusal: refused writes answer storage_full or
 // storage_overusage, publications are dropped, InsertRows still works.
-func TestStorageRefusal(t *testing.T) {
-	f := newDB(t)
+func TestStorageRefusal(t *testing.T) { eachStore(t, testStorageRefusal) }
+
+func testStorageRefusal(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	feed := subscribe(t, f.c2, "transformed.sensordata")
 	for _, tc := range []struct {
 		r   WriteRefusal
@@ -335,8 +349,10 @@ func TestStorageRefusal(t *testing.T) {
 
 // TestDataSurvivesRestart: rows live in the platform; after Restart the
 // backend serves them again.
-func TestDataSurvivesRestart(t *testing.T) {
-	f := newDB(t)
+func TestDataSurvivesRestart(t *testing.T) { eachStore(t, testDataSurvivesRestart) }
+
+func testDataSurvivesRestart(t *testing.T, s fleetStore) {
+	f := newDB(t, s)
 	f.appendRow(t, "sensordata", map[string]any{"tsp": ms(0), "temperature": 1}).ok(t, "append")
 	if err := f.p.Restart(); err != nil {
 		t.Fatal(err)

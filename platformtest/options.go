@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
@@ -30,6 +31,10 @@ type settings struct {
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console
+
+	// fleetStore opens where the data backends keep their rows
+	// (fleetdb.go); nil: in memory.
+	fleetStore func() (fleetdb.Store, error)
 }
 
 func defaultSettings() settings {

@@ -44,8 +44,9 @@ type Platform struct {
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
-	fleet  *fleetdb.DB     // the data backend of every realm (fleetdb.go)
-	agents *agents.Runtime // the agent runtime (agents.go)
+	fleet     *fleetdb.DB     // the data backend of every realm (fleetdb.go)
+	fleetDone sync.Once       // closes fleet's store once
+	agents    *agents.Runtime // the agent runtime (agents.go)
 
 	files *fleetfiles.Service // the file service of every realm (files.go)
 
@@ -89,7 +90,12 @@ func Start(opts ...Option) (*Platform, error) {
 		return nil, err
 	}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
+	store, err := set.openFleetStore()
+	if err != nil {
+		_ = ln.Close()
+		return nil, err
+	}
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
@@ -111,6 +117,7 @@ func Start(opts ...Option) (*Platform, error) {
 
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
+		_ = p.fleet.Close()
 		return nil, err
 	}
 	p.log.Info("platform listening", "url", p.URL())
@@ -141,6 +148,7 @@ func (p *Platform) Clock() *Clock { return p.clock }
 func (p *Platform) Close() {
 	p.rt.Close()
 	p.files.Close()
+	p.closeFleet()
 	p.clock.stop()
 	p.log.Info("platform closed")
 }

@@ -39,7 +39,7 @@ func (*DB) Name() string { return "fleetdb" }
 // Attach registers the data backend of h's realm on h and keeps h as the
 // realm's current Host, through which hooks publish (SetTransformRows).
 func (db *DB) Attach(h *realm.Host) error {
-	b, err := db.backend(h.Realm.Name)
+	b, err := db.backend(context.Background(), h.Realm.Name)
 	if err != nil {
 		return err
 	}

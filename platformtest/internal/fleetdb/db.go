@@ -1,12 +1,14 @@
 // This file holds the DB: the data backends of a platform by realm, each
 // created from its app's data template the first time the realm is used
 // and kept for the life of the DB, so rows survive Restart, Down/Up and
-// withheld realms (a realm's Hosts come and go, its backend stays). It
-// serves no URI.
+// withheld realms (a realm's Hosts come and go, its backend stays). The
+// rows themselves are in the DB's Store (store.go). It serves no URI.
 
 package fleetdb
 
 import (
+	"context"
+	"fmt"
 	"sync"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
@@ -19,10 +21,13 @@ type Config struct {
 	// app, parsed (nil: an app without tables). It fails for a realm that
 	// does not exist. The DB calls it without holding its own locks.
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
+	// Store keeps the rows; nil is a memory store (NewMemoryStore).
+	Store Store
 }
 
 // DB is the fake data backend of a platform: one backend per realm, with
-// its own state and lock. It is a realm.Service, safe for concurrent use.
+// its own state, its rows in the Store. It is a realm.Service, safe for
+// concurrent use.
 type DB struct {
 	cfg      Config
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
@@ -30,14 +35,21 @@ type DB struct {
 	backends map[string]*backend
 }
 
-// New returns an empty DB with a fresh random key for secret columns.
+// New returns a DB over cfg.Store with a fresh random key for secret
+// columns.
 func New(cfg Config) *DB {
+	if cfg.Store == nil {
+		cfg.Store = NewMemoryStore()
+	}
 	return &DB{cfg: cfg, seal: newSealer(), backends: map[string]*backend{}}
 }
 
+// Close closes the DB's store.
+func (db *DB) Close() error { return db.cfg.Store.Close() }
+
 // backend returns the data backend of a provisioned realm, creating it
-// from the app's data template on first use.
-func (db *DB) backend(name string) (*backend, error) {
+// from the app's data template, with its storage, on first use.
+func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 	db.mu.Lock()
 	b := db.backends[name]
 	db.mu.Unlock()
@@ -53,7 +65,10 @@ func (db *DB) backend(name string) (*backend, error) {
 	if b := db.backends[name]; b != nil {
 		return b, nil // created meanwhile
 	}
-	b = newBackend(ri, tpl, db.seal)
+	b, schema := newBackend(ri, tpl, db.seal)
+	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
+		return nil, fmt.Errorf("data backend of %s: %w", name, err)
+	}
 	db.backends[name] = b
 	return b, nil
 }

@@ -23,10 +23,20 @@
 // Not served: sys.appaccess.resolve and sys.appaccess.list (attach.go
 // marks where they go).
 //
-// The rows live in the DB (store.go), not in a realm's Host, so they
-// survive Restart, Down/Up and withheld realms. The platform records every
-// inbound payload before the backend validates it. The DB's methods in
-// hooks.go are the control hooks the platform's facade offers tests.
+// The rows live in the DB's Store, not in a realm's Host, so they survive
+// Restart, Down/Up and withheld realms. The Store (store.go) is the seam
+// between the WAMP service, which validates, types, encrypts, masks,
+// chunks, publishes and rate-limits, and the storage, which appends rows
+// with the entity rules and answers reads given as validated, typed queries
+// (query.go, the Filter of filter.go), so that a database can answer them
+// in SQL. The memory store (memstore.go) is the default; a store that reads
+// rows in Go takes the reference semantics from Filter.Match and
+// SeriesBuilder. The DB never asks which store it has; a store's failure
+// is answered as storeError (errors.go) says, never as a success. The
+// platform records every inbound payload before the backend validates it.
+// The DB's methods in hooks.go are the control hooks the platform's facade
+// offers tests. Every behaviour test of this package and of the facade's
+// fleetdb tests runs once per store (eachStore).
 //
 // Each file lists the URIs it serves and the choices it makes where the
 // documents are silent.

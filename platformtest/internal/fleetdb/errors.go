@@ -3,17 +3,21 @@
 // [message] (sometimes kwargs), wamp.error.runtime_error with args [{}]
 // (a plain JavaScript Error), with a Postgres-like object
 // [{name, severity, code}], or with a typia assertion object
-// [{method, path, expected, value | description}]. It serves no URI.
+// [{method, path, expected, value | description}], and how a store's
+// failure is answered (storeError). It serves no URI.
 
 package fleetdb
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // The refusals of the data backend, by their error URI.
@@ -29,14 +33,20 @@ const (
 	errEntityConflict   = wire.ErrEntityKeyConflict
 	errSecretSentinel   = wire.ErrSecretSentinel
 	errSecretCipher     = wire.ErrSecretCiphertext
+	errStorageFull      = wire.ErrStorageFull
 )
+
+// pgIOError is the code of a store's failure that is not a refusal (an
+// I/O error, a lost connection): Postgres's io_error.
+const pgIOError = "58030"
 
 // fleetError is an ERROR the data backend answers a call with.
 type fleetError struct {
 	uri        string
 	args       []any
 	kwargs     map[string]any
-	missingTsp bool // a row without tsp: a publication leaves an error-logs row
+	missingTsp bool  // a row without tsp: a publication leaves an error-logs row
+	cause      error // a store's failure that is no refusal, for the log
 }
 
 func (e *fleetError) Error() string {
@@ -81,4 +91,37 @@ func typiaError(path, expected string, value any, undefined bool) *fleetError {
 		obj["value"] = jsonOut(jsonValue(value))
 	}
 	return &fleetError{uri: wire.ErrRuntimeError, args: []any{obj}}
+}
+
+// storeError answers a store's failure (store.go) as the platform does:
+// a conflict, a full storage and too many series rows are refusals; a
+// cancelled call is wamp.error.canceled; an error with a SQLSTATE is a
+// Postgres error; anything else (I/O, a lost connection) the Postgres
+// error io_error, with the cause kept for the log (logStoreFailure).
+func storeError(table string, err error) *fleetError {
+	var sqlErr interface{ SQLState() string }
+	switch {
+	case errors.Is(err, ErrConflict):
+		return dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", table)
+	case errors.Is(err, ErrStorageFull):
+		return dataRefusal(errStorageFull, "table %q: the write does not fit in the storage (%v)", table, err)
+	case errors.Is(err, ErrTooManyGroups):
+		e := dataRefusal(errTooManyGroups, "series of %q: more than %d rows", table, seriesGroupCap)
+		e.kwargs = map[string]any{"tablename": table, "cap": int64(seriesGroupCap)}
+		return e
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return &fleetError{uri: wire.ErrCanceled, args: []any{fmt.Sprintf("table %q: %v", table, err)}}
+	case errors.As(err, &sqlErr):
+		return pgError(sqlErr.SQLState())
+	}
+	e := pgError(pgIOError)
+	e.cause = err
+	return e
+}
+
+// logStoreFailure logs a store's failure that the answer does not explain.
+func logStoreFailure(h *realm.Host, op, table string, e *fleetError) {
+	if e.cause != nil && h != nil && h.Log != nil {
+		h.Log.Warn("fleetdb: storage failed", "op", op, "table", table, "err", e.cause)
+	}
 }

@@ -27,9 +27,8 @@ import (
 // maxViewFeedRows is the most rows a transform publishes per tick.
 const maxViewFeedRows = 3000
 
-// publishFeed publishes accepted rows from the realm's service session.
-// The caller holds the backend's lock, which keeps the feed in insert
-// order.
+// publishFeed publishes accepted rows from the realm's service session,
+// once the store has them.
 func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any, bulk bool) {
 	if h == nil || h.Session == nil || len(rows) == 0 {
 		return

@@ -37,6 +37,43 @@ const (
 // cond evaluates a filter on the values of a row (one per column).
 type cond func(vals []any) tri
 
+// Filter is a compiled filterAnd, the conditions a store applies: a tree
+// of groups (Op "AND" or "OR" over Nodes) and conditions on a column or a
+// path into a json column. A nil *Filter is no condition. Conditions are
+// already sanitised (unknown columns, uncoercible values and the latest
+// marker are gone) and typed:
+//
+//   - comparisons "=", "!=", "<", "<=", ">", ">=": the operand read as Kind
+//     compared with Value (KindNumber float64, KindTime int64 epoch ms,
+//     KindText string, byte-wise, KindBool bool, KindJSON the canonical
+//     JSON text of a bare json column);
+//   - "IN", "NOT IN": Values of one Kind; no Values matches nothing (IN) or
+//     everything (NOT IN), NULL included;
+//   - "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE": Value is the pattern;
+//     text, bigint and boolean columns (as text) and paths (as text)
+//     match, other columns never;
+//   - "IS NULL", "IS NOT NULL" (a missing key or JSON null at a path is
+//     NULL); "IS", "IS NOT" with Value true or false: never unknown, and
+//     only a boolean value (of a boolean column, or at a path) is true or
+//     false;
+//
+// with SQL's three-valued logic (a NULL operand is unknown, and a row
+// matches when the whole tree is true). Match is the reference evaluation.
+type Filter struct {
+	Op     string
+	Nodes  []*Filter // the members of a group
+	Col    int       // the operand's column
+	Path   []string  // keys below a json column; nil for the column
+	Kind   ValueKind
+	Value  any
+	Values []any // IN, NOT IN
+	eval   cond
+}
+
+// Match reports whether a row's values satisfy f; a nil f matches every
+// row.
+func (f *Filter) Match(vals []any) bool { return f == nil || f.eval(vals) == triTrue }
+
 // filterEnv compiles the filters of one read.
 type filterEnv struct {
 	cols     []column
@@ -52,6 +89,11 @@ type operand struct {
 	path []string // keys below a json column; nil for a column
 }
 
+// leaf returns a condition on o.
+func (o *operand) leaf(op string, kind ValueKind, value any, eval cond) *Filter {
+	return &Filter{Op: op, Col: o.idx, Path: o.path, Kind: kind, Value: value, eval: eval}
+}
+
 func (t *table) filterEnv() *filterEnv {
 	return &filterEnv{cols: t.cols, byID: t.byID, implicit: true}
 }
@@ -60,42 +102,46 @@ func (v *view) filterEnv() *filterEnv {
 	return &filterEnv{cols: v.cols, byID: v.byID}
 }
 
-// compile compiles filterAnd: every node must hold. A nil cond means no
+// compile compiles filterAnd: every node must hold. A nil Filter means no
 // condition.
-func (fe *filterEnv) compile(nodes []any, path string) (cond, *fleetError) {
+func (fe *filterEnv) compile(nodes []any, path string) (*Filter, *fleetError) {
 	return fe.list(nodes, path, false)
 }
 
 // list compiles nodes combined with AND or OR; dropped nodes do not count,
 // and a list left empty is no condition.
-func (fe *filterEnv) list(nodes []any, path string, or bool) (cond, *fleetError) {
-	var conds []cond
+func (fe *filterEnv) list(nodes []any, path string, or bool) (*Filter, *fleetError) {
+	var fs []*Filter
 	for i, n := range nodes {
-		c, err := fe.node(n.(map[string]any), path+"["+strconv.Itoa(i)+"]")
+		f, err := fe.node(n.(map[string]any), path+"["+strconv.Itoa(i)+"]")
 		if err != nil {
 			return nil, err
 		}
-		if c != nil {
-			conds = append(conds, c)
+		if f != nil {
+			fs = append(fs, f)
 		}
 	}
-	return combine(conds, or), nil
+	return combine(fs, or), nil
 }
 
-func combine(conds []cond, or bool) cond {
-	switch len(conds) {
+func combine(fs []*Filter, or bool) *Filter {
+	switch len(fs) {
 	case 0:
 		return nil
 	case 1:
-		return conds[0]
+		return fs[0]
 	}
-	return func(vals []any) tri {
+	op := "AND"
+	if or {
+		op = "OR"
+	}
+	return &Filter{Op: op, Nodes: fs, eval: func(vals []any) tri {
 		res := triFalse
 		if !or {
 			res = triTrue
 		}
-		for _, c := range conds {
-			switch c(vals) {
+		for _, f := range fs {
+			switch f.eval(vals) {
 			case triNull:
 				res = triNull
 			case triTrue:
@@ -109,10 +155,10 @@ func combine(conds []cond, or bool) cond {
 			}
 		}
 		return res
-	}
+	}}
 }
 
-func (fe *filterEnv) node(m map[string]any, path string) (cond, *fleetError) {
+func (fe *filterEnv) node(m map[string]any, path string) (*Filter, *fleetError) {
 	_, comb := m["combinator"]
 	_, filters := m["filters"]
 	_, col := m["column"]
@@ -162,7 +208,7 @@ func isLegacyLatest(op string, v any) bool {
 	return isNumber(v) && numberOf(v) == 1
 }
 
-func (fe *filterEnv) predicate(m map[string]any, path string) (cond, *fleetError) {
+func (fe *filterEnv) predicate(m map[string]any, path string) (*Filter, *fleetError) {
 	name, op := m["column"].(string), m["operator"].(string)
 	val, hasVal := m["value"]
 	if fe.implicit && name == "latest_flag" {
@@ -180,9 +226,7 @@ func (fe *filterEnv) predicate(m map[string]any, path string) (cond, *fleetError
 	}
 	switch op {
 	case "IS NULL", "IS NOT NULL":
-		get := o.getter(kindText)
-		want := op == "IS NULL"
-		return func(vals []any) tri { return boolTri((get(vals) == nil) == want) }, nil
+		return o.isNull(op == "IS NULL"), nil
 	case "IS", "IS NOT":
 		return o.is(op == "IS", val), nil
 	}
@@ -199,6 +243,9 @@ func (fe *filterEnv) predicate(m map[string]any, path string) (cond, *fleetError
 	case "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE":
 		return o.like(op, jsString(val)), nil
 	}
+	if op == "<>" {
+		op = "!="
+	}
 	kind := o.kind(val)
 	want, ok := coerce(kind, val)
 	if !ok {
@@ -206,13 +253,13 @@ func (fe *filterEnv) predicate(m map[string]any, path string) (cond, *fleetError
 	}
 	get := o.getter(kind)
 	test := comparison(op)
-	return func(vals []any) tri {
+	return o.leaf(op, kind, want, func(vals []any) tri {
 		v := get(vals)
 		if v == nil {
 			return triNull
 		}
 		return boolTri(test(compareKind(kind, v, want)))
-	}, nil
+	}), nil
 }
 
 func boolTri(b bool) tri {
@@ -226,7 +273,7 @@ func comparison(op string) func(int) bool {
 	switch op {
 	case "=":
 		return func(c int) bool { return c == 0 }
-	case "!=", "<>":
+	case "!=":
 		return func(c int) bool { return c != 0 }
 	case ">":
 		return func(c int) bool { return c > 0 }

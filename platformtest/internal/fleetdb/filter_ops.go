@@ -15,44 +15,53 @@ import (
 	"github.com/flockgo/ironflock/template"
 )
 
-// valueKind is how a condition compares values.
-type valueKind int
+// ValueKind is how a condition reads and compares values (Filter).
+type ValueKind int
 
+// The kinds of conditions.
 const (
-	kindNum valueKind = iota
-	kindTime
-	kindText
-	kindBool
-	kindJSON // a bare json column
+	// KindNumber compares as float64: numeric and bigint columns, and
+	// numbers (or numeric texts) at a json path compared with a number.
+	KindNumber ValueKind = iota
+	// KindTime compares timestamp columns as int64 epoch milliseconds.
+	KindTime
+	// KindText compares text byte-wise: string columns, and json paths
+	// compared with a text (objects and lists as their JSON text).
+	KindText
+	// KindBool compares booleans: boolean columns, and booleans at a json
+	// path compared with a boolean.
+	KindBool
+	// KindJSON compares a bare json column as canonical JSON text.
+	KindJSON
 )
 
 // kind is how the operand compares with a filter value.
-func (o *operand) kind(sample any) valueKind {
+func (o *operand) kind(sample any) ValueKind {
 	if o.path != nil {
 		switch {
 		case isNumber(sample):
-			return kindNum
+			return KindNumber
 		case sample == true || sample == false:
-			return kindBool
+			return KindBool
 		}
-		return kindText
+		return KindText
 	}
 	switch o.col.typ {
 	case template.TypeNumeric, template.TypeBigint:
-		return kindNum
+		return KindNumber
 	case template.TypeTimestamp:
-		return kindTime
+		return KindTime
 	case template.TypeBoolean:
-		return kindBool
+		return KindBool
 	case template.TypeJSON:
-		return kindJSON
+		return KindJSON
 	}
-	return kindText
+	return KindText
 }
 
 // getter returns the operand's value of a row in the form of kind; nil is
 // NULL.
-func (o *operand) getter(kind valueKind) func([]any) any {
+func (o *operand) getter(kind ValueKind) func([]any) any {
 	i := o.idx
 	if o.path == nil {
 		switch o.col.typ {
@@ -77,7 +86,7 @@ func (o *operand) getter(kind valueKind) func([]any) any {
 	return func(vals []any) any {
 		v := walkJSON(vals[i], keys)
 		switch kind {
-		case kindNum:
+		case KindNumber:
 			if isNumber(v) {
 				return numberOf(v)
 			}
@@ -87,7 +96,7 @@ func (o *operand) getter(kind valueKind) func([]any) any {
 				}
 			}
 			return nil
-		case kindBool:
+		case KindBool:
 			if b, ok := v.(bool); ok {
 				return b
 			}
@@ -126,16 +135,16 @@ func walkJSON(v any, keys []string) any {
 
 // coerce converts a filter value to the form of kind; ok is false when it
 // cannot be (the condition is then dropped).
-func coerce(kind valueKind, v any) (any, bool) {
+func coerce(kind ValueKind, v any) (any, bool) {
 	switch kind {
-	case kindNum:
+	case KindNumber:
 		f := jsNumber(v)
 		return f, !math.IsNaN(f)
-	case kindTime:
+	case KindTime:
 		return filterTime(v)
-	case kindBool:
+	case KindBool:
 		return boolInput(v)
-	case kindJSON:
+	case KindJSON:
 		if s, ok := v.(string); ok {
 			var parsed any
 			if json.Unmarshal([]byte(s), &parsed) == nil {
@@ -174,9 +183,9 @@ func boolInput(v any) (any, bool) {
 }
 
 // compareKind compares two values of one kind.
-func compareKind(kind valueKind, a, b any) int {
+func compareKind(kind ValueKind, a, b any) int {
 	switch kind {
-	case kindNum:
+	case KindNumber:
 		x, y := a.(float64), b.(float64)
 		switch {
 		case x < y:
@@ -185,7 +194,7 @@ func compareKind(kind valueKind, a, b any) int {
 			return 1
 		}
 		return 0
-	case kindTime:
+	case KindTime:
 		x, y := a.(int64), b.(int64)
 		switch {
 		case x < y:
@@ -194,7 +203,7 @@ func compareKind(kind valueKind, a, b any) int {
 			return 1
 		}
 		return 0
-	case kindBool:
+	case KindBool:
 		x, y := a.(bool), b.(bool)
 		switch {
 		case x == y:
@@ -209,7 +218,7 @@ func compareKind(kind valueKind, a, b any) int {
 
 // in compiles IN / NOT IN: a list, a comma-joined text, or one value. The
 // empty set matches nothing (IN) or everything (NOT IN), NULL included.
-func (o *operand) in(positive bool, val any) cond {
+func (o *operand) in(positive bool, val any) *Filter {
 	var items []any
 	switch x := val.(type) {
 	case []any:
@@ -221,8 +230,14 @@ func (o *operand) in(positive bool, val any) cond {
 	default:
 		items = []any{val}
 	}
+	op := "IN"
+	if !positive {
+		op = "NOT IN"
+	}
 	if len(items) == 0 {
-		return func([]any) tri { return boolTri(!positive) }
+		f := o.leaf(op, KindText, nil, func([]any) tri { return boolTri(!positive) })
+		f.Values = []any{}
+		return f
 	}
 	kind := o.kind(items[0])
 	set := make([]any, len(items))
@@ -234,7 +249,7 @@ func (o *operand) in(positive bool, val any) cond {
 		set[i] = c
 	}
 	get := o.getter(kind)
-	return func(vals []any) tri {
+	f := o.leaf(op, kind, nil, func(vals []any) tri {
 		v := get(vals)
 		if v == nil {
 			return triNull
@@ -245,20 +260,22 @@ func (o *operand) in(positive bool, val any) cond {
 			}
 		}
 		return boolTri(!positive)
-	}
+	})
+	f.Values = set
+	return f
 }
 
 // like compiles LIKE, ILIKE and their negations: % any run, _ one
 // character, backslash escapes the next character. Only text, bigint and
 // boolean columns (and text paths into json) can match; on numeric,
 // timestamp and bare json columns the condition is false.
-func (o *operand) like(op, pattern string) cond {
+func (o *operand) like(op, pattern string) *Filter {
 	var text func([]any) any
 	switch {
 	case o.path != nil:
-		text = o.getter(kindText)
+		text = o.getter(KindText)
 	case o.col.typ == template.TypeString:
-		text = o.getter(kindText)
+		text = o.getter(KindText)
 	case o.col.typ == template.TypeBigint || o.col.typ == template.TypeBoolean:
 		i := o.idx
 		text = func(vals []any) any {
@@ -268,17 +285,17 @@ func (o *operand) like(op, pattern string) cond {
 			return jsString(vals[i])
 		}
 	default:
-		return func([]any) tri { return triFalse }
+		return o.leaf(op, KindText, pattern, func([]any) tri { return triFalse })
 	}
 	re := likeRegexp(pattern, strings.Contains(op, "ILIKE"))
 	negate := strings.HasPrefix(op, "NOT ")
-	return func(vals []any) tri {
+	return o.leaf(op, KindText, pattern, func(vals []any) tri {
 		v := text(vals)
 		if v == nil {
 			return triNull
 		}
 		return boolTri(re.MatchString(v.(string)) != negate)
-	}
+	})
 }
 
 func likeRegexp(pattern string, fold bool) *regexp.Regexp {
@@ -311,14 +328,28 @@ func likeRegexp(pattern string, fold bool) *regexp.Regexp {
 // is is IS / IS NOT with null, true or false, as SQL has them: never
 // unknown. IS NULL matches a missing value; IS TRUE and IS FALSE match the
 // value read as a boolean (a NULL matches neither).
-func (o *operand) is(positive bool, want any) cond {
+func (o *operand) is(positive bool, want any) *Filter {
 	if want == nil {
-		get := o.getter(kindText)
-		return func(vals []any) tri { return boolTri((get(vals) == nil) == positive) }
+		return o.isNull(positive)
 	}
-	get := o.getter(kindBool)
-	return func(vals []any) tri {
+	op := "IS"
+	if !positive {
+		op = "IS NOT"
+	}
+	get := o.getter(KindBool)
+	return o.leaf(op, KindBool, want, func(vals []any) tri {
 		v := get(vals)
 		return boolTri((v != nil && v == want) == positive)
+	})
+}
+
+// isNull is IS NULL (null true) or IS NOT NULL: a missing value or key is
+// NULL.
+func (o *operand) isNull(null bool) *Filter {
+	op := "IS NULL"
+	if !null {
+		op = "IS NOT NULL"
 	}
+	get := o.getter(KindText)
+	return o.leaf(op, KindText, nil, func(vals []any) tri { return boolTri((get(vals) == nil) == null) })
 }

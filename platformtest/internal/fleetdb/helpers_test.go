@@ -20,6 +20,31 @@ import (
 // the fleetdb_*_test.go files of package platformtest. The tests here call
 // the backend's functions directly, on a DB without router.
 
+// unitStore is a store the behaviour tests run against.
+type unitStore struct {
+	name string
+	// open returns an empty store; it is closed when the test ends.
+	open func(tb testing.TB) Store
+}
+
+// unitStores are the stores of the conformance suite: every behaviour
+// test runs once against each (eachStore). A new store is one entry.
+var unitStores = []unitStore{
+	{"memory", func(testing.TB) Store { return NewMemoryStore() }},
+}
+
+// eachStore runs body as a subtest per store of unitStores.
+func eachStore(t *testing.T, body func(t *testing.T, s unitStore)) {
+	t.Helper()
+	for _, s := range unitStores {
+		t.Run("store="+s.name, func(t *testing.T) { body(t, s) })
+	}
+}
+
+// memoryStore is the memory store, for the tests of its costs and the
+// benchmarks.
+var memoryStore = unitStores[0]
+
 // unitTemplate is the data template of the unit tests.
 const unitTemplate = `
 data:
@@ -59,21 +84,33 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // ms returns t0 + d in epoch milliseconds.
 func ms(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
 
-// newUnitDB returns a DB that knows unitRealm with unitTemplate, and the
-// realm's backend.
-func newUnitDB(tb testing.TB) (*DB, *backend) {
+// newUnitDB returns a DB over a store s that knows unitRealm with
+// unitTemplate, and the realm's backend.
+func newUnitDB(tb testing.TB, s unitStore) (*DB, *backend) {
 	tb.Helper()
-	tpl, _, err := template.ParseData([]byte(unitTemplate))
+	return newTemplateDB(tb, s, unitTemplate)
+}
+
+// newTemplateDB returns a DB over a store s that knows unitRealm with the
+// data template src, and the realm's backend.
+func newTemplateDB(tb testing.TB, s unitStore, src string) (*DB, *backend) {
+	tb.Helper()
+	tpl, _, err := template.ParseData([]byte(src))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	db := New(Config{Lookup: func(name string) (realm.Info, *template.DataTemplate, error) {
+	db := New(Config{Store: s.open(tb), Lookup: func(name string) (realm.Info, *template.DataTemplate, error) {
 		if name != unitRealm.Name {
 			return realm.Info{}, nil, fmt.Errorf("no realm %q", name)
 		}
 		return unitRealm, tpl, nil
 	}})
-	b, err := db.backend(unitRealm.Name)
+	tb.Cleanup(func() {
+		if err := db.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	b, err := db.backend(context.Background(), unitRealm.Name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -83,7 +120,7 @@ func newUnitDB(tb testing.TB) (*DB, *backend) {
 // insert stores rows directly, failing the test on an error.
 func insert(tb testing.TB, db *DB, table string, rows ...map[string]any) {
 	tb.Helper()
-	if err := db.InsertRows(unitRealm.Name, table, unitWriter, rows...); err != nil {
+	if err := db.InsertRows(context.Background(), unitRealm.Name, table, unitWriter, rows...); err != nil {
 		tb.Fatal(err)
 	}
 }
@@ -99,7 +136,7 @@ func history(tb testing.TB, b *backend, table string, query map[string]any) []ma
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rows, _, err := b.history(b.table(table), rq)
+	rows, err := b.history(context.Background(), b.table(table), rq)
 	if err != nil {
 		tb.Fatal(err)
 	}

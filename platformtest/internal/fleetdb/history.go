@@ -6,8 +6,9 @@
 //
 // A table read: validate (validate.go), time range (truthy bounds, whole
 // seconds, start ≤ tsp < end), filters (filter.go), the latest marker
-// (latest.go), newest first by (tsp, insertion sequence), offset, limit,
-// projection and columnPaths pruning, typed values, then the answer in
+// (its rules are on ReadQuery, query.go), newest first by (tsp, insertion
+// sequence), offset, limit, projection: a ReadQuery the store answers
+// (store.go); then columnPaths pruning, typed values and the answer in
 // ascending order or in chunks (chunk.go). A transform read: limit at most
 // 3000 (invalid_limit), filters on the transform's declared columns only,
 // offset and limit over the view's rows in their order; time range,
@@ -56,44 +57,44 @@ func (b *backend) serveHistory(ctx context.Context, h *realm.Host, t *table, inv
 	if err != nil {
 		return err.result()
 	}
-	rows, budget, err := b.history(t, q)
+	rows, err := b.history(ctx, t, q)
 	if err != nil {
+		logStoreFailure(h, "history", t.name, err)
 		return err.result()
 	}
-	return respond(ctx, h, inv, t.name, budget, rows)
+	return respond(ctx, h, inv, t.name, int(t.chunkBytes.Load()), rows)
 }
 
 // history runs a validated table read and returns its rows newest first.
-func (b *backend) history(t *table, q *readQuery) ([]map[string]any, int, *fleetError) {
-	sel, err := b.read(t, q)
+func (b *backend) history(ctx context.Context, t *table, q *readQuery) ([]map[string]any, *fleetError) {
+	sel, err := b.read(ctx, t, q)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	out := make([]map[string]any, len(sel.rows))
 	for i, r := range sel.rows {
 		out[i] = sel.prune(t, t.outRow(r, sel.cols))
 	}
-	return out, sel.budget, nil
+	return out, nil
 }
 
 // selection is what a validated table read selects.
 type selection struct {
-	rows   []*row            // newest first
-	cols   []int             // the projection
-	paths  map[int]*pathNode // columnPaths pruning, by column
-	budget int               // the table's chunk budget
+	rows  [][]any           // newest first
+	cols  []int             // the projection
+	paths map[int]*pathNode // columnPaths pruning, by column
 }
 
 // read selects the rows of a validated table read (time range, filters,
 // latest marker, newest first, offset, limit) and its columns; extra
 // columns join a requested projection.
-func (b *backend) read(t *table, q *readQuery, extra ...int) (*selection, *fleetError) {
+func (b *backend) read(ctx context.Context, t *table, q *readQuery, extra ...int) (*selection, *fleetError) {
 	start, end, err := historyRange(q.timeRange)
 	if err != nil {
 		return nil, err
 	}
 	fe := t.filterEnv()
-	c, err := fe.compile(q.filters, "filterAnd")
+	f, err := fe.compile(q.filters, "filterAnd")
 	if err != nil {
 		return nil, err
 	}
@@ -101,16 +102,15 @@ func (b *backend) read(t *table, q *readQuery, extra ...int) (*selection, *fleet
 	if err != nil {
 		return nil, err
 	}
-	sel := &selection{cols: cols, paths: t.pathPlan(q)}
-	b.mu.RLock()
-	if fe.latest {
-		sel.rows = b.latestRows(t, c, start, end, q.offset, q.limit)
-	} else {
-		sel.rows = b.selectRows(t, c, start, end, q.offset, q.limit)
+	rq := &ReadQuery{Start: start, End: end, Filter: f, Latest: fe.latest, Offset: q.offset, Limit: q.limit}
+	if q.hasColumns {
+		rq.Columns = cols
 	}
-	sel.budget = t.chunkBytes
-	b.mu.RUnlock()
-	return sel, nil
+	rows, serr := b.store.Read(ctx, t.name, rq)
+	if serr != nil {
+		return nil, storeError(t.name, serr)
+	}
+	return &selection{rows: rows, cols: cols, paths: t.pathPlan(q)}, nil
 }
 
 // prune applies the columnPaths of a read to an output row.
@@ -121,37 +121,6 @@ func (sel *selection) prune(t *table, m map[string]any) map[string]any {
 		}
 	}
 	return m
-}
-
-// selectRows returns the newest matching rows of the time range after
-// offset, newest first. Without a condition it indexes straight into the
-// range. Caller holds b.mu.
-func (b *backend) selectRows(t *table, c cond, start, end timeBound, offset, limit int64) []*row {
-	lo, hi := t.span(start, end)
-	var out []*row
-	if c == nil {
-		from := int64(hi) - 1 - offset
-		for i := from; i >= int64(lo) && int64(len(out)) < limit; i-- {
-			out = append(out, t.rows[i])
-		}
-		b.examined.Add(int64(len(out)))
-		return out
-	}
-	skip, n := offset, int64(0)
-	for i := hi - 1; i >= lo && int64(len(out)) < limit; i-- {
-		n++
-		r := t.rows[i]
-		if c(r.vals) != triTrue {
-			continue
-		}
-		if skip > 0 {
-			skip--
-			continue
-		}
-		out = append(out, r)
-	}
-	b.examined.Add(n)
-	return out
 }
 
 // projection returns the columns a read returns: every column, or the
@@ -292,38 +261,21 @@ func (b *backend) serveViewHistory(ctx context.Context, h *realm.Host, v *view, 
 	if q.limit > maxViewLimit {
 		return dataRefusal(errInvalidLimit, "limit %d: a transform read returns at most %d rows", q.limit, maxViewLimit).result()
 	}
-	c, err := v.filterEnv().compile(q.filters, "filterAnd")
+	f, err := v.filterEnv().compile(q.filters, "filterAnd")
 	if err != nil {
 		return err.result()
 	}
-	b.mu.RLock()
-	var page []map[string]any
-	skip := q.offset
-	for _, r := range v.rows {
-		if int64(len(page)) >= q.limit {
-			break
-		}
-		if c != nil && c(v.vals(r)) != triTrue {
-			continue
-		}
-		if skip > 0 {
-			skip--
-			continue
-		}
-		page = append(page, v.outRow(r))
+	rows, serr := b.store.ReadTransform(ctx, v.name, &TransformQuery{Filter: f, Offset: q.offset, Limit: q.limit})
+	if serr != nil {
+		err := storeError(v.name, serr)
+		logStoreFailure(h, "transform", v.name, err)
+		return err.result()
 	}
-	budget := v.chunkBytes
-	b.mu.RUnlock()
-	return respond(ctx, h, inv, v.name, budget, page)
-}
-
-// vals returns a view row's values by declared column, for filters.
-func (v *view) vals(r map[string]any) []any {
-	vals := make([]any, len(v.cols))
-	for i, c := range v.cols {
-		vals[i] = r[c.id]
+	page := make([]map[string]any, len(rows))
+	for i, r := range rows {
+		page[i] = v.outRow(r)
 	}
-	return vals
+	return respond(ctx, h, inv, v.name, int(v.chunkBytes.Load()), page)
 }
 
 // outRow masks a view row's secret columns.

@@ -2,12 +2,14 @@
 // which the platform's facade offers tests: direct inserts (no feed), the
 // stored rows (secrets as ciphertext, or decrypted), the chunk budget of a
 // read and the rows of a transform.
-// They serve no URI; SetTransformRows publishes transformed.<transform>
+// They take a context, as every call to the store does (store.go). They
+// serve no URI; SetTransformRows publishes transformed.<transform>
 // (feed.go).
 
 package fleetdb
 
 import (
+	"context"
 	"fmt"
 	"time"
 
@@ -24,8 +26,8 @@ type Writer struct {
 // InsertRows stores rows in a table of realm as if w's device had
 // appended them, all or none; nothing is published and the storage
 // refusal does not apply. See platformtest.Platform.InsertRows.
-func (db *DB) InsertRows(realm, table string, w Writer, rows ...map[string]any) error {
-	b, err := db.backend(realm)
+func (db *DB) InsertRows(ctx context.Context, realm, table string, w Writer, rows ...map[string]any) error {
+	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return fmt.Errorf("insert into %q: %w", table, err)
 	}
@@ -66,9 +68,7 @@ func (db *DB) InsertRows(realm, table string, w Writer, rows ...map[string]any) 
 	if len(ps) == 0 {
 		return nil
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if _, _, ferr := b.commit(t, ps); ferr != nil {
+	if ferr := b.commit(ctx, t, ps); ferr != nil {
 		return fmt.Errorf("insert into %q: %v", table, describe(ferr))
 	}
 	return nil
@@ -78,6 +78,9 @@ func (db *DB) InsertRows(realm, table string, w Writer, rows ...map[string]any) 
 func describe(e *fleetError) string {
 	if e.missingTsp {
 		return "the row has no tsp"
+	}
+	if e.cause != nil {
+		return "storage failed: " + e.cause.Error()
 	}
 	if len(e.args) == 1 {
 		if s, ok := e.args[0].(string); ok {
@@ -104,40 +107,41 @@ func normalizeValue(v any) any {
 // typed as reads type them, with secret columns as stored: ciphertext
 // ifsec:1:…, as direct SQL access shows them. See
 // platformtest.Platform.TableRows.
-func (db *DB) TableRows(realm, table string) ([]map[string]any, error) {
-	return db.storedRows(realm, table, false)
+func (db *DB) TableRows(ctx context.Context, realm, table string) ([]map[string]any, error) {
+	return db.storedRows(ctx, realm, table, false)
 }
 
 // DecryptedTableRows returns the rows of TableRows with secret columns
 // decrypted. See platformtest.Platform.DecryptedTableRows.
-func (db *DB) DecryptedTableRows(realm, table string) ([]map[string]any, error) {
-	return db.storedRows(realm, table, true)
+func (db *DB) DecryptedTableRows(ctx context.Context, realm, table string) ([]map[string]any, error) {
+	return db.storedRows(ctx, realm, table, true)
 }
 
-func (db *DB) storedRows(realm, table string, decrypt bool) ([]map[string]any, error) {
-	b, err := db.backend(realm)
+func (db *DB) storedRows(ctx context.Context, realm, table string, decrypt bool) ([]map[string]any, error) {
+	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return nil, err
 	}
-	b.mu.RLock()
-	defer b.mu.RUnlock()
 	t := b.table(table)
 	if t == nil {
 		return nil, fmt.Errorf("table rows: realm %q has no table %q", realm, table)
 	}
-	out := make([]map[string]any, len(t.rows))
-	for n, r := range t.rows {
+	out := []map[string]any{}
+	for vals, err := range b.store.Scan(ctx, table) {
+		if err != nil {
+			return nil, fmt.Errorf("table rows: %q: %w", table, err)
+		}
 		m := make(map[string]any, len(t.cols))
 		for i := range t.cols {
-			v := r.vals[i]
+			v := vals[i]
 			if decrypt && t.cols[i].secret {
 				if v, err = t.seal.plainValue(v); err != nil {
-					return nil, fmt.Errorf("table rows: %q row %d column %q: %w", table, n, t.cols[i].id, err)
+					return nil, fmt.Errorf("table rows: %q row %d column %q: %w", table, len(out), t.cols[i].id, err)
 				}
 			}
 			m[t.cols[i].id] = outValue(t.cols[i].typ, false, v)
 		}
-		out[n] = m
+		out = append(out, m)
 	}
 	return out, nil
 }
@@ -145,21 +149,19 @@ func (db *DB) storedRows(realm, table string, decrypt bool) ([]map[string]any, e
 // SetChunkBudget sets the chunk budget of reads of a table or transform of
 // realm; bytes ≤ 0 restores the default, 8 MiB. See
 // platformtest.Platform.SetChunkBudget.
-func (db *DB) SetChunkBudget(realm, table string, bytes int) error {
-	b, err := db.backend(realm)
+func (db *DB) SetChunkBudget(ctx context.Context, realm, table string, bytes int) error {
+	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return err
 	}
 	if bytes <= 0 {
 		bytes = defaultChunkBytes
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	switch t, v := b.table(table), b.views[table]; {
 	case t != nil:
-		t.chunkBytes = bytes
+		t.chunkBytes.Store(int64(bytes))
 	case v != nil:
-		v.chunkBytes = bytes
+		v.chunkBytes.Store(int64(bytes))
 	default:
 		return fmt.Errorf("chunk budget: realm %q has no table or transform %q", realm, table)
 	}
@@ -168,10 +170,11 @@ func (db *DB) SetChunkBudget(realm, table string, bytes int) error {
 
 // SetTransformRows sets the rows of a transform of realm and publishes the
 // view on transformed.<transform> through the realm's current Host; nothing
-// is published while the realm is not in the router. See
+// is published while the realm is not in the router. A store that
+// computes transforms from their SQL refuses (ErrNotSupported). See
 // platformtest.Platform.SetTransformRows.
-func (db *DB) SetTransformRows(realm, transform string, rows []map[string]any) error {
-	b, err := db.backend(realm)
+func (db *DB) SetTransformRows(ctx context.Context, realm, transform string, rows []map[string]any) error {
+	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return fmt.Errorf("transform %q: %w", transform, err)
 	}
@@ -196,13 +199,28 @@ func (db *DB) SetTransformRows(realm, transform string, rows []map[string]any) e
 		}
 		typed[n] = m
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	v.rows = typed
-	feed := make([]map[string]any, len(typed))
-	for n, r := range typed {
+	if err := b.store.SetTransformRows(ctx, transform, typed); err != nil {
+		return fmt.Errorf("transform %q: %w", transform, err)
+	}
+	return b.publishView(ctx, v)
+}
+
+// publishView publishes a transform's content, at most 3000 rows, on
+// transformed.<transform> through the realm's current Host, as a
+// schedule tick does.
+func (b *backend) publishView(ctx context.Context, v *view) error {
+	h := b.currentHost()
+	if h == nil || h.Session == nil {
+		return nil
+	}
+	rows, err := b.store.ReadTransform(ctx, v.name, &TransformQuery{Limit: maxViewFeedRows})
+	if err != nil {
+		return fmt.Errorf("transform %q: %w", v.name, err)
+	}
+	feed := make([]map[string]any, len(rows))
+	for n, r := range rows {
 		feed[n] = v.outRow(r)
 	}
-	publishView(b.host, v, feed)
+	publishView(h, v, feed)
 	return nil
 }

@@ -6,10 +6,14 @@
 // error-logs readable), without going through the router, so that the
 // rows of a withheld realm or a router that is down can still be looked
 // at. They serve no URI.
+//
+// They read with context.Background(): the console's handlers do not pass
+// a context yet.
 
 package fleetdb
 
 import (
+	"context"
 	"fmt"
 	"time"
 )
@@ -20,7 +24,8 @@ import (
 // reads type them (timestamps as epoch milliseconds, secrets masked). A
 // refusal is an error with the refusal's URI and text.
 func (db *DB) Read(realm, table string, query map[string]any) ([]map[string]any, error) {
-	b, t, err := db.readable(realm, table)
+	ctx := context.Background()
+	b, t, err := db.readable(ctx, realm, table)
 	if err != nil {
 		return nil, err
 	}
@@ -28,7 +33,7 @@ func (db *DB) Read(realm, table string, query map[string]any) ([]map[string]any,
 	if ferr != nil {
 		return nil, fmt.Errorf("read %q: %s", table, describe(ferr))
 	}
-	rows, _, ferr := b.history(t, q)
+	rows, ferr := b.history(ctx, t, q)
 	if ferr != nil {
 		return nil, fmt.Errorf("read %q: %s", table, describe(ferr))
 	}
@@ -41,7 +46,8 @@ func (db *DB) Read(realm, table string, query map[string]any) ([]map[string]any,
 // row per bucket newest first: tsp (the bucket's start, epoch
 // milliseconds) and one value per metric, keyed METHOD:ref.
 func (db *DB) ReadSeries(realm, table string, query map[string]any, now time.Time) ([]map[string]any, error) {
-	b, t, err := db.readable(realm, table)
+	ctx := context.Background()
+	b, t, err := db.readable(ctx, realm, table)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +55,7 @@ func (db *DB) ReadSeries(realm, table string, query map[string]any, now time.Tim
 	if ferr != nil {
 		return nil, fmt.Errorf("series of %q: %s", table, describe(ferr))
 	}
-	rows, _, ferr := b.series(t, q, now.UnixMilli())
+	rows, ferr := b.series(ctx, t, q, now.UnixMilli())
 	if ferr != nil {
 		return nil, fmt.Errorf("series of %q: %s", table, describe(ferr))
 	}
@@ -57,8 +63,8 @@ func (db *DB) ReadSeries(realm, table string, query map[string]any, now time.Tim
 }
 
 // readable returns the backend of realm and its table.
-func (db *DB) readable(realm, table string) (*backend, *table, error) {
-	b, err := db.backend(realm)
+func (db *DB) readable(ctx context.Context, realm, table string) (*backend, *table, error) {
+	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -78,16 +84,23 @@ type Extent struct {
 
 // Extent returns the extent of a table of realm.
 func (db *DB) Extent(realm, table string) (Extent, error) {
-	b, t, err := db.readable(realm, table)
+	ctx := context.Background()
+	b, t, err := db.readable(ctx, realm, table)
 	if err != nil {
 		return Extent{}, err
 	}
-	b.mu.RLock()
-	defer b.mu.RUnlock()
-	e := Extent{Rows: len(t.rows)}
-	if len(t.rows) > 0 {
-		e.Oldest = time.UnixMilli(t.rows[0].tsp).UTC()
-		e.Newest = time.UnixMilli(t.rows[len(t.rows)-1].tsp).UTC()
+	n, err := b.store.Count(ctx, t.name)
+	if err != nil {
+		return Extent{}, fmt.Errorf("extent of %q: %w", table, err)
+	}
+	oldest, newest, ok, err := b.store.Span(ctx, t.name)
+	if err != nil {
+		return Extent{}, fmt.Errorf("extent of %q: %w", table, err)
+	}
+	e := Extent{Rows: int(n)}
+	if ok {
+		e.Oldest = time.UnixMilli(oldest).UTC()
+		e.Newest = time.UnixMilli(newest).UTC()
 	}
 	return e, nil
 }

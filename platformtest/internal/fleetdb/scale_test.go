@@ -1,6 +1,7 @@
 package fleetdb
 
 import (
+	"context"
 	"fmt"
 	"testing"
 	"time"
@@ -8,13 +9,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestReadCostFollowsResult: the rows a read looks at (the backend's
-// examined counter) depend on the result, not on the table's size: the
-// same reads on a table of 1 000 rows and one of 100 000 rows examine the
-// same number of rows.
+// TestReadCostFollowsResult: the rows a read of the memory store looks at
+// (its examined counter) depend on the result, not on the table's size:
+// the same reads on a table of 1 000 rows and one of 100 000 rows examine
+// the same number of rows.
 func TestReadCostFollowsResult(t *testing.T) {
 	examined := func(size int) map[string]int64 {
-		db, b := newUnitDB(t)
+		db, b := newUnitDB(t, memoryStore)
+		mem := b.store.(*memTables)
 		rows := make([]map[string]any, size)
 		for i := range rows {
 			// The newest 10 rows are the last 10 seconds before t0.
@@ -30,11 +32,11 @@ func TestReadCostFollowsResult(t *testing.T) {
 		cost := map[string]int64{}
 		read := func(name, table string, query map[string]any, wantRows int) {
 			t.Helper()
-			before := b.examined.Load()
+			before := mem.examined.Load()
 			if got := len(history(t, b, table, query)); got != wantRows {
 				t.Fatalf("%s on %d rows: %d rows, want %d", name, size, got, wantRows)
 			}
-			cost[name] = b.examined.Load() - before
+			cost[name] = mem.examined.Load() - before
 		}
 		read("time range", "readings", q("limit", 100, "timeRange", list(ms(-10*time.Second), ms(0))), 10)
 		read("newest page", "readings", q("limit", 10, "offset", 20), 10)
@@ -58,8 +60,10 @@ func TestReadCostFollowsResult(t *testing.T) {
 
 // TestInsertOrder: rows inserted out of tsp order, singly or in large
 // batches, are kept ordered by (tsp, insertion).
-func TestInsertOrder(t *testing.T) {
-	db, _ := newUnitDB(t)
+func TestInsertOrder(t *testing.T) { eachStore(t, testInsertOrder) }
+
+func testInsertOrder(t *testing.T, s unitStore) {
+	db, _ := newUnitDB(t, s)
 	var batch []map[string]any
 	for i := range 100 {
 		batch = append(batch, map[string]any{"tsp": ms(time.Duration((i*37)%100) * time.Second), "temp": (i * 37) % 100})
@@ -67,7 +71,7 @@ func TestInsertOrder(t *testing.T) {
 	insert(t, db, "readings", batch...)
 	insert(t, db, "readings", map[string]any{"tsp": ms(50 * time.Second), "temp": 1000})
 	insert(t, db, "readings", map[string]any{"tsp": ms(-time.Second), "temp": -1})
-	stored, err := db.TableRows(unitRealm.Name, "readings")
+	stored, err := db.TableRows(context.Background(), unitRealm.Name, "readings")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +94,7 @@ func TestInsertOrder(t *testing.T) {
 // BenchmarkInsertRows measures direct inserts in tsp order (a million
 // rows take about a second).
 func BenchmarkInsertRows(b *testing.B) {
-	db, _ := newUnitDB(b)
+	db, _ := newUnitDB(b, memoryStore)
 	rows := make([]map[string]any, b.N)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Millisecond), "temp": float64(i) / 2}
@@ -102,7 +106,7 @@ func BenchmarkInsertRows(b *testing.B) {
 // BenchmarkHistoryRange measures a time-range read of 100 rows on a table
 // of 100 000, with the in-process read path (no wire).
 func BenchmarkHistoryRange(b *testing.B) {
-	db, be := newUnitDB(b)
+	db, be := newUnitDB(b, memoryStore)
 	rows := make([]map[string]any, 100000)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Second), "temp": i}
@@ -114,7 +118,7 @@ func BenchmarkHistoryRange(b *testing.B) {
 	}
 	b.ResetTimer()
 	for range b.N {
-		if out, _, err := be.history(be.table("readings"), query); err != nil || len(out) != 100 {
+		if out, err := be.history(context.Background(), be.table("readings"), query); err != nil || len(out) != 100 {
 			b.Fatal(len(out), err)
 		}
 	}

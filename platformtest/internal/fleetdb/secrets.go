@@ -93,16 +93,16 @@ func (t *table) secretCols() []int {
 // table with a secret column.
 func (b *backend) serveSecrets(h *realm.Host, t *table) error {
 	return errors.Join(
-		h.Register(wire.RevealProc(t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-			return b.serveReveal(h, t, inv)
+		h.Register(wire.RevealProc(t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+			return b.serveReveal(ctx, h, t, inv)
 		}, nil),
-		h.Register(wire.VerifyProc(t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-			return b.serveVerify(h, t, inv)
+		h.Register(wire.VerifyProc(t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+			return b.serveVerify(ctx, h, t, inv)
 		}, nil),
 	)
 }
 
-func (b *backend) serveReveal(h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
+func (b *backend) serveReveal(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
 	if err := b.admitSecretCall(h, inv, opReveal, revealPerWindow); err != nil {
 		return err.result()
 	}
@@ -110,8 +110,9 @@ func (b *backend) serveReveal(h *realm.Host, t *table, inv *wamp.Invocation) cli
 	if err != nil {
 		return err.result()
 	}
-	rows, err := b.reveal(t, q)
+	rows, err := b.reveal(ctx, t, q)
 	if err != nil {
+		logStoreFailure(h, "reveal", t.name, err)
 		return err.result()
 	}
 	list := make(wamp.List, len(rows))
@@ -123,8 +124,8 @@ func (b *backend) serveReveal(h *realm.Host, t *table, inv *wamp.Invocation) cli
 
 // reveal runs a validated reveal and returns its rows newest first, with
 // the secret columns in plaintext.
-func (b *backend) reveal(t *table, q *readQuery) ([]map[string]any, *fleetError) {
-	sel, err := b.read(t, q, t.secretCols()...)
+func (b *backend) reveal(ctx context.Context, t *table, q *readQuery) ([]map[string]any, *fleetError) {
+	sel, err := b.read(ctx, t, q, t.secretCols()...)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (b *backend) reveal(t *table, q *readQuery) ([]map[string]any, *fleetError)
 		m := make(map[string]any, len(sel.cols))
 		for _, i := range sel.cols {
 			c := &t.cols[i]
-			v := r.vals[i]
+			v := r[i]
 			if c.secret {
 				var derr error
 				if v, derr = t.seal.plainValue(v); derr != nil {
@@ -147,7 +148,7 @@ func (b *backend) reveal(t *table, q *readQuery) ([]map[string]any, *fleetError)
 	return out, nil
 }
 
-func (b *backend) serveVerify(h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
+func (b *backend) serveVerify(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation) client.InvokeResult {
 	if err := b.admitSecretCall(h, inv, opVerify, verifyPerWindow); err != nil {
 		return err.result()
 	}
@@ -160,8 +161,9 @@ func (b *backend) serveVerify(h *realm.Host, t *table, inv *wamp.Invocation) cli
 	if err != nil {
 		return err.result()
 	}
-	match, checked, err := b.verify(t, q, column, candidate)
+	match, checked, err := b.verify(ctx, t, q, column, candidate)
 	if err != nil {
+		logStoreFailure(h, "verify", t.name, err)
 		return err.result()
 	}
 	return client.InvokeResult{Args: wamp.List{map[string]any{"match": match, "checked": int64(checked)}}}
@@ -170,19 +172,19 @@ func (b *backend) serveVerify(h *realm.Host, t *table, inv *wamp.Invocation) cli
 // verify compares candidate with column of the rows a validated query
 // selects, in constant time, and returns whether one matched and how many
 // took part.
-func (b *backend) verify(t *table, q *readQuery, column, candidate string) (match bool, checked int, err *fleetError) {
+func (b *backend) verify(ctx context.Context, t *table, q *readQuery, column, candidate string) (match bool, checked int, err *fleetError) {
 	i, ok := t.byID[column]
 	if !ok || !t.cols[i].secret {
 		return false, 0, dataRefusal(wire.ErrNotASecretColumn, "column %q of table %q is not a secret column", column, t.name)
 	}
-	sel, err := b.read(t, q)
+	sel, err := b.read(ctx, t, q, i)
 	if err != nil {
 		return false, 0, err
 	}
 	want := sha256.Sum256([]byte(candidate))
 	found := 0
 	for _, r := range sel.rows {
-		plain, derr := t.seal.plainValue(r.vals[i])
+		plain, derr := t.seal.plainValue(r[i])
 		if derr != nil {
 			return false, 0, runtimeEmpty()
 		}

@@ -1,6 +1,7 @@
 package fleetdb
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"strings"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
-	"github.com/flockgo/ironflock/template"
 )
 
 // secretTemplate declares a table with a secret column.
@@ -25,29 +25,21 @@ data:
         - {id: token, name: Token, dataType: string, secret: true}
 `
 
-func newSecretBackend(t testing.TB) (*DB, *backend) {
-	t.Helper()
-	tpl, _, err := template.ParseData([]byte(secretTemplate))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := New(Config{Lookup: func(string) (realm.Info, *template.DataTemplate, error) { return unitRealm, tpl, nil }})
-	b, err := db.backend(unitRealm.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return db, b
+func newSecretBackend(tb testing.TB, s unitStore) (*DB, *backend) {
+	tb.Helper()
+	return newTemplateDB(tb, s, secretTemplate)
 }
 
 // TestSecretRoles: only role app may reveal or verify; every other role,
 // the cross-app reader included, and an undisclosed caller get
 // wamp.error.not_authorized, and their calls do not count against the
 // rate limit.
-func TestSecretRoles(t *testing.T) {
-	db, b := newSecretBackend(t)
-	if err := db.InsertRows(unitRealm.Name, "tokens", unitWriter, map[string]any{"tsp": ms(0), "token": "t"}); err != nil {
-		t.Fatal(err)
-	}
+func TestSecretRoles(t *testing.T) { eachStore(t, testSecretRoles) }
+
+func testSecretRoles(t *testing.T, s unitStore) {
+	db, b := newSecretBackend(t, s)
+	insert(t, db, "tokens", map[string]any{"tsp": ms(0), "token": "t"})
+	ctx := context.Background()
 	h := &realm.Host{Realm: b.realm, Clock: fixedClock(t0), Log: slog.New(slog.DiscardHandler)}
 	tb := b.table("tokens")
 	for _, role := range []any{wire.RoleAppReader, "board_reader", "", nil, 7} {
@@ -57,18 +49,18 @@ func TestSecretRoles(t *testing.T) {
 		}
 		for range revealPerWindow + 1 {
 			inv := &wamp.Invocation{Arguments: wamp.List{map[string]any{"limit": int64(1)}}, Details: details}
-			if res := b.serveReveal(h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
+			if res := b.serveReveal(ctx, h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
 				t.Fatalf("reveal as role %v: %q %v", role, res.Err, res.Args)
 			}
 			inv = &wamp.Invocation{Arguments: wamp.List{map[string]any{"column": "token", "candidate": "t"}}, Details: details}
-			if res := b.serveVerify(h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
+			if res := b.serveVerify(ctx, h, tb, inv); string(res.Err) != wire.ErrNotAuthorized {
 				t.Fatalf("verify as role %v: %q %v", role, res.Err, res.Args)
 			}
 		}
 	}
 	details := wamp.Dict{"caller_authid": unitWriter.Serial, "caller_authrole": wire.RoleApp}
 	inv := &wamp.Invocation{Arguments: wamp.List{map[string]any{"column": "token", "candidate": "t"}}, Details: details}
-	res := b.serveVerify(h, tb, inv)
+	res := b.serveVerify(ctx, h, tb, inv)
 	if res.Err != "" || len(res.Args) != 1 || res.Args[0].(map[string]any)["match"] != true {
 		t.Fatalf("verify as role app: %q %v", res.Err, res.Args)
 	}
@@ -158,16 +150,14 @@ func BenchmarkSecretInsert(b *testing.B) {
 	value := strings.Repeat("k", 40)
 	for _, col := range []string{"note", "token"} {
 		b.Run("column="+col, func(b *testing.B) {
-			db, _ := newSecretBackend(b)
+			db, _ := newSecretBackend(b, memoryStore)
 			rows := make([]map[string]any, b.N)
 			for i := range rows {
 				rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Millisecond), col: value}
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			if err := db.InsertRows(unitRealm.Name, "tokens", unitWriter, rows...); err != nil {
-				b.Fatal(err)
-			}
+			insert(b, db, "tokens", rows...)
 		})
 	}
 }
@@ -176,14 +166,12 @@ func BenchmarkSecretInsert(b *testing.B) {
 // compare each) against a history read of the same 100 rows (the
 // baseline), in process (no wire).
 func BenchmarkVerify100(b *testing.B) {
-	db, be := newSecretBackend(b)
+	db, be := newSecretBackend(b, memoryStore)
 	rows := make([]map[string]any, 1000)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": t0.Add(time.Duration(i) * time.Second), "note": "n", "token": fmt.Sprintf("token-%04d", i)}
 	}
-	if err := db.InsertRows(unitRealm.Name, "tokens", unitWriter, rows...); err != nil {
-		b.Fatal(err)
-	}
+	insert(b, db, "tokens", rows...)
 	query, ferr := validateSecretQuery(wireArgs(q("limit", 100)), true)
 	if ferr != nil {
 		b.Fatal(ferr)
@@ -192,7 +180,7 @@ func BenchmarkVerify100(b *testing.B) {
 	b.Run("op=history", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if out, _, err := be.history(tb, query); err != nil || len(out) != 100 {
+			if out, err := be.history(context.Background(), tb, query); err != nil || len(out) != 100 {
 				b.Fatal(len(out), err)
 			}
 		}
@@ -200,7 +188,7 @@ func BenchmarkVerify100(b *testing.B) {
 	b.Run("op=verify", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if match, checked, err := be.verify(tb, query, "token", "token-0950"); err != nil || !match || checked != 100 {
+			if match, checked, err := be.verify(context.Background(), tb, query, "token", "token-0950"); err != nil || !match || checked != 100 {
 				b.Fatal(match, checked, err)
 			}
 		}

@@ -2,8 +2,9 @@
 // docs/fake.md §3). It serves history.transformed.series.<t> for every declared table
 // and error-logs (transforms have no series).
 //
-// Rows with start ≤ tsp < end (exact milliseconds; end null = now) that
-// match the filters fall into buckets of one width from the range start:
+// Rows with start ≤ tsp < end (exact milliseconds; start null = the tsp of
+// the table's first row, end null = now) that match the filters fall into
+// buckets of one width from the range start:
 // bucketMs × max(1, ceil(ceil(span / bucketMs) / limit)), or
 // ceil(span / limit) without bucketMs, so there are at most limit buckets.
 // One answer row per bucket and groupBy value combination:
@@ -16,14 +17,21 @@
 // fails like Postgres, 22P02). The same method and ref twice are computed
 // once.
 //
-// Refusals: invalid_time_range (no start, a bound that is not a date, end
-// not after start), invalid_metric (unknown column, path into a non-json
+// Refusals: invalid_time_range (a bound that is not a date, end not after
+// an explicit start), invalid_metric (unknown column, path into a non-json
 // column, secret column, AVG or SUM of a non-numeric column, MIN or MAX of
 // a boolean or json column, tsp with a method other than COUNT or with a
 // path, a result name over 63 bytes), invalid_group_by (unknown, secret,
 // tsp, also a metric, over 63 bytes, path into a non-json column),
 // invalid_filter (the latest marker, rule 7 of the seed), and
 // series_too_many_groups (over 50 000 answer rows; kwargs tablename, cap).
+//
+// With an open start, an empty table, or one whose first row is not
+// before the end, answers no rows (the seed's rule leaves no range to
+// refuse).
+//
+// The store buckets and aggregates (SeriesQuery, query.go); the answer's
+// order and typing are done here, the same for every store.
 //
 // Order: docs/wire.md §7.7 says groups ascend within a bucket in the answer
 // while docs/fake.md §3 describes the harness as sorting groups ascending before the
@@ -64,12 +72,8 @@ type seriesRef struct {
 	path []string // below a json column
 }
 
-func (s *seriesRef) value(vals []any) any {
-	if s.path == nil {
-		return vals[s.idx]
-	}
-	return walkJSON(vals[s.idx], s.path)
-}
+// stored is the ref as a store reads it.
+func (s *seriesRef) stored() SeriesRef { return SeriesRef{Col: s.idx, Path: s.path} }
 
 // out types a value of the ref for the answer.
 func (s *seriesRef) out(v any) any {
@@ -178,45 +182,56 @@ func (b *backend) serveSeries(ctx context.Context, h *realm.Host, t *table, inv 
 	if err != nil {
 		return err.result()
 	}
-	rows, budget, err := b.series(t, q, h.Clock.Now().UnixMilli())
+	rows, err := b.series(ctx, t, q, h.Clock.Now().UnixMilli())
 	if err != nil {
+		logStoreFailure(h, "series", t.name, err)
 		return err.result()
 	}
-	return respond(ctx, h, inv, t.name, budget, rows)
+	return respond(ctx, h, inv, t.name, int(t.chunkBytes.Load()), rows)
 }
 
 // series runs a validated series read; rows come back newest first.
-func (b *backend) series(t *table, q *seriesQuery, now int64) ([]map[string]any, int, *fleetError) {
+func (b *backend) series(ctx context.Context, t *table, q *seriesQuery, now int64) ([]map[string]any, *fleetError) {
 	rs, re := timeRangeBounds(q.timeRange)
-	if rs == nil {
-		return nil, 0, dataRefusal(errInvalidTimeRange, "a series read needs a start")
+	start, ok1 := int64(0), true
+	if rs != nil {
+		start, ok1 = boundMs(rs)
 	}
-	start, ok1 := boundMs(rs)
 	end, ok2 := now, true
 	if re != nil {
 		end, ok2 = boundMs(re)
 	}
 	switch {
 	case !ok1 || !ok2:
-		return nil, 0, dataRefusal(errInvalidTimeRange, "timeRange %s is not a pair of dates", jsonText(q.timeRange))
-	case end <= start:
-		return nil, 0, dataRefusal(errInvalidTimeRange, "timeRange: end %d is not after start %d", end, start)
+		return nil, dataRefusal(errInvalidTimeRange, "timeRange %s is not a pair of dates", jsonText(q.timeRange))
+	case rs != nil && end <= start:
+		return nil, dataRefusal(errInvalidTimeRange, "timeRange: end %d is not after start %d", end, start)
 	}
 	metrics, err := t.seriesMetrics(q.metrics)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	groupBy, err := t.seriesGroupBy(q.groupBy, metrics)
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	fe := t.filterEnv()
-	c, err := fe.compile(q.filters, "filterAnd")
+	f, err := fe.compile(q.filters, "filterAnd")
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
 	if fe.latest {
-		return nil, 0, dataRefusal(errInvalidFilter, "the latest marker (or latest_flag) is not available in series reads")
+		return nil, dataRefusal(errInvalidFilter, "the latest marker (or latest_flag) is not available in series reads")
+	}
+	if rs == nil { // from the table's first row
+		oldest, _, ok, serr := b.store.Span(ctx, t.name)
+		if serr != nil {
+			return nil, storeError(t.name, serr)
+		}
+		if !ok || oldest >= end {
+			return []map[string]any{}, nil
+		}
+		start = oldest
 	}
 	span := end - start
 	width := int64(math.Ceil(float64(span) / float64(q.limit)))
@@ -224,73 +239,69 @@ func (b *backend) series(t *table, q *seriesQuery, now int64) ([]map[string]any,
 		n := int64(math.Ceil(float64(span) / float64(q.bucketMs)))
 		width = q.bucketMs * max(1, int64(math.Ceil(float64(n)/float64(q.limit))))
 	}
-	width = max(width, 1)
-
-	b.mu.RLock()
-	lo, hi := t.span(timeBound{true, start}, timeBound{true, end})
-	b.examined.Add(int64(hi - lo))
-	groups := map[string]*seriesGroup{}
-	var order []*seriesGroup
-	var aggErr *fleetError
-	for i := lo; i < hi && aggErr == nil; i++ {
-		r := t.rows[i]
-		if c != nil && c(r.vals) != triTrue {
-			continue
-		}
-		bucket := (r.tsp - start) / width
-		var kb strings.Builder
-		kb.WriteString(valueKey(bucket))
-		keys := make([]any, len(groupBy))
-		for j, g := range groupBy {
-			keys[j] = g.value(r.vals)
-			kb.WriteString("\x1f" + valueKey(keys[j]))
-		}
-		g := groups[kb.String()]
-		if g == nil {
-			if len(groups) >= seriesGroupCap {
-				aggErr = dataRefusal(errTooManyGroups, "series of %q: more than %d rows", t.name, seriesGroupCap)
-				aggErr.kwargs = map[string]any{"tablename": t.name, "cap": int64(seriesGroupCap)}
-				break
-			}
-			g = &seriesGroup{bucket: start + bucket*width, keys: keys, aggs: make([]seriesAgg, len(metrics))}
-			groups[kb.String()] = g
-			order = append(order, g)
-		}
-		for j, m := range metrics {
-			if err := g.aggs[j].add(m, r); err != nil {
-				aggErr = err
-				break
-			}
-		}
+	sq := &SeriesQuery{Start: start, End: end, Width: max(width, 1), Filter: f, MaxGroups: seriesGroupCap,
+		GroupBy: make([]SeriesRef, len(groupBy)), Metrics: make([]SeriesMetric, len(metrics))}
+	for i, g := range groupBy {
+		sq.GroupBy[i] = g.stored()
 	}
-	budget := t.chunkBytes
-	b.mu.RUnlock()
-	if aggErr != nil {
-		return nil, 0, aggErr
+	for i, m := range metrics {
+		sq.Metrics[i] = SeriesMetric{SeriesRef: m.stored(), Method: m.method, Numeric: m.numeric}
 	}
-	slices.SortFunc(order, func(x, y *seriesGroup) int {
-		if c := cmp.Compare(y.bucket, x.bucket); c != 0 {
+	groups, serr := b.store.Series(ctx, t.name, sq)
+	if serr != nil {
+		return nil, storeError(t.name, serr)
+	}
+	slices.SortFunc(groups, func(x, y SeriesGroup) int {
+		if c := cmp.Compare(y.Bucket, x.Bucket); c != 0 {
 			return c
 		}
-		for j := range x.keys {
-			if c := compareGroupValues(y.keys[j], x.keys[j]); c != 0 {
+		for j := range x.Keys {
+			if c := compareGroupValues(y.Keys[j], x.Keys[j]); c != 0 {
 				return c
 			}
 		}
 		return 0
 	})
-	out := make([]map[string]any, len(order))
-	for i, g := range order {
-		m := map[string]any{"tsp": g.bucket}
+	out := make([]map[string]any, len(groups))
+	for i, g := range groups {
+		m := make(map[string]any, 1+len(groupBy)+len(metrics))
+		m["tsp"] = g.Bucket
 		for j, ref := range groupBy {
-			m[ref.name] = ref.out(g.keys[j])
+			m[ref.name] = ref.out(g.Keys[j])
 		}
 		for j, metric := range metrics {
-			m[metric.key] = g.aggs[j].result(metric)
+			m[metric.key] = metric.result(g.Values[j])
 		}
 		out[i] = m
 	}
-	return out, budget, nil
+	return out, nil
+}
+
+// result types a metric's aggregate (SeriesGroup) for the answer: numbers
+// as JavaScript sends them, NaN as null, values of a column in its type.
+func (m *seriesMetric) result(v any) any {
+	switch m.method {
+	case "COUNT":
+		return v
+	case "FIRST", "LAST":
+		return m.out(v)
+	}
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case int64:
+		if m.method == "SUM" {
+			return x
+		}
+	case float64:
+		if m.method == "AVG" || m.method == "SUM" || m.numeric || m.col.typ == template.TypeNumeric {
+			if math.IsNaN(x) {
+				return nil
+			}
+			return numberOut(x)
+		}
+	}
+	return m.out(v)
 }
 
 // compareGroupValues orders group values ascending with NULL last. Values

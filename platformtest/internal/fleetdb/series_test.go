@@ -1,6 +1,7 @@
 package fleetdb
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -8,8 +9,10 @@ import (
 // TestSeriesGroupCap: 50 000 answer rows are allowed, checked inside (the
 // answer is large); one more is refused, over the wire in package
 // platformtest (TestSeriesTooManyGroups).
-func TestSeriesGroupCap(t *testing.T) {
-	db, b := newUnitDB(t)
+func TestSeriesGroupCap(t *testing.T) { eachStore(t, testSeriesGroupCap) }
+
+func testSeriesGroupCap(t *testing.T, s unitStore) {
+	db, b := newUnitDB(t, s)
 	rows := make([]map[string]any, 50001)
 	for i := range rows {
 		rows[i] = map[string]any{"tsp": ms(0), "n": i}
@@ -21,7 +24,7 @@ func TestSeriesGroupCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out, _, err := b.series(b.table("sensordata"), sq, ms(time.Hour)); err != nil || len(out) != 50000 {
+	if out, err := b.series(context.Background(), b.table("sensordata"), sq, ms(time.Hour)); err != nil || len(out) != 50000 {
 		t.Errorf("%d rows, %v; want 50000", len(out), err)
 	}
 }

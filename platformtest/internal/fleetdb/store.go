@@ -1,300 +1,193 @@
-// This file holds the storage of the fake data backend: one backend per
-// realm, created from the app's data template and kept in the DB (so rows
-// survive Restart and withheld realms), its tables with their rows
-// ordered by (tsp, insertion sequence), the latest row per entity as an
-// index, the entity-key uniqueness index, and its transforms (views whose
-// rows tests supply). It serves no URI.
+// This file holds the storage seam of the data backend: the Store that
+// keeps the rows of a platform's data backends, the Tables of one realm,
+// the schema they are opened with, the rows they take and give, and the
+// errors they report. It serves no URI.
 //
-// Costs: appending rows in tsp order is O(1) amortised; a row older than
-// the newest is placed by binary search; a batch is sorted and merged;
-// time-range bounds are found by binary search; the latest rows per entity
-// are read from the index. Reads count the rows they look at (examined),
-// so tests can check that a read's cost follows its result, not the
-// table's size.
+// Above the seam, in this package, stays everything the platform does
+// with a row before it is stored and after it is read: the WAMP
+// procedures and subscriptions, payload validation, storage typing,
+// encryption of secret columns (a store keeps and returns ciphertext),
+// masking, projection pruning (columnPaths), chunking, the realtime
+// feeds, rate limits and the refusals' wire shapes. Below it, in a Store,
+// is everything that depends on what is stored: appends with the entity
+// rules (merge from the entity's newest row, the UNIQUE (entity key, tsp)
+// constraint), row sequence and generated ids, the latest row per
+// entity, and the reads: time ranges, filters, the latest marker, order,
+// offset and limit, series buckets and aggregates, transforms. A store
+// receives every read as a validated, typed query (query.go, filter.go),
+// never "all rows", so that a database can answer it in SQL.
+//
+// Implementations: in memory (memstore.go, the default). A store that
+// reads rows in Go gets the reference semantics from Filter.Match and
+// SeriesBuilder.
+//
+// Value forms: a row is a []any with one value per column of its table
+// (TableSchema.Columns, in that order); nil is NULL. timestamp: int64
+// epoch milliseconds; numeric: float64 (never NaN or infinite); bigint,
+// device_key and id: int64; boolean: bool; string and authid: string
+// (a secret column holds its ciphertext, ifsec:1:…); json: nil, bool,
+// float64, string, []any or map[string]any. A store returns values in the
+// same forms; slices it returns are read-only for the caller.
 
 package fleetdb
 
 import (
-	"math"
-	"slices"
-	"sort"
-	"strconv"
-	"strings"
-	"sync"
-	"sync/atomic"
+	"context"
+	"errors"
+	"iter"
 
-	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
 )
 
-// defaultChunkBytes is the chunk budget of a read: 8 MiB of estimated JSON.
-const defaultChunkBytes = 8 << 20
-
-// backend is the data backend of one realm.
-type backend struct {
-	realm    realm.Info
-	mu       sync.RWMutex // guards everything below; rows are immutable once stored
-	host     *realm.Host  // the realm's current Host (Attach); nil before the first
-	tables   map[string]*table
-	views    map[string]*view
-	seq      int64
-	examined atomic.Int64 // rows looked at by reads, for the scaling tests
-	limits   rateLimits   // reveal and verify calls per caller (ratelimit.go)
+// Store keeps the rows of a platform's data backends, one Tables per
+// realm. The platform's facade chooses it (platformtest: in memory by
+// default); the DB never asks which one it has. It is safe for concurrent
+// use.
+type Store interface {
+	// Open returns the storage of a realm's data backend, ready for s:
+	// tables that do not exist yet are created, and columns that an
+	// existing table lacks are added (NULL in its stored rows). A store
+	// may refuse a schema it cannot migrate to (a removed or retyped
+	// column) with an error that names the table and column. The DB calls
+	// Open once per realm, the first time the realm is used.
+	Open(ctx context.Context, s *Schema) (Tables, error)
+	// Close releases the store. Nothing is called after it.
+	Close() error
 }
 
-// column is a column of a table or transform.
-type column struct {
-	id       string
-	typ      template.DataType
-	secret   bool
-	path     []string // where a write reads it; nil for implicit columns
-	implicit bool
+// Tables is the storage of one realm's data backend: the rows of the
+// tables of its Schema and the content of its transforms. Every method
+// names a table (or a transform) of the schema; the DB never names
+// another. Every method may fail (I/O, storage full, a lost connection):
+// an error means nothing was done, never a false success. Tables is safe
+// for concurrent use.
+type Tables interface {
+	// Append stores rows in a table, all or none, in one atomic step. It
+	// returns only once they are durable where the store promises
+	// durability. It leaves each row as stored: Vals holds the values
+	// after the merge, with the generated id, and Merged tells whether a
+	// carried column took a stored value. For a table with an entity key,
+	// a row whose key has no NULL takes every column marked in Carry from
+	// the entity's newest row (by tsp, then sequence, counting rows
+	// earlier in the same call), and a second row with the same key and
+	// tsp (stored, or earlier in the call) fails the whole call with
+	// ErrConflict. Rows with a NULL in their key are neither merged nor
+	// checked. The store gives every row its insertion sequence and fills
+	// the generated id column of error-logs (1, 2, …). A store may keep the
+	// rows' Vals slices; the caller does not change them afterwards.
+	Append(ctx context.Context, table string, rows []*NewRow) error
+	// Read returns the rows a ReadQuery selects, newest first.
+	Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error)
+	// Series returns the groups of a SeriesQuery, in any order.
+	Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error)
+	// Scan yields every row of a table oldest first, by (tsp, sequence);
+	// a failure is yielded once, last.
+	Scan(ctx context.Context, table string) iter.Seq2[[]any, error]
+	// Count returns how many rows a table holds.
+	Count(ctx context.Context, table string) (int64, error)
+	// Span returns the tsp of the oldest and of the newest row of a
+	// table; ok is false for an empty table.
+	Span(ctx context.Context, table string) (oldest, newest int64, ok bool, err error)
+	// ReadTransform returns the rows of a transform a TransformQuery
+	// selects, in the view's order: declared columns in their stored
+	// forms, other columns as the view gives them.
+	ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error)
+	// SetTransformRows replaces the content of a transform with rows, in
+	// the view's order, typed by the DB (declared columns in their stored
+	// forms). A store that computes transforms itself (from their SQL)
+	// refuses with an error wrapping ErrNotSupported.
+	SetTransformRows(ctx context.Context, transform string, rows []map[string]any) error
 }
 
-// row is a stored row; vals holds one value per column of its table.
-type row struct {
-	seq  int64
-	tsp  int64
-	vals []any
+// Schema is what one realm's data backend stores, derived from its app's
+// data template.
+type Schema struct {
+	// Realm is the realm, realm-<S>-<A>-<stage>.
+	Realm string
+	// Tables are the declared tables in template order, then error-logs.
+	Tables []*TableSchema
+	// Transforms are the declared transforms in template order.
+	Transforms []*TransformSchema
 }
 
-// after reports whether a is newer than b by (tsp, seq).
-func (a *row) after(b *row) bool {
-	return a.tsp > b.tsp || (a.tsp == b.tsp && a.seq > b.seq)
+// TableSchema is a table as stored: its columns in the order of row
+// values, and the indexes of the columns the rules need.
+type TableSchema struct {
+	Name string
+	// Private tables are not readable by cross-app readers; System is
+	// error-logs.
+	Private, System bool
+	// Columns are the declared columns in template order, then the
+	// implicit ones (device_key, authid, and id for error-logs).
+	Columns []Column
+	// EntityKey holds the indexes of the maintainLatestFlagFor columns;
+	// empty without an entity key.
+	EntityKey []int
+	// TSP, DeviceKey and AuthID are column indexes; ID is the index of
+	// the generated id of error-logs, -1 elsewhere.
+	TSP, DeviceKey, AuthID, ID int
+	// Def is the template's declaration (retention, downsampling, chunk
+	// interval, for stores that apply them).
+	Def *template.Table
 }
 
-// table is a declared table or the system table error-logs.
-type table struct {
-	name       string
-	private    bool
-	system     bool // error-logs
-	cols       []column
-	byID       map[string]int
-	tsp        int // index of tsp
-	devKey     int // index of device_key
-	authID     int // index of authid
-	id         int // index of id (error-logs), -1 otherwise
-	entity     []int
-	rows       []*row          // ordered by (tsp, seq)
-	latest     map[string]*row // entity key → newest row (entity tables)
-	uniq       map[string]bool // entity key + tsp (entity tables)
-	nextID     int64
-	chunkBytes int
-	seal       *sealer // encrypts the values of secret columns (crypt.go)
+// TransformSchema is a transform: its declared columns (filters use only
+// these) and its declaration (the SQL, materialization and schedule).
+type TransformSchema struct {
+	Name    string
+	Private bool
+	Columns []Column
+	Def     *template.Transform
 }
 
-// view is a transform: its rows are supplied, in the view's order.
-type view struct {
-	name       string
-	private    bool
-	cols       []column
-	byID       map[string]int
-	rows       []map[string]any // typed, unmasked
-	chunkBytes int
+// Column is a stored column.
+type Column struct {
+	ID     string
+	Type   template.DataType
+	Secret bool // the value is ciphertext
+	// Implicit columns are the platform's: device_key, authid, id.
+	Implicit bool
 }
 
-func newBackend(ri realm.Info, tpl *template.DataTemplate, seal *sealer) *backend {
-	b := &backend{realm: ri, tables: map[string]*table{}, views: map[string]*view{}}
-	var defs []template.Table
-	if tpl != nil {
-		defs = append(defs, tpl.Tables...)
-		for i := range tpl.Transforms {
-			tr := &tpl.Transforms[i]
-			v := &view{name: tr.Name, private: tr.Private, byID: map[string]int{}, chunkBytes: defaultChunkBytes}
-			for _, c := range tr.Columns {
-				v.byID[c.ID] = len(v.cols)
-				v.cols = append(v.cols, column{id: c.ID, typ: c.Type, secret: c.Secret})
-			}
-			b.views[tr.Name] = v
-		}
-	}
-	defs = append(defs, template.ErrorLogsTable())
-	for i := range defs {
-		t := newTable(&defs[i])
-		t.seal = seal
-		b.tables[t.name] = t
-	}
-	return b
+// NewRow is a row to append: a value per column in stored form, and the
+// columns that take the value of the entity's newest row (Carry[i]: the
+// write did not carry column i, or carried the secret placeholder that
+// keeps the stored secret). Carry may be nil; it only matters for a table
+// with an entity key and a row whose key has no NULL. Append sets Vals to
+// the stored values and Merged.
+type NewRow struct {
+	Vals   []any
+	Carry  []bool
+	Merged bool // set by Append: at least one carried column took a stored value
 }
 
-func newTable(def *template.Table) *table {
-	t := &table{name: def.Name, private: def.Private, system: def.Name == template.ErrorLogsName,
-		byID: map[string]int{}, id: -1, chunkBytes: defaultChunkBytes, nextID: 1}
-	for _, c := range def.Columns {
-		keys, _ := template.PathKeys(c.Path)
-		t.byID[c.ID] = len(t.cols)
-		t.cols = append(t.cols, column{id: c.ID, typ: c.Type, secret: c.Secret, path: keys})
-	}
-	for _, c := range def.ImplicitColumns() {
-		t.byID[c.ID] = len(t.cols)
-		t.cols = append(t.cols, column{id: c.ID, typ: c.Type, implicit: true})
-	}
-	t.tsp, t.devKey, t.authID = t.byID["tsp"], t.byID["device_key"], t.byID["authid"]
-	if i, ok := t.byID["id"]; ok && t.cols[i].implicit {
-		t.id = i
-	}
-	for _, k := range def.EntityKey {
-		t.entity = append(t.entity, t.byID[k])
-	}
-	if len(t.entity) > 0 {
-		t.latest, t.uniq = map[string]*row{}, map[string]bool{}
-	}
-	return t
+// The errors a store reports for what the platform answers with a
+// refusal. Stores wrap them (fmt.Errorf("…: %w", ErrConflict)).
+var (
+	// ErrConflict: a row with the same entity key and tsp is stored, or
+	// comes earlier in the same append.
+	ErrConflict = errors.New("a row with this entity key and tsp exists")
+	// ErrStorageFull: the write does not fit (a full disk, a store's row
+	// or byte bound). Reads still work.
+	ErrStorageFull = errors.New("storage full")
+	// ErrTooManyGroups: a series read has more answer rows than
+	// SeriesQuery.MaxGroups.
+	ErrTooManyGroups = errors.New("too many series rows")
+	// ErrNotSupported: the store does not do this (SetTransformRows on a
+	// store that computes transforms).
+	ErrNotSupported = errors.New("not supported by this store")
+)
+
+// SQLError is a failure a store reports with a PostgreSQL error code
+// (SQLSTATE), which the platform answers as runtime_error
+// [{name, severity, code}]. Any error with a SQLState method is answered
+// that way (pgconn.PgError has one).
+type SQLError struct {
+	Code string // SQLSTATE, e.g. 22P02
+	Msg  string
 }
 
-// table returns a declared table or error-logs; nil when unknown.
-func (b *backend) table(name string) *table { return b.tables[name] }
+func (e *SQLError) Error() string { return e.Msg + " (SQLSTATE " + e.Code + ")" }
 
-// tableNames returns the table names, sorted.
-func (b *backend) tableNames() []string {
-	names := make([]string, 0, len(b.tables))
-	for n := range b.tables {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// viewNames returns the transform names, sorted.
-func (b *backend) viewNames() []string {
-	names := make([]string, 0, len(b.views))
-	for n := range b.views {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
-
-// nextSeq returns the next insertion sequence number. Caller holds b.mu.
-func (b *backend) nextSeq() int64 {
-	b.seq++
-	return b.seq
-}
-
-// entityKey encodes the entity key of a row's values; complete is false
-// when a key value is NULL (such rows never conflict and are not merged).
-func (t *table) entityKey(vals []any) (key string, complete bool) {
-	var sb strings.Builder
-	complete = true
-	for _, i := range t.entity {
-		sb.WriteString(valueKey(vals[i]))
-		sb.WriteByte(0x1f)
-		if vals[i] == nil {
-			complete = false
-		}
-	}
-	return sb.String(), complete
-}
-
-// valueKey encodes a stored value so that equal values give equal keys.
-func valueKey(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "\x00"
-	case string:
-		return "s" + x
-	case int64:
-		return "i" + strconv.FormatInt(x, 10)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e18 {
-			return "i" + strconv.FormatInt(int64(x), 10)
-		}
-		return "f" + strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return "b" + strconv.FormatBool(x)
-	}
-	return "j" + jsonText(v)
-}
-
-// uniqKey is the key of the UNIQUE (entity key, tsp) constraint.
-func uniqKey(entity string, tsp int64) string {
-	return entity + strconv.FormatInt(tsp, 10)
-}
-
-// add stores rows, keeping the order and the indexes. Rows in tsp order
-// after the newest are appended; a large unordered batch is sorted and
-// merged; a few late rows are placed by binary search. Caller holds b.mu.
-func (t *table) add(rs []*row) {
-	n := len(t.rows)
-	inOrder := n == 0 || !t.rows[n-1].after(rs[0])
-	for i := 1; inOrder && i < len(rs); i++ {
-		inOrder = !rs[i-1].after(rs[i])
-	}
-	switch {
-	case inOrder:
-		t.rows = append(t.rows, rs...)
-	case len(rs) > 32:
-		sorted := slices.Clone(rs)
-		slices.SortStableFunc(sorted, func(a, b *row) int {
-			if a.after(b) {
-				return 1
-			}
-			if b.after(a) {
-				return -1
-			}
-			return 0
-		})
-		merged := make([]*row, 0, n+len(sorted))
-		i, j := 0, 0
-		for i < n || j < len(sorted) {
-			if j == len(sorted) || (i < n && !t.rows[i].after(sorted[j])) {
-				merged = append(merged, t.rows[i])
-				i++
-			} else {
-				merged = append(merged, sorted[j])
-				j++
-			}
-		}
-		t.rows = merged
-	default:
-		for _, r := range rs {
-			k := sort.Search(len(t.rows), func(i int) bool { return t.rows[i].after(r) })
-			t.rows = slices.Insert(t.rows, k, r)
-		}
-	}
-	if t.latest == nil {
-		return
-	}
-	for _, r := range rs {
-		key, complete := t.entityKey(r.vals)
-		if cur := t.latest[key]; cur == nil || r.after(cur) {
-			t.latest[key] = r
-		}
-		if complete {
-			t.uniq[uniqKey(key, r.tsp)] = true
-		}
-	}
-}
-
-// span returns the index range [lo, hi) of the rows with start ≤ tsp < end
-// (open bounds when unset).
-func (t *table) span(start, end timeBound) (lo, hi int) {
-	lo, hi = 0, len(t.rows)
-	if start.set {
-		lo = sort.Search(len(t.rows), func(i int) bool { return t.rows[i].tsp >= start.ms })
-	}
-	if end.set {
-		hi = sort.Search(len(t.rows), func(i int) bool { return t.rows[i].tsp >= end.ms })
-	}
-	return lo, max(lo, hi)
-}
-
-// outRow builds a read or feed row from the columns cols of r, typed and
-// with secrets masked.
-func (t *table) outRow(r *row, cols []int) map[string]any {
-	m := make(map[string]any, len(cols))
-	for _, i := range cols {
-		c := &t.cols[i]
-		m[c.id] = outValue(c.typ, c.secret, r.vals[i])
-	}
-	return m
-}
-
-// allCols returns the indexes of every column: SELECT *.
-func (t *table) allCols() []int {
-	cols := make([]int, len(t.cols))
-	for i := range cols {
-		cols[i] = i
-	}
-	return cols
-}
+// SQLState returns the error code.
+func (e *SQLError) SQLState() string { return e.Code }

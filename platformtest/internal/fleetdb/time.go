@@ -113,12 +113,6 @@ func filterTime(v any) (int64, bool) {
 	return 0, false
 }
 
-// timeBound is one parsed bound of a time range.
-type timeBound struct {
-	set bool
-	ms  int64
-}
-
 // boundMs reads a time range bound: a number of epoch milliseconds or an
 // ISO text. ok is false for a text JavaScript's Date cannot read.
 func boundMs(v any) (int64, bool) {
@@ -166,17 +160,17 @@ func truthy(v any) bool {
 // historyRange parses a read's time range (docs/wire.md §9): only truthy
 // bounds count, truncated to whole seconds. A bound that is not a date
 // fails with invalid_time_range.
-func historyRange(tr any) (start, end timeBound, err *fleetError) {
+func historyRange(tr any) (start, end Bound, err *fleetError) {
 	s, e := timeRangeBounds(tr)
-	parse := func(v any, name string) (timeBound, *fleetError) {
+	parse := func(v any, name string) (Bound, *fleetError) {
 		if !truthy(v) {
-			return timeBound{}, nil
+			return Bound{}, nil
 		}
 		ms, ok := boundMs(v)
 		if !ok {
-			return timeBound{}, dataRefusal(errInvalidTimeRange, "timeRange %s %s is not a date", name, jsonText(v))
+			return Bound{}, dataRefusal(errInvalidTimeRange, "timeRange %s %s is not a date", name, jsonText(v))
 		}
-		return timeBound{set: true, ms: ms / 1000 * 1000}, nil
+		return Bound{Set: true, Ms: ms / 1000 * 1000}, nil
 	}
 	if start, err = parse(s, "start"); err != nil {
 		return

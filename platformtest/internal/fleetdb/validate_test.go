@@ -23,8 +23,10 @@ func typia(path, expected string, value ...any) []any {
 
 // TestValidationErrors: every path of the typia validators of history and
 // series reads, with the exact error objects.
-func TestValidationErrors(t *testing.T) {
-	_, b := newUnitDB(t)
+func TestValidationErrors(t *testing.T) { eachStore(t, testValidationErrors) }
+
+func testValidationErrors(t *testing.T, s unitStore) {
+	_, b := newUnitDB(t, s)
 	node := func(n any) map[string]any { return q("limit", 1, "filterAnd", list(n)) }
 	cases := []struct {
 		name string

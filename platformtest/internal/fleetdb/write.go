@@ -19,7 +19,13 @@
 // entity key + tsp stored twice (entity_key_conflict). A batch is all or
 // nothing. A published row without tsp also leaves an error-logs row with
 // source "system". A secret value is stored encrypted (crypt.go); a kept
-// one is the entity's stored ciphertext, carried over as it is.
+// one is the entity's stored ciphertext, carried over as it is. The rows
+// are checked and typed here and stored by the store (store.go), which
+// applies the entity rules (merge, conflict) and answers only once they
+// are stored; a store's failure is answered as storeError says, never as
+// success. The feed is published after the store answered, so it follows
+// the order in which appends were stored only for writes that do not
+// overlap (one publisher's publications are handled one at a time).
 //
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
@@ -53,15 +59,15 @@ type writeMsg struct {
 
 // pending is a row checked and typed, not yet stored.
 type pending struct {
-	vals    []any
+	NewRow         // vals and the columns to carry from the entity's stored row
 	present []bool // the message carried the column (possibly null)
-	keep    []bool // secret placeholder: keep the stored value
 }
 
-func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
+func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
 	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
-	n, err := b.write(h, t, msg, bulk)
+	n, err := b.write(ctx, h, t, msg, bulk)
 	if err != nil {
+		logStoreFailure(h, "append", t.name, err)
 		return err.result()
 	}
 	res := map[string]any{"success": true}
@@ -73,16 +79,18 @@ func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bul
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
-	if _, err := b.write(h, t, msg, bulk); err != nil {
+	ctx := context.Background() // a publication has no caller to cancel it
+	if _, err := b.write(ctx, h, t, msg, bulk); err != nil {
 		if err.missingTsp {
-			b.logDropped(h, t, msg)
+			b.logDropped(ctx, h, t, msg)
 		}
+		logStoreFailure(h, "publication", t.name, err)
 		h.Log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
 	}
 }
 
 // write stores the rows of one message and publishes them on the feed.
-func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
+func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
 	var ps []*pending
 	if bulk {
 		var batch []any
@@ -107,18 +115,15 @@ func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, 
 		}
 		ps = []*pending{p}
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rows, full, err := b.commit(t, ps)
-	if err != nil {
+	if err := b.commit(ctx, t, ps); err != nil {
 		return 0, err
 	}
-	feed := make([]map[string]any, len(rows))
-	for i, r := range rows {
-		feed[i] = t.feedRow(r, ps[i].present, full[i])
+	feed := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
 	}
 	publishFeed(h, t.name, t.private || t.system, feed, bulk)
-	return len(rows), nil
+	return len(ps), nil
 }
 
 // root is the object column paths are read from.
@@ -174,17 +179,18 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		err.missingTsp = true
 		return nil, err
 	}
-	p := &pending{vals: make([]any, len(t.cols)), present: present, keep: make([]bool, len(t.cols))}
+	p := &pending{NewRow: NewRow{Vals: make([]any, len(t.cols)), Carry: make([]bool, len(t.cols))}, present: present}
 	kept := ""
 	for i := range t.cols {
 		c := &t.cols[i]
 		if !present[i] || c.implicit {
+			p.Carry[i] = !present[i]
 			continue
 		}
 		if s, ok := raw[i].(string); ok && c.secret {
 			switch {
 			case s == secretPlaceholder || s == secretUIMask:
-				p.keep[i], kept = true, c.id
+				p.Carry[i], kept = true, c.id
 				continue
 			case strings.HasPrefix(s, secretCipherPrefix):
 				return nil, dataRefusal(errSecretCipher, "column %q: the value is already encrypted (%s…); write the plaintext", c.id, secretCipherPrefix)
@@ -197,12 +203,12 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 		if s, ok := v.(string); ok && c.secret {
 			v = t.seal.seal(s) // encrypted at rest (crypt.go)
 		}
-		p.vals[i] = v
+		p.Vals[i] = v
 	}
-	p.vals[t.devKey] = devKey
-	p.vals[t.authID] = authID
+	p.Vals[t.devKey] = devKey
+	p.Vals[t.authID] = authID
 	if kept != "" {
-		if _, complete := t.entityKey(p.vals); len(t.entity) == 0 || !complete {
+		if !t.entityComplete(p.Vals) {
 			return nil, dataRefusal(errSecretSentinel, "column %q: %q keeps the stored secret only on a table with an entity key (maintainLatestFlagFor) present in the row", kept, secretPlaceholder)
 		}
 	}
@@ -239,65 +245,25 @@ func authIDOf(details map[string]any) any {
 	return nil
 }
 
-// commit merges, checks and stores prepared rows, all or none. full[i]
-// tells that row i took values from its entity's previous row. Caller
-// holds b.mu.
-func (b *backend) commit(t *table, ps []*pending) (rows []*row, full []bool, err *fleetError) {
-	var staged map[string]*row
-	var stagedUniq map[string]bool
-	if t.latest != nil {
-		staged, stagedUniq = map[string]*row{}, map[string]bool{}
-	}
-	rows = make([]*row, len(ps))
-	full = make([]bool, len(ps))
+// commit stores prepared rows, all or none: a column the message did not
+// carry, or a kept secret, takes the entity's stored value (the store
+// merges).
+func (b *backend) commit(ctx context.Context, t *table, ps []*pending) *fleetError {
+	rows := make([]*NewRow, len(ps))
 	for i, p := range ps {
-		r := &row{tsp: p.vals[t.tsp].(int64), vals: p.vals}
-		if t.latest != nil {
-			key, complete := t.entityKey(p.vals)
-			if complete {
-				prev := t.latest[key]
-				if s := staged[key]; s != nil && (prev == nil || s.after(prev)) {
-					prev = s
-				}
-				for j := range t.cols {
-					c := &t.cols[j]
-					if c.implicit || j == t.tsp || (p.present[j] && !p.keep[j]) {
-						continue
-					}
-					if prev != nil {
-						r.vals[j] = prev.vals[j]
-						full[i] = true
-					}
-				}
-				u := uniqKey(key, r.tsp)
-				if t.uniq[u] || stagedUniq[u] {
-					return nil, nil, dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", t.name)
-				}
-				stagedUniq[u] = true
-				r.seq = b.seq + int64(i) + 1 // the sequence it is stored with
-				if cur := staged[key]; cur == nil || r.after(cur) {
-					staged[key] = r
-				}
-			}
-		}
-		rows[i] = r
+		rows[i] = &p.NewRow
 	}
-	for _, r := range rows {
-		r.seq = b.nextSeq()
-		if t.id >= 0 {
-			r.vals[t.id] = t.nextID
-			t.nextID++
-		}
+	if err := b.store.Append(ctx, t.name, rows); err != nil {
+		return storeError(t.name, err)
 	}
-	t.add(rows)
-	return rows, full, nil
+	return nil
 }
 
 // feedRow is a row as the feed publishes it: only the columns the message
 // carried (plus device_key and authid), or the whole row after a merge.
-func (t *table) feedRow(r *row, present []bool, full bool) map[string]any {
+func (t *table) feedRow(vals []any, present []bool, full bool) map[string]any {
 	if full {
-		return t.outRow(r, t.allCols())
+		return t.outRow(vals, t.allCols())
 	}
 	cols := []int{t.devKey, t.authID}
 	for i, ok := range present {
@@ -305,12 +271,12 @@ func (t *table) feedRow(r *row, present []bool, full bool) map[string]any {
 			cols = append(cols, i)
 		}
 	}
-	return t.outRow(r, cols)
+	return t.outRow(vals, cols)
 }
 
 // logDropped records a published row without tsp in error-logs, with
 // source "system", and publishes it on transformed.error-logs.
-func (b *backend) logDropped(h *realm.Host, t *table, msg writeMsg) {
+func (b *backend) logDropped(ctx context.Context, h *realm.Host, t *table, msg writeMsg) {
 	el := b.table(wire.ErrorLogsTable)
 	text := fmt.Sprintf("row dropped: table %q has no tsp value in the publication on %s", t.name, msg.topic)
 	vals := make([]any, len(el.cols))
@@ -320,26 +286,25 @@ func (b *backend) logDropped(h *realm.Host, t *table, msg writeMsg) {
 	}
 	vals[el.devKey] = deviceKeyOf(msg)
 	vals[el.authID] = authIDOf(msg.details)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	rows, _, err := b.commit(el, []*pending{{vals: vals, present: present, keep: make([]bool, len(vals))}})
-	if err != nil {
+	p := &pending{NewRow: NewRow{Vals: vals}, present: present}
+	if err := b.commit(ctx, el, []*pending{p}); err != nil {
+		logStoreFailure(h, "error-logs", el.name, err)
 		return
 	}
-	publishFeed(h, el.name, true, []map[string]any{el.feedRow(rows[0], present, false)}, false)
+	publishFeed(h, el.name, true, []map[string]any{el.feedRow(p.Vals, present, false)}, false)
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.
 func (b *backend) serveWrites(h *realm.Host, t *table) error {
 	s, a := h.Realm.Swarm, h.Realm.App
-	err := h.Register(wire.AppendProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(h, t, inv, false)
+	err := h.Register(wire.AppendProc(s, a, t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(ctx, h, t, inv, false)
 	}, nil)
 	if err != nil {
 		return err
 	}
-	err = h.Register(wire.AppendBulkProc(s, a, t.name), func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
-		return b.serveAppend(h, t, inv, true)
+	err = h.Register(wire.AppendBulkProc(s, a, t.name), func(ctx context.Context, inv *wamp.Invocation) client.InvokeResult {
+		return b.serveAppend(ctx, h, t, inv, true)
 	}, nil)
 	if err != nil {
 		return err

@@ -1,0 +1,51 @@
+package platformtest
+
+import (
+	"testing"
+
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+)
+
+// fleetStore is a store of the data backends that the behaviour tests of
+// the data service run against: the conformance suite. Every test of the
+// tables, series, transforms, secrets and cross-app reads runs once per
+// store (eachStore); what a test cannot do on a store is a bug in the test
+// or in the store, never a skip.
+type fleetStore struct {
+	name string
+	// options choose the store for the platform of one test (a fresh,
+	// empty one), with whatever it needs (a folder, a database).
+	options func(t *testing.T) []Option
+	// transform makes a transform of realm hold rows, in the view's
+	// order, and publishes them on transformed.<transform> as a schedule
+	// tick does. The test has stored the source rows the transform's SQL
+	// computes rows from: a store that runs the SQL (PostgreSQL) computes
+	// them (refreshing a materialized view) and publishes; the memory
+	// store is given rows.
+	transform func(t *testing.T, p *Platform, realm, transform string, rows []map[string]any)
+}
+
+// fleetStores are the stores of the conformance suite. A new store is one
+// entry.
+var fleetStores = []fleetStore{
+	{
+		name: "memory",
+		options: func(*testing.T) []Option {
+			return []Option{withFleetStore(func() (fleetdb.Store, error) { return fleetdb.NewMemoryStore(), nil })}
+		},
+		transform: func(t *testing.T, p *Platform, realm, transform string, rows []map[string]any) {
+			t.Helper()
+			if err := p.SetTransformRows(realm, transform, rows); err != nil {
+				t.Fatal(err)
+			}
+		},
+	},
+}
+
+// eachStore runs body as a subtest per store of fleetStores.
+func eachStore(t *testing.T, body func(t *testing.T, s fleetStore)) {
+	t.Helper()
+	for _, s := range fleetStores {
+		t.Run("store="+s.name, func(t *testing.T) { body(t, s) })
+	}
+}

@@ -1,0 +1,174 @@
+// This file holds the reads of the memory store (memstore.go): table reads
+// with the latest marker (the rules are on ReadQuery, query.go), series
+// through SeriesBuilder (series_agg.go) and transform reads. Each counts
+// the rows it looks at. It serves no URI.
+
+package fleetdb
+
+import (
+	"context"
+	"slices"
+	"sort"
+)
+
+// span returns the index range [lo, hi) of the rows with start ≤ tsp < end
+// (open bounds when unset). Caller holds mu.
+func (t *memTable) span(start, end Bound) (lo, hi int) {
+	lo, hi = 0, len(t.rows)
+	if start.Set {
+		lo = sort.Search(len(t.rows), func(i int) bool { return t.rows[i].tsp >= start.Ms })
+	}
+	if end.Set {
+		hi = sort.Search(len(t.rows), func(i int) bool { return t.rows[i].tsp >= end.Ms })
+	}
+	return lo, max(lo, hi)
+}
+
+// inRange reports start ≤ tsp < end.
+func inRange(tsp int64, start, end Bound) bool {
+	return (!start.Set || tsp >= start.Ms) && (!end.Set || tsp < end.Ms)
+}
+
+// Read returns the rows a ReadQuery selects, newest first.
+func (m *memTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error) {
+	t, err := m.table(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	if q.Latest {
+		return m.latestRows(t, q), nil
+	}
+	return m.selectRows(t, q), nil
+}
+
+// selectRows returns the newest matching rows of the time range after
+// offset, newest first. Without a condition it indexes straight into the
+// range. Caller holds mu.
+func (m *memTables) selectRows(t *memTable, q *ReadQuery) [][]any {
+	lo, hi := t.span(q.Start, q.End)
+	var out [][]any
+	if q.Filter == nil {
+		from := int64(hi) - 1 - q.Offset
+		out = make([][]any, 0, max(0, min(q.Limit, from-int64(lo)+1)))
+		for i := from; i >= int64(lo) && int64(len(out)) < q.Limit; i-- {
+			out = append(out, t.rows[i].vals)
+		}
+		m.examined.Add(int64(len(out)))
+		return out
+	}
+	skip, n := q.Offset, int64(0)
+	for i := hi - 1; i >= lo && int64(len(out)) < q.Limit; i-- {
+		n++
+		r := t.rows[i]
+		if !q.Filter.Match(r.vals) {
+			continue
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		out = append(out, r.vals)
+	}
+	m.examined.Add(n)
+	return out
+}
+
+// latestRows returns the latest rows of a read, newest first. Conditions
+// on entity-key columns are the same for every row of an entity, so
+// applying them to its newest row narrows the entities exactly as applying
+// them before DISTINCT ON does. Entities are read from the latest-row
+// index, so the cost follows the number of entities, not the number of
+// rows. Caller holds mu.
+func (m *memTables) latestRows(t *memTable, q *ReadQuery) [][]any {
+	if t.latest == nil {
+		if q.Limit == 0 || len(t.rows) == 0 {
+			return nil
+		}
+		m.examined.Add(1)
+		r := t.rows[len(t.rows)-1]
+		if !inRange(r.tsp, q.Start, q.End) || !q.Filter.Match(r.vals) {
+			return nil
+		}
+		return [][]any{r.vals}
+	}
+	var hits []*memRow
+	for _, r := range t.latest {
+		if inRange(r.tsp, q.Start, q.End) && q.Filter.Match(r.vals) {
+			hits = append(hits, r)
+		}
+	}
+	m.examined.Add(int64(len(t.latest)))
+	slices.SortFunc(hits, func(x, y *memRow) int {
+		switch {
+		case x.after(y):
+			return -1
+		case y.after(x):
+			return 1
+		}
+		return 0
+	})
+	if q.Offset >= int64(len(hits)) {
+		return nil
+	}
+	hits = hits[q.Offset:]
+	hits = hits[:min(int64(len(hits)), q.Limit)]
+	out := make([][]any, len(hits))
+	for i, r := range hits {
+		out[i] = r.vals
+	}
+	return out
+}
+
+// Series folds the rows of the query's range into its groups.
+func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error) {
+	t, err := m.table(ctx, table)
+	if err != nil {
+		return nil, err
+	}
+	sb := NewSeriesBuilder(t.schema, q)
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	lo, hi := t.span(Bound{Set: true, Ms: q.Start}, Bound{Set: true, Ms: q.End})
+	m.examined.Add(int64(hi - lo))
+	for _, r := range t.rows[lo:hi] {
+		if err := sb.Add(r.vals); err != nil {
+			return nil, err
+		}
+	}
+	return sb.Groups(), nil
+}
+
+// ReadTransform returns the rows of a transform a query selects, in the
+// view's order.
+func (m *memTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
+	v, err := m.view(ctx, transform)
+	if err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	var page []map[string]any
+	skip := q.Offset
+	vals := make([]any, len(v.schema.Columns))
+	for _, r := range v.rows {
+		if int64(len(page)) >= q.Limit {
+			break
+		}
+		if q.Filter != nil {
+			for i, c := range v.schema.Columns {
+				vals[i] = r[c.ID]
+			}
+			if !q.Filter.Match(vals) {
+				continue
+			}
+		}
+		if skip > 0 {
+			skip--
+			continue
+		}
+		page = append(page, r)
+	}
+	return page, nil
+}
