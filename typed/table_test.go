@@ -55,13 +55,21 @@ func eventSchema(extra any) *typed.Schema[event] {
 	}
 }
 
-func TestBulkSharesKeywordArguments(t *testing.T) {
+// eventsApp starts the app of kwargsTemplate on the fake and a client of
+// it; ctx ends with the test.
+func eventsApp(t *testing.T) (*platformtest.Platform, *client.Client, context.Context) {
+	t.Helper()
 	leakcheck.Check(t)
 	p := platformtest.New(t)
 	inst := p.Install(p.AddDevice("d"), p.AddApp("a", kwargsTemplate), platformtest.Dev)
 	c := clienttest.Start(t, inst)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	t.Cleanup(cancel)
+	return p, c, ctx
+}
+
+func TestBulkSharesKeywordArguments(t *testing.T) {
+	p, c, ctx := eventsApp(t)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	events := typed.NewTable(c, eventSchema(nil))
 
@@ -107,12 +115,7 @@ func TestBulkSharesKeywordArguments(t *testing.T) {
 // TestEventDecodeError: a row the schema cannot decode reaches the handler
 // with Err set and its raw form.
 func TestEventDecodeError(t *testing.T) {
-	leakcheck.Check(t)
-	p := platformtest.New(t)
-	inst := p.Install(p.AddDevice("d"), p.AddApp("a", kwargsTemplate), platformtest.Dev)
-	c := clienttest.Start(t, inst)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
+	_, c, ctx := eventsApp(t)
 	strict := &typed.Schema[event]{Table: "events", Decode: func(rows []client.Row) ([]event, error) {
 		return nil, errors.New("no")
 	}}

@@ -22,6 +22,7 @@ const digestHeader = "// flockgen schema digest (flockgen -check compares it wit
 func (g *gen) digest() []string {
 	var out []string
 	add := func(subject, detail string) { out = append(out, subject+": "+detail) }
+	add("package "+g.cfg.Package, "package")
 	tables := func(prefix string, ts []*table) {
 		for _, t := range ts {
 			subject := prefix + kindWord(t) + " " + t.id

@@ -192,8 +192,11 @@ func (t *table) planWrites() {
 			continue
 		}
 		switch {
-		case len(c.keys) < 2 || c.keys[0] == "details":
+		case c.keys[0] == "details":
 			c.readOnly = "the router fills details, a writer cannot"
+			continue
+		case len(c.keys) < 2:
+			c.readOnly = "its path is the whole " + c.path + " of the message"
 			continue
 		}
 		if other := t.under(c); other != nil {

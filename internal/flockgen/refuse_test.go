@@ -32,6 +32,16 @@ func writeApp(t *testing.T, data, ai string) string {
 	return dir
 }
 
+// agentHeader opens an agent template of one agent, a, before its tools.
+const agentHeader = `a:
+  main: true
+  system_prompt: x
+  max_context_tokens: 2048
+  messages_after_summary: 10
+  max_iterations: 5
+  tools:
+`
+
 // refused generates dir and returns the problems of the *Error.
 func refused(t *testing.T, cfg Config) string {
 	t.Helper()
@@ -106,14 +116,7 @@ func TestCollisionsNameBothIDs(t *testing.T) {
       sql: SELECT 1
       columns: [{id: n, dataType: bigint}]
 `, "", []string{"the columns of table machine_state and the columns of transform machine__state both become the Go name MachineState"}},
-		{"tool parameters", "", `a:
-  main: true
-  system_prompt: x
-  max_context_tokens: 2048
-  messages_after_summary: 10
-  max_iterations: 5
-  tools:
-    t:
+		{"tool parameters", "", agentHeader + `    t:
       description: x
       topic: t
       parameters:
@@ -122,16 +125,17 @@ func TestCollisionsNameBothIDs(t *testing.T) {
           sensor_id: {type: string}
           sensorId: {type: string}
 `, []string{"ai-template.yml:15:11: topic t: parameter sensor_id and parameter sensorId both become the Go name SensorID in the fields of TArgs"}},
-		{"topics", "", `a:
-  main: true
-  system_prompt: x
-  max_context_tokens: 2048
-  messages_after_summary: 10
-  max_iterations: 5
-  tools:
-    one: {description: x, topic: set_limit}
+		{"topics", "", agentHeader + `    one: {description: x, topic: set_limit}
     two: {description: x, topic: set.limit}
 `, []string{"topic set.limit and topic set_limit both become the Go name SetLimit"}},
+		{"tag", "", agentHeader + `    t:
+      description: x
+      topic: t
+      parameters:
+        type: object
+        properties:
+          "a,b": {type: string}
+`, []string{`parameter "a,b" of topic t cannot be named in a json struct tag`}},
 	} {
 		got := refused(t, Config{Dir: writeApp(t, tc.data, tc.ai)})
 		for _, w := range tc.want {

@@ -230,19 +230,17 @@ func (g *gen) renderEncode(w writer, t *table) {
 			w.p("if v, ok := typed.EncodeSecret(%s); ok {", f)
 			w.p("%s", put("v"))
 			w.p("}")
-		case c.typ == template.TypeJSON:
-			w.p("if %s != nil {", f)
-			w.p("v, err := typed.EncodeJSON(%s, %q)", f, c.id)
-			w.p("if err != nil { return m, err }")
-			w.p("%s", put("v"))
-			w.p("}")
 		case c.required && c.id == "tsp":
 			w.p("tsp, err := typed.EncodeTsp(%s)", f)
 			w.p("if err != nil { return m, err }")
 			w.p("%s", put("tsp"))
-		case c.typ == template.TypeTimestamp:
+		case c.typ == template.TypeJSON, c.typ == template.TypeTimestamp:
+			call := fmt.Sprintf("typed.EncodeJSON(%s, %q)", f, c.id)
+			if c.typ == template.TypeTimestamp {
+				call = fmt.Sprintf("client.EncodeTime(*%s, %q)", f, c.id)
+			}
 			w.p("if %s != nil {", f)
-			w.p("v, err := client.EncodeTime(*%s, %q)", f, c.id)
+			w.p("v, err := %s", call)
 			w.p("if err != nil { return m, err }")
 			w.p("%s", put("v"))
 			w.p("}")

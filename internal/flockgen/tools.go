@@ -130,6 +130,10 @@ func (g *gen) objectStruct(tp *topic, name, doc string, s map[string]any, order 
 			g.problem(at, "parameter %q of topic %s has no letter or digit to make a Go name of", p, tp.name)
 			continue
 		}
+		if !tagName(p) {
+			g.problem(at, "parameter %q of topic %s cannot be named in a json struct tag (no quotes, backslashes, commas, backquotes or control characters); rename it", p, tp.name)
+			continue
+		}
 		if err := fields.add(fname, "parameter "+p); err != nil {
 			g.problem(at, "topic %s: %v", tp.name, err)
 			continue
@@ -217,4 +221,14 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // escapePointer escapes a key for a JSON Pointer (RFC 6901).
 func escapePointer(k string) string {
 	return strings.NewReplacer("~", "~0", "/", "~1").Replace(k)
+}
+
+// tagName reports whether name can stand in a json struct tag as it is.
+func tagName(name string) bool {
+	for _, r := range name {
+		if r < ' ' || r == 0x7f || strings.ContainsRune("\"\\,`", r) {
+			return false
+		}
+	}
+	return true
 }

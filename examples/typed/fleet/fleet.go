@@ -273,6 +273,7 @@ const agentTemplateSource = `assistant:
 
 // flockgen schema digest (flockgen -check compares it with the templates):
 //
+//	package fleet: package
 //	table readings: table, entity key press, "Press readings, one per minute"
 //	table readings column tsp: timestamp, "Time"
 //	table readings column press: string, "Press"

@@ -119,6 +119,7 @@ func NewFileNamespaces(st *files.Store) FileNamespaces {
 
 // flockgen schema digest (flockgen -check compares it with the templates):
 //
+//	package minimal: package
 //	table ticks: table
 //	table ticks column tsp: timestamp
 //	namespace default: namespace

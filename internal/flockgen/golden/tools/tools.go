@@ -112,6 +112,7 @@ expert:
 
 // flockgen schema digest (flockgen -check compares it with the templates):
 //
+//	package tools: package
 //	namespace default: namespace
 //	tool topic calibrate: order sensor_id,offsets,options,dry_run, parameters {"properties":{"dry_run":{"type":"boolean"},"offsets":{"description":"One offset per channel","type":"array"},"options":{"type":"object"},"sensor_id":{"description":"The sensor","type":"string"}},"required":["sensor_id"],"type":"object"}
 //	tool topic status: order -, parameters {"properties":{},"type":"object"}
