@@ -140,7 +140,11 @@ func (g *gen) newTable(id, base, desc string, kind tableKind, entity []string, c
 		col := &column{id: c.ID, name: c.Name, desc: c.Description, typ: c.Type, secret: c.Secret, path: c.Path}
 		col.required = c.ID == "tsp" && !kind.transform()
 		col.keys, _ = template.PathKeys(c.Path)
-		g.addField(t, fields, col, fmt.Sprintf("column %s", c.ID), append(where, "columns", i, "id")...)
+		name, ok := GoName(c.ID)
+		if !ok {
+			g.problem(src.at(append(where, "columns", i, "id")...), "%s: column id %q has no letter or digit to make a Go name of", keyPath(append(where, "columns", i, "id")...), c.ID)
+		}
+		g.addField(t, fields, col, name, "column "+c.ID, append(where, "columns", i, "id")...)
 		t.cols = append(t.cols, col)
 		t.secret = t.secret || (c.Secret && kind == ownTable)
 	}
@@ -149,15 +153,7 @@ func (g *gen) newTable(id, base, desc string, kind tableKind, entity []string, c
 		for _, c := range tb.ImplicitColumns() {
 			col := &column{id: c.ID, name: c.Name, desc: c.Description, typ: c.Type, implicit: true, required: true,
 				readOnly: "set by the platform"}
-			g.addField(t, fields, col, "the implicit column "+c.ID, append(where, "tablename")...)
-			if c.ID == "authid" && col.field != "" {
-				// One word to GoName, two to a reader: the field is AuthID.
-				delete(fields.names, col.field)
-				col.field = "AuthID"
-				if err := fields.add(col.field, "the implicit column authid"); err != nil {
-					g.problem(t.src.at(append(where, "tablename")...), "%s: %v", keyPath(append(where, "tablename")...), err)
-				}
-			}
+			g.addField(t, fields, col, implicitFields[c.ID], "the implicit column "+c.ID, append(where, "tablename")...)
 			t.cols = append(t.cols, col)
 		}
 	}
@@ -167,11 +163,12 @@ func (g *gen) newTable(id, base, desc string, kind tableKind, entity []string, c
 	return t
 }
 
-// addField gives col its Go field name in scope.
-func (g *gen) addField(t *table, s *scope, col *column, owner string, where ...any) {
-	name, ok := GoName(col.id)
-	if !ok {
-		g.problem(t.src.at(where...), "%s: column id %q has no letter or digit to make a Go name of", keyPath(where...), col.id)
+// implicitFields are the field names of the columns every table has.
+var implicitFields = map[string]string{"device_key": "DeviceKey", "authid": "AuthID"}
+
+// addField gives col the field name in scope ("" when it has none).
+func (g *gen) addField(t *table, s *scope, col *column, name, owner string, where ...any) {
+	if name == "" {
 		return
 	}
 	col.field = name
