@@ -201,6 +201,8 @@ func decodeReadings(rows []client.Row) ([]ReadingsRow, error) {
 
 // The file namespaces of the app (files.Namespace).
 const (
+	// NamespaceDefault is the file namespace default.
+	NamespaceDefault = "default"
 	// NamespaceReports is the file namespace reports: Shift reports.
 	NamespaceReports = "reports"
 )
@@ -208,6 +210,8 @@ const (
 // FileNamespaces holds a handle per file namespace of the app;
 // NewFileNamespaces makes one.
 type FileNamespaces struct {
+	// Default stores objects in the namespace default.
+	Default typed.Namespace
 	// Reports stores objects in the namespace reports.
 	Reports typed.Namespace
 }
@@ -215,6 +219,7 @@ type FileNamespaces struct {
 // NewFileNamespaces returns the handles over st.
 func NewFileNamespaces(st *files.Store) FileNamespaces {
 	return FileNamespaces{
+		Default: typed.NewNamespace(st, NamespaceDefault),
 		Reports: typed.NewNamespace(st, NamespaceReports),
 	}
 }
@@ -281,5 +286,6 @@ const agentTemplateSource = `assistant:
 //	table readings column vibration_rms: numeric at args[0].sensor.vibration_rms, "Vibration"
 //	table readings column strokes: bigint, "Strokes"
 //	table readings column api_key: secret string, "Maintenance API key"
+//	namespace default: namespace
 //	namespace reports: namespace, "Shift reports"
 //	tool topic press_status: order press, parameters {"properties":{"press":{"description":"The press, e.g. p1","type":"string"}},"required":["press"],"type":"object"}
