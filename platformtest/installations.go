@@ -232,11 +232,11 @@ func (in *Installation) SetCurrentState(s AppState) {
 	if in.p.tb != nil {
 		in.p.tb.Helper()
 	}
-	in.p.provision(func(*registry.State) error {
+	in.p.provision(func(st *registry.State) error {
 		if !slices.Contains(allAppStates, s) {
 			return fmt.Errorf("set current state: unknown app state %q", s)
 		}
-		in.m.Current = string(s)
+		st.SetCurrent(in.m, string(s))
 		return nil
 	})
 }
