@@ -13,10 +13,12 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// applySeedData inserts a seed's table rows and sets its transform rows.
-func (p *Platform) applySeedData(s *Seed, res *SeedResult) error {
+// applySeedData inserts a seed's table rows (of the installations for
+// which fresh is true; of all when fresh is nil) and sets its transform
+// rows.
+func (p *Platform) applySeedData(s *Seed, res *SeedResult, fresh func(i int) bool) error {
 	for i, si := range s.Installations {
-		if len(si.Rows) == 0 || i >= len(res.Installations) {
+		if len(si.Rows) == 0 || i >= len(res.Installations) || (fresh != nil && !fresh(i)) {
 			continue
 		}
 		in := res.Installations[i]

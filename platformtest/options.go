@@ -17,8 +17,9 @@ type settings struct {
 	keepalive time.Duration
 	build     time.Duration // how long a release build takes (WithBuildDuration)
 	record    router.RecordLimits
-	strict    bool // the legacy credential is refused (WithStrictAuth)
-	noFiles   bool // no file service (WithoutFileService, files.go)
+	strict    bool   // the legacy credential is refused (WithStrictAuth)
+	noFiles   bool   // no file service (WithoutFileService, files.go)
+	dataDir   string // the data folder (WithDataDir, datadir.go); "": in memory
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console

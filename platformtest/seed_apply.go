@@ -30,7 +30,7 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 	p.reg.Do(func(st *registry.State) { res, err = p.apply(st, s) })
 	p.reconcile()
 	if err == nil {
-		err = p.applySeedData(s, res) // fleetdb_seed.go
+		err = p.applySeedData(s, res, nil) // fleetdb_seed.go
 	}
 	if err == nil {
 		err = p.applySeedFiles(s) // seed_files.go
