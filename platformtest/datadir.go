@@ -12,8 +12,10 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/template"
 )
 
 // WithDataDir keeps the platform's world in the data folder dir, created
@@ -85,6 +87,57 @@ func (p *Platform) closeStores() {
 	if err := p.data.Close(); err != nil {
 		p.log.Error("data folder not closed cleanly", "path", p.data.Path(), "err", err)
 	}
+}
+
+// storage is what the console's overview shows of where the world is
+// kept.
+func (p *Platform) storage() console.Storage {
+	var st console.Storage
+	if p.data != nil {
+		st.Folder = p.data.Path()
+		size, err := p.data.Size()
+		st.Bytes = size
+		if err != nil {
+			st.Err = err.Error()
+		}
+	}
+	st.Rows, st.Objects = p.keptCounts()
+	return st
+}
+
+// keptCounts returns how many table rows (error-logs included) and file
+// objects the services keep, over every realm. It asks the services what
+// they expose today (the extent of each table, the usage of each bucket);
+// a service whose store counts for itself (a data folder's) answers here
+// instead.
+func (p *Platform) keptCounts() (rows, objects int64) {
+	var realms []string
+	p.reg.Do(func(s *registry.State) {
+		for _, ri := range s.Realms() {
+			realms = append(realms, ri.Name)
+		}
+	})
+	for _, name := range realms {
+		_, tpl, err := p.realmDataTemplate(name)
+		if err != nil {
+			continue // gone meanwhile
+		}
+		tables := []string{template.ErrorLogsName}
+		if tpl != nil {
+			for _, t := range tpl.Tables {
+				tables = append(tables, t.Name)
+			}
+		}
+		for _, t := range tables {
+			if ext, err := p.fleet.Extent(name, t); err == nil {
+				rows += int64(ext.Rows)
+			}
+		}
+		if b, err := p.files.Bucket(name); err == nil {
+			objects += int64(b.Usage().Objects)
+		}
+	}
+	return rows, objects
 }
 
 // DataDirReport is what CheckDataDir found in a data folder.

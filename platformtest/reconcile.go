@@ -45,8 +45,9 @@ func AllowDrop() ReconcileOption { return func(r *reconcileSettings) { r.allowDr
 // data template change that drops data (a table, column or file
 // namespace removed, a column retyped) is refused unless AllowDrop is
 // given. Rows of a seed's installations are inserted when the
-// installation is new. The registry part is all or nothing: on an error
-// nothing has changed.
+// installation is new or the table holds no row yet (nothing of it is
+// kept). The registry part is all or nothing: on an error nothing of it
+// has changed.
 //
 // On a platform without a data folder that holds nothing yet, Reconcile
 // provisions like Apply.
@@ -67,10 +68,29 @@ func (p *Platform) Reconcile(s *Seed, opts ...ReconcileOption) (*SeedResult, err
 	if err := p.keepersFollow(rc); err != nil {
 		return rc.res, err
 	}
-	if err := p.applySeedData(s, rc.res, func(i int) bool { return rc.fresh[i] }); err != nil {
+	empty := p.emptySeedTables(s, rc.res)
+	if err := p.applySeedData(s, rc.res, func(i int, table string) bool { return rc.fresh[i] || empty[i][table] }); err != nil {
 		return rc.res, err
 	}
 	return rc.res, p.applySeedFiles(s)
+}
+
+// emptySeedTables tells, for each seed installation, which of the tables
+// it seeds rows into hold no row yet (before any is inserted): their rows
+// are inserted again, as nothing of them is kept.
+func (p *Platform) emptySeedTables(s *Seed, res *SeedResult) map[int]map[string]bool {
+	out := map[int]map[string]bool{}
+	for i, si := range s.Installations {
+		if i >= len(res.Installations) {
+			break
+		}
+		out[i] = map[string]bool{}
+		for table := range si.Rows {
+			ext, err := p.fleet.Extent(res.Installations[i].Realm(), table)
+			out[i][table] = err != nil || ext.Rows == 0 // an error: the insert reports it
+		}
+	}
+	return out
 }
 
 // keepersFollow tells the services that keep data per realm which realms

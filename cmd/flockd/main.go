@@ -63,6 +63,7 @@ type command func(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // commands holds the subcommands; without one flockd serves a platform.
 var commands = map[string]command{
 	"validate": validateCommand, // validate.go
+	"check":    checkCommand,    // data.go
 }
 
 // run is flockd's main logic. ready, when set, is called with the platform

@@ -40,6 +40,9 @@ type Config struct {
 	RefuseWrites func(realm, mode string)
 	// Refusing returns the realms whose writes are refused.
 	Refusing func() []string
+	// Storage returns where the platform keeps its world (storage.go);
+	// nil: the overview shows nothing of it.
+	Storage func() Storage
 	// Write allows the fault buttons and tool calls.
 	Write bool
 	// Token, when not empty, is required from every request.
