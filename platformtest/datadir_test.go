@@ -1,6 +1,7 @@
 package platformtest_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -161,17 +162,18 @@ func TestDataDirRefusals(t *testing.T) {
 	}{
 		"truncated": {func(b []byte) []byte { return b[:3*4096] }, "registry.db: truncated: the file holds 12288 bytes"},
 		"record": {func(b []byte) []byte {
-			b = append([]byte(nil), b...)
-			i := strings.Index(string(b), `"name":"press-07"`)
-			b[i+10] = 'X'
-			return b
+			// Every copy: bbolt's free pages may hold older ones.
+			return bytes.ReplaceAll(b, []byte(`"name":"press-07"`), []byte(`"name":"press-0X"`))
 		}, `registry.db: bucket device: key "8": checksum mismatch`},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if err := os.WriteFile(path, tc.damage(good), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			_, err := platformtest.Start(platformtest.WithDataDir(dir))
+			p, err := platformtest.Start(platformtest.WithDataDir(dir))
+			if err == nil {
+				p.Close()
+			}
 			if err == nil || !strings.Contains(err.Error(), dir+": "+tc.want) || !strings.Contains(err.Error(), "neither reset nor served") {
 				t.Errorf("start: %v, want %q", err, tc.want)
 			}

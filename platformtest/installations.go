@@ -47,8 +47,10 @@ func (p *Platform) install(d *Device, a *App, stage Stage) (*Installation, error
 		return nil, errors.New("install: device and app are required")
 	}
 	var m *registry.Installation
-	var err error
-	p.reg.Do(func(s *registry.State) { m, err = s.Install(d.m, a.m, string(stage)) })
+	err := p.reg.Update(func(s *registry.State) (err error) {
+		m, err = s.Install(d.m, a.m, string(stage))
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
