@@ -22,8 +22,8 @@ type Template struct {
 	// File names the file read: its path for Load and LoadDefault,
 	// "ai-template.yml" for Parse. Mismatches found by Serve name it.
 	File string
-	// Warnings are the findings of SeverityWarning (unknown keys, the older
-	// form of parameters): the platform accepts the template anyway.
+	// Warnings are the findings of SeverityWarning (unknown keys, for
+	// one): the platform accepts the template anyway.
 	Warnings []template.Finding
 }
 

@@ -1,5 +1,6 @@
 // This file holds the runnable examples of the client's core: New, Publish,
-// device functions, progressive calls, Decode, WampError and remote access.
+// device functions, progressive calls, Decode, WampError, remote access and
+// the device location.
 
 package client_test
 
@@ -185,4 +186,26 @@ func ExampleClient_RemoteAccessURL() {
 	url, err := c.RemoteAccessURL(8080)
 	fmt.Println(url, err)
 	// Output: https://7-dashboard-8080.app.ironflock.com <nil>
+}
+
+func ExampleClient_SetDeviceLocation() {
+	p, inst, _ := exampleFleet()
+	defer p.Close()
+	c := exampleClient(inst)
+	ctx := context.Background()
+	defer c.Stop(ctx)
+
+	if err := c.SetDeviceLocation(ctx, 8.6821, 50.1109); err != nil {
+		fmt.Println(err)
+		return
+	}
+	loc, _ := inst.Device().Location() // what the platform stored
+	fmt.Println(loc.Long, loc.Lat)
+
+	// Checked before sending: longitude -180…180, latitude -90…90.
+	err := c.SetDeviceLocation(ctx, 8.6821, 91)
+	fmt.Println(errors.Is(err, client.ErrInvalidArgument))
+	// Output:
+	// 8.6821 50.1109
+	// true
 }

@@ -10,10 +10,13 @@ import (
 )
 
 // SetDeviceLocation updates the device's GPS position (longitude -180…180,
-// latitude -90…90), shown in real time on the platform's maps. The values
-// are checked before anything is sent. The platform does not serve this
-// procedure everywhere yet; a refusal comes back as a *WampError
-// (wamp.error.no_such_procedure).
+// latitude -90…90, degrees, both ends included), shown in real time on the
+// platform's maps and in the device record of the management API. The
+// platform keeps only the current position and when it was set, not a
+// history. The device is the one the client runs as; the values are
+// checked before anything is sent (ErrInvalidArgument). A platform without
+// the location service answers with a *WampError
+// wamp.error.no_such_procedure.
 func (c *Client) SetDeviceLocation(ctx context.Context, long, lat float64) error {
 	const op = "SetDeviceLocation"
 	switch {

@@ -309,22 +309,3 @@ func TestInvalidArguments(t *testing.T) {
 		t.Errorf("a time past 9999: %v, want the field and the range named", err)
 	}
 }
-
-func TestSetDeviceLocation(t *testing.T) {
-	f := newFleet(t)
-	c := connect(t, f.a)
-	err := c.SetDeviceLocation(ctxT(t), 8.68, 50.11)
-	if client.WampURI(err) != "wamp.error.no_such_procedure" {
-		t.Fatalf("err = %v, want wamp.error.no_such_procedure (the platform does not serve it)", err)
-	}
-	calls := f.p.Calls()
-	if len(calls) != 1 || calls[0].URI != "ironflock.location_service.update" {
-		t.Fatalf("calls = %+v", calls)
-	}
-	if diff := cmp.Diff([]any{map[string]any{"long": 8.68, "lat": 50.11}}, calls[0].Args); diff != "" {
-		t.Errorf("args (-want +got):\n%s", diff)
-	}
-	if calls[0].Kwargs["DEVICE_SERIAL_NUMBER"] != f.a.Device().Serial() {
-		t.Errorf("metadata missing: %v", calls[0].Kwargs)
-	}
-}

@@ -17,6 +17,17 @@
 // budget. Every method takes an optional Namespace; without it the call
 // goes to "default".
 //
+// # Keys
+//
+// A key is a path such as "reports/2026-01.pdf"; the file service checks
+// the key rules (docs/wire.md §7.15) and refuses a key that breaks them
+// with INVALID_KEY. The package sends keys as given, but for one rule it
+// checks itself: a key, a destination or a list prefix that is not valid
+// UTF-8 is refused before anything is sent, with an error that matches
+// client.ErrInvalidArgument and has the code INVALID_KEY (sent as it is,
+// its invalid bytes would become U+FFFD on the wire, so that two keys
+// could name one object).
+//
 // # Transport
 //
 // An object up to the server-reported inline limit (6 MiB today, in the
@@ -26,13 +37,17 @@
 // has to fit in memory. Uploads carry Content-Length (never chunked
 // encoding), downloads ask for identity encoding, and both carry the
 // device's Date: the object store refuses a clock more than 15 minutes
-// off (CLOCK_SKEW). Where the deployment has no direct transfers, reads
-// fall back to ranged reads through the router and writes above the
-// inline limit fail with TOO_LARGE before anything is sent; where the
-// object store cannot be reached, reads fall back the same way and writes
-// fail with PRESIGN_UNREACHABLE. Objects over 5 GiB are TOO_LARGE: there
-// is no multipart upload. Progress reports the bytes of a transfer;
-// canceling the context stops it.
+// off (CLOCK_SKEW). Where the deployment has no direct transfers
+// (air-gapped), writes above the inline limit fail with TOO_LARGE before
+// anything is sent, as the seed says, but reads go beyond the seed, which
+// says TOO_LARGE for them too: like the official SDK, Get reads such an
+// object in ranges of the inline limit through the router
+// (files.read.get with offset and length), and fails with INTERNAL when the
+// object changes meanwhile. Where the object store cannot be reached,
+// reads fall back the same way and writes fail with PRESIGN_UNREACHABLE.
+// Objects over 5 GiB are TOO_LARGE: there is no multipart upload.
+// Progress reports the bytes of a transfer; canceling the context stops
+// it.
 //
 // # Links
 //
@@ -41,7 +56,8 @@
 // request), so it may be stored in a table; it is "" where the deployment
 // has no HTTP edge. ShareURL is an expiring URL anyone may read: keep it
 // out of the database. UploadURL lets another program upload an object
-// with a plain HTTP request, sending the returned headers exactly.
+// with a plain HTTP request, sending the returned headers exactly; the
+// URL accepts uploads, each replacing the object, until it expires.
 //
 // # Errors
 //

@@ -81,7 +81,9 @@ func (e *Error) Is(target error) bool {
 	return ok && t.Code == e.Code
 }
 
-// Unwrap returns the router refusal the error was mapped from, if any.
+// Unwrap returns what the error was mapped from, if anything: the
+// router's refusal, or client.ErrInvalidArgument for a key refused before
+// it was sent.
 func (e *Error) Unwrap() error { return e.err }
 
 // CodeOf returns the code of the *Error in err's chain, or "".
@@ -205,6 +207,18 @@ type objectError struct {
 
 func (e *objectError) Error() string { return e.object + ": " + e.err.Error() }
 func (e *objectError) Unwrap() error { return e.err }
+
+// checkKey refuses a key, destination or list prefix that is not valid
+// UTF-8 before it is sent: the client's encoder would replace the invalid
+// bytes with U+FFFD, so that two keys could name one object. The error has
+// the code INVALID_KEY and matches client.ErrInvalidArgument. The server
+// checks every other key rule.
+func checkKey(what, key string) error {
+	if utf8.ValidString(key) {
+		return nil
+	}
+	return &Error{Code: CodeInvalidKey, Reason: fmt.Sprintf("%s %q is not valid UTF-8", what, key), err: client.ErrInvalidArgument}
+}
 
 // invalidArg reports an argument refused before anything was sent.
 func invalidArg(format string, a ...any) error {

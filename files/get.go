@@ -58,6 +58,9 @@ func (s *Store) GetToFile(ctx context.Context, key, path string, opts ...Option)
 }
 
 func (s *Store) getToFile(ctx context.Context, key, path string, set *callSettings) (*Object, string, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, wire.FilesGet, err
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.part")
 	if err != nil {
 		return nil, "", err
@@ -90,6 +93,9 @@ func (s *Store) getToFile(ctx context.Context, key, path string, set *callSettin
 // get writes the object to w and returns its metadata and, on failure,
 // the procedure concerned.
 func (s *Store) get(ctx context.Context, key string, w io.Writer, set *callSettings) (*Object, string, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, wire.FilesGet, err
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return nil, wire.FilesNamespaces, err

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -25,6 +26,9 @@ import (
 // Honours Namespace.
 func (s *Store) URL(ctx context.Context, key, version string, opts ...Option) (string, error) {
 	set := settingsOf(opts)
+	if err := checkKey("key", key); err != nil {
+		return "", opError("files.URL", wire.FilesNamespaces, set.object(key), err)
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return "", opError("files.URL", wire.FilesNamespaces, set.object(key), err)
@@ -101,12 +105,20 @@ func (s *Store) ShareURL(ctx context.Context, key string, opts ...Option) (*Shar
 
 // readURL mints a read URL: {url, method, expires_in, size, etag}.
 func (s *Store) readURL(ctx context.Context, key string, set *callSettings, ttl time.Duration) (map[string]any, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
 	return s.call(ctx, wire.FilesReadURL, map[string]any{
 		wire.FieldNamespace: set.namespace, wire.FieldKey: key, wire.FieldExpiresIn: seconds(ttl),
 	})
 }
 
-// Upload is an expiring URL that accepts one upload of an object.
+// Upload is an expiring URL that uploads the object. It is not used up by
+// an upload: until it expires it accepts any number of them, each checked
+// against MaxBytes, the namespace's rules and the quota at that moment,
+// each replacing the object (the last one wins) and publishing
+// files.events. There is no way to revoke it before it expires; mint it
+// with a short ExpiresIn when one upload is all it is for.
 type Upload struct {
 	// URL is a bearer secret until it expires: keep it out of logs.
 	URL string
@@ -123,11 +135,12 @@ type Upload struct {
 }
 
 // UploadURL returns an expiring URL another program may upload the
-// object to with a plain HTTP request, without the SDK. The lifetime is
-// ExpiresIn (default 1 hour), clamped by the server. Honours Namespace,
-// ContentType (sent in Headers and checked against the namespace), Size
-// (checked against the namespace's limit and the quota at once) and
-// ExpiresIn.
+// object to with a plain HTTP request, without the SDK, as often as it
+// likes until the URL expires (see Upload). The lifetime is ExpiresIn
+// (default 1 hour), clamped by the server to 1 minute … 1 hour. Honours
+// Namespace, ContentType (sent in Headers and checked against the
+// namespace), Size (checked against the namespace's limit and the quota
+// at once) and ExpiresIn.
 func (s *Store) UploadURL(ctx context.Context, key string, opts ...Option) (*Upload, error) {
 	set := settingsOf(opts)
 	if set.sizeSet && set.size < 0 {
@@ -164,6 +177,9 @@ func decodeUpload(p map[string]any) *Upload {
 // writeURL mints an upload URL: {url, method, headers, expires_in,
 // max_bytes}.
 func (s *Store) writeURL(ctx context.Context, key string, set *callSettings, ttl time.Duration) (map[string]any, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
 	req := map[string]any{wire.FieldNamespace: set.namespace, wire.FieldKey: key, wire.FieldExpiresIn: seconds(ttl)}
 	if set.contentType != "" {
 		req[wire.FieldContentType] = set.contentType
@@ -182,8 +198,13 @@ func (s *callSettings) ttl(def time.Duration) time.Duration {
 	return def
 }
 
-// object names ns/key in errors.
-func (s *callSettings) object(key string) string { return s.namespace + "/" + key }
+// object names ns/key in errors; a key that is not valid UTF-8 is quoted.
+func (s *callSettings) object(key string) string {
+	if !utf8.ValidString(key) {
+		key = strconv.Quote(key)
+	}
+	return s.namespace + "/" + key
+}
 
 // seconds is d in whole seconds, rounded up.
 func seconds(d time.Duration) int64 { return int64((d + time.Second - 1) / time.Second) }

@@ -98,7 +98,7 @@ func TestShareURL(t *testing.T) {
 		t.Errorf("share %+v", sh)
 	}
 	code, body, h := fetch(t, sh.URL, nil)
-	if code != http.StatusOK || !bytes.Equal(body, data) || !strings.HasPrefix(h.Get("Content-Disposition"), "inline") {
+	if code != http.StatusOK || !bytes.Equal(body, data) || h.Get("Content-Disposition") != "attachment; filename=me.bin" {
 		t.Errorf("share: %d, %d bytes, %v", code, len(body), h)
 	}
 	// Ranges work.
@@ -191,8 +191,21 @@ func TestUploadURL(t *testing.T) {
 	if err != nil || o.ContentType != "image/png" || o.Size != 4000 {
 		t.Errorf("Stat = %+v, %v", o, err)
 	}
+	// The URL takes further uploads until it expires, each replacing the
+	// object: the last one wins.
+	for _, body := range [][]byte{bytes.Repeat([]byte("b"), 4000), []byte("smaller")} {
+		if code, msg := put("", body); code != http.StatusOK {
+			t.Fatalf("upload again: %d %s", code, msg)
+		}
+		if got, _ := e.p.FileContent(e.inst.Realm(), "photos", "in/photo.png"); !bytes.Equal(got, body) {
+			t.Errorf("after another upload: %d bytes stored, want %d", len(got), len(body))
+		}
+	}
 	e.p.Clock().Advance(61 * time.Minute)
 	if code, _ := put("", data); code != http.StatusForbidden {
 		t.Errorf("expired upload URL: %d", code)
+	}
+	if got, _ := e.p.FileContent(e.inst.Realm(), "photos", "in/photo.png"); string(got) != "smaller" {
+		t.Errorf("an expired URL changed the object: %q", got)
 	}
 }

@@ -33,12 +33,15 @@ func (s *Store) List(ctx context.Context, opts ...Option) (*Page, error) {
 	set := settingsOf(opts)
 	page, err := s.list(ctx, set, set.prefix, set.cursor, set.delimiter)
 	if err != nil {
-		return nil, opError("files.List", wire.FilesList, set.namespace+"/"+set.prefix, err)
+		return nil, opError("files.List", wire.FilesList, set.object(set.prefix), err)
 	}
 	return page, nil
 }
 
 func (s *Store) list(ctx context.Context, set *callSettings, prefix, cursor string, delim *string) (*Page, error) {
+	if err := checkKey("prefix", prefix); err != nil {
+		return nil, err
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return nil, err
@@ -86,12 +89,12 @@ func (s *Store) Iter(ctx context.Context, opts ...Option) iter.Seq2[Object, erro
 		for {
 			page, err := s.list(ctx, set, sent, cursor, &flat)
 			if err != nil {
-				yield(Object{}, opError("files.Iter", wire.FilesList, set.namespace+"/"+want, err))
+				yield(Object{}, opError("files.Iter", wire.FilesList, set.object(want), err))
 				return
 			}
 			for _, o := range page.Objects {
 				if !strings.HasPrefix(o.Key, sent) {
-					yield(Object{}, opError("files.Iter", wire.FilesList, set.namespace+"/"+want,
+					yield(Object{}, opError("files.Iter", wire.FilesList, set.object(want),
 						newError(CodeInternal, "the server listed %q for the prefix %q: it normalised the prefix; pass it in Unicode NFC", o.Key, sent)))
 					return
 				}

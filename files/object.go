@@ -18,7 +18,7 @@ type Object struct {
 	Size           int64     `json:"size"`
 	ETag           string    `json:"etag"` // changes with the content; the version of a URL
 	ContentType    string    `json:"content_type"`
-	LastModified   time.Time `json:"last_modified"` // zero when the answer had none (an inline put)
+	LastModified   time.Time `json:"last_modified"` // zero only when the server's answer had none
 	ChecksumSHA256 string    `json:"checksum_sha256,omitempty"`
 	// URL is the object's permanent URL (see Store.URL), "" where the
 	// deployment has no HTTP edge.

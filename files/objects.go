@@ -19,6 +19,9 @@ func (s *Store) Stat(ctx context.Context, key string, opts ...Option) (*Object, 
 }
 
 func (s *Store) stat(ctx context.Context, key string, set *callSettings) (*Object, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return nil, err
@@ -51,7 +54,10 @@ func (s *Store) Exists(ctx context.Context, key string, opts ...Option) (bool, e
 // succeeds. Honours Namespace.
 func (s *Store) Delete(ctx context.Context, key string, opts ...Option) error {
 	set := settingsOf(opts)
-	_, err := s.call(ctx, wire.FilesDelete, map[string]any{wire.FieldNamespace: set.namespace, wire.FieldKey: key})
+	err := checkKey("key", key)
+	if err == nil {
+		_, err = s.call(ctx, wire.FilesDelete, map[string]any{wire.FieldNamespace: set.namespace, wire.FieldKey: key})
+	}
 	return opError("files.Delete", wire.FilesDelete, set.object(key), err)
 }
 
@@ -66,6 +72,12 @@ func (s *Store) Copy(ctx context.Context, key, to string, opts ...Option) (*Obje
 }
 
 func (s *Store) copy(ctx context.Context, key, to string, set *callSettings) (*Object, error) {
+	if err := checkKey("key", key); err != nil {
+		return nil, err
+	}
+	if err := checkKey("destination", to); err != nil {
+		return nil, err
+	}
 	cat, err := s.catalog(ctx)
 	if err != nil {
 		return nil, err

@@ -2,11 +2,15 @@ package files_test
 
 import (
 	"errors"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/files"
@@ -21,9 +25,6 @@ func TestStatExistsDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !put.LastModified.IsZero() {
-		t.Errorf("an inline put's descriptor has no last_modified, got %v", put.LastModified)
-	}
 	st, err := e.st.Stat(ctx, "m/1.json")
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func TestStatExistsDelete(t *testing.T) {
 	if diff := cmp.Diff(want, *st); diff != "" {
 		t.Errorf("Stat (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(want, *put, cmpopts.IgnoreFields(files.Object{}, "LastModified")); diff != "" {
+	if diff := cmp.Diff(want, *put); diff != "" {
 		t.Errorf("Put (-want +got):\n%s", diff)
 	}
 	for key, want := range map[string]bool{"m/1.json": true, "m/2.json": false} {
@@ -133,4 +134,65 @@ func keys(objs []platformtest.FileObject) []string {
 		out = append(out, o.Namespace+"/"+o.Key)
 	}
 	return out
+}
+
+// TestKeyNotUTF8: a key, destination or prefix that is not valid UTF-8 is
+// refused before anything is sent (the client's encoder would turn the
+// invalid bytes into U+FFFD, so "a\xffb" and "a\xfeb" would name one
+// object): client.ErrInvalidArgument with the code INVALID_KEY.
+func TestKeyNotUTF8(t *testing.T) {
+	e := setup(t)
+	ctx := ctx(t)
+	e.p.StoreFile(e.inst.Realm(), "default", "ok", []byte("x"), "")
+	if _, err := e.st.Catalog(ctx); err != nil {
+		t.Fatal(err)
+	}
+	e.p.ClearRecorded()
+	const bad = "a\xffb"
+	file := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	first := func(seq iter.Seq2[files.Object, error]) error {
+		for _, err := range seq {
+			return err
+		}
+		return nil
+	}
+	for name, run := range map[string]func() error{
+		"Put":       func() error { _, err := e.st.Put(ctx, bad, []byte("x")); return err },
+		"Put other": func() error { _, err := e.st.Put(ctx, "a\xfeb", []byte("x")); return err },
+		"PutReader": func() error { _, err := e.st.PutReader(ctx, bad, strings.NewReader("x"), 1); return err },
+		"PutFile":   func() error { _, err := e.st.PutFile(ctx, bad, file); return err },
+		"Get":       func() error { _, err := e.st.Get(ctx, bad); return err },
+		"GetTo":     func() error { _, err := e.st.GetTo(ctx, bad, io.Discard); return err },
+		"GetToFile": func() error { _, err := e.st.GetToFile(ctx, bad, file); return err },
+		"Stat":      func() error { _, err := e.st.Stat(ctx, bad); return err },
+		"Exists":    func() error { _, err := e.st.Exists(ctx, bad); return err },
+		"Delete":    func() error { return e.st.Delete(ctx, bad) },
+		"Copy":      func() error { _, err := e.st.Copy(ctx, bad, "x"); return err },
+		"Copy to":   func() error { _, err := e.st.Copy(ctx, "ok", bad); return err },
+		"Move":      func() error { _, err := e.st.Move(ctx, bad, "x"); return err },
+		"Move to":   func() error { _, err := e.st.Move(ctx, "ok", bad); return err },
+		"URL":       func() error { _, err := e.st.URL(ctx, bad, ""); return err },
+		"ShareURL":  func() error { _, err := e.st.ShareURL(ctx, bad); return err },
+		"UploadURL": func() error { _, err := e.st.UploadURL(ctx, bad); return err },
+		"List":      func() error { _, err := e.st.List(ctx, files.Prefix(bad)); return err },
+		"Iter":      func() error { return first(e.st.Iter(ctx, files.Prefix(bad))) },
+	} {
+		err := run()
+		if !errors.Is(err, client.ErrInvalidArgument) || files.CodeOf(err) != files.CodeInvalidKey || !strings.Contains(err.Error(), "not valid UTF-8") {
+			t.Errorf("%s: %v, want ErrInvalidArgument with INVALID_KEY", name, err)
+		}
+		var oe *client.OpError
+		if !errors.As(err, &oe) || !strings.HasPrefix(oe.Op, "files.") {
+			t.Errorf("%s: %v names no operation", name, err)
+		}
+	}
+	if calls := e.calls(); len(calls) != 0 {
+		t.Errorf("sent %v", calls)
+	}
+	if got := keys(e.p.FileObjects(e.inst.Realm())); !slices.Equal(got, []string{"default/ok"}) {
+		t.Errorf("objects %v", got)
+	}
 }

@@ -217,3 +217,56 @@ func TestLargeUploadRefusedEarly(t *testing.T) {
 		t.Errorf("reason %v", err)
 	}
 }
+
+// TestAirGapped: without direct transfers, the seed says an object above
+// the inline limit cannot be transferred at all (TOO_LARGE). The SDK goes
+// beyond it for reads, as the official SDK does: it reads the object in
+// ranges through the router. Writes above the limit stay TOO_LARGE, refused
+// before anything is sent.
+func TestAirGapped(t *testing.T) {
+	const inline, size = 1024, 5000
+	e := setup(t)
+	e.p.SetFilesInlineMaxBytes(inline)
+	e.p.SetFilesPresign(false)
+	ctx := ctx(t)
+	data := pattern(size)
+	e.p.StoreFile(e.inst.Realm(), files.DefaultNamespace, "big", data, "")
+	e.p.ClearRecorded()
+	got, err := e.st.Get(ctx, "big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	equalBytes(t, got, data)
+	// One plain get (TOO_LARGE, as the seed says), then ranges of the
+	// inline limit.
+	var offsets []any
+	for _, m := range e.p.Calls() {
+		if m.URI == wire.FilesGet {
+			offsets = append(offsets, m.Args[0].(map[string]any)[wire.FieldOffset])
+		}
+	}
+	if want := []any{nil, int64(0), int64(1024), int64(2048), int64(3072), int64(4096)}; !slices.Equal(offsets, want) {
+		t.Errorf("files.read.get offsets %v, want %v", offsets, want)
+	}
+
+	src := filepath.Join(t.TempDir(), "big.bin")
+	if err := os.WriteFile(src, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	e.p.ClearRecorded()
+	for name, put := range map[string]func() (*files.Object, error){
+		"Put":       func() (*files.Object, error) { return e.st.Put(ctx, "w", data) },
+		"PutReader": func() (*files.Object, error) { return e.st.PutReader(ctx, "w", &patternReader{n: size}, size) },
+		"PutFile":   func() (*files.Object, error) { return e.st.PutFile(ctx, "w", src) },
+	} {
+		if _, err := put(); files.CodeOf(err) != files.CodeTooLarge {
+			t.Errorf("%s above the inline limit: %v, want TOO_LARGE", name, err)
+		}
+	}
+	if calls := e.calls(); slices.ContainsFunc(calls, func(c string) bool { return strings.HasPrefix(c, "files.write.") }) {
+		t.Errorf("writes sent: %v", calls)
+	}
+	if _, err := e.st.Put(ctx, "w", data[:inline]); err != nil {
+		t.Errorf("Put at the inline limit: %v", err)
+	}
+}

@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/flockgo/ironflock/files"
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest"
 )
 
 // transport is a way objects travel, set up on the platform.
@@ -85,6 +87,12 @@ func TestTransports(t *testing.T) {
 						pl.check(t, size)
 						if o.ContentType != "application/x-test" {
 							t.Errorf("content type %q", o.ContentType)
+						}
+						// The metadata is complete, inline and direct alike.
+						stored := e.p.FileObjects(e.inst.Realm())
+						i := slices.IndexFunc(stored, func(s platformtest.FileObject) bool { return s.Key == "w/"+name })
+						if i < 0 || !o.LastModified.Equal(stored[i].LastModified.Truncate(time.Millisecond)) || o.URL == "" || o.ChecksumSHA256 != stored[i].ChecksumSHA256 {
+							t.Errorf("metadata %+v, stored %+v", o, stored)
 						}
 						if calls := e.calls(); !slices.Contains(calls, tr.write) {
 							t.Errorf("calls %v lack %s", calls, tr.write)

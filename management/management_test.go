@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/management"
 	"github.com/flockgo/ironflock/platformtest"
@@ -392,5 +393,36 @@ func TestClientErrors(t *testing.T) {
 	cancel()
 	if _, err := f.alice.ListApps(cctx); !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled: %v", err)
+	}
+}
+
+// TestDeviceLocation: the device record carries the position a device's
+// app set, nil before.
+func TestDeviceLocation(t *testing.T) {
+	f := newFleet(t)
+	ctx := testCtx(t)
+	d := f.plant.AddDevice("press", platformtest.Key(7))
+	in := f.p.Install(d, f.p.AddApp("tracker", ""), platformtest.Dev)
+	if got := must(t, res(f.vic.GetDevice(ctx, 7))); got.Location != nil {
+		t.Fatalf("before any update: %+v", got.Location)
+	}
+	c := clienttest.Start(t, in)
+	if err := c.SetDeviceLocation(ctx, 13.405, 52.52); err != nil {
+		t.Fatal(err)
+	}
+	stored, ok := d.Location()
+	if !ok {
+		t.Fatal("the platform stored no location")
+	}
+	want := &management.Location{Long: 13.405, Lat: 52.52, UpdatedAt: stored.UpdatedAt.Truncate(time.Millisecond)}
+	if diff := cmp.Diff(want, must(t, res(f.vic.GetDevice(ctx, 7))).Location); diff != "" {
+		t.Errorf("get (-want +got):\n%s", diff)
+	}
+	list := must(t, res(f.alice.ListDevices(ctx)))
+	if len(list) != 1 {
+		t.Fatalf("listed %+v", list)
+	}
+	if diff := cmp.Diff(want, list[0].Location); diff != "" {
+		t.Errorf("list (-want +got):\n%s", diff)
 	}
 }

@@ -67,6 +67,17 @@ type Device struct {
 	Status       DeviceStatus `json:"status"`
 	GroupKeys    []int        `json:"group_keys"`
 	CreatedAt    time.Time    `json:"created_at"`
+	// Location is where the device's apps last put it
+	// (client.SetDeviceLocation); nil before the first update.
+	Location *Location `json:"location"`
+}
+
+// Location is a device's position, as its apps set it. Only the current
+// position is kept, no history.
+type Location struct {
+	Long      float64   `json:"long"`       // longitude in degrees, -180 to 180
+	Lat       float64   `json:"lat"`        // latitude in degrees, -90 to 90
+	UpdatedAt time.Time `json:"updated_at"` // when it was set, in UTC (millisecond precision)
 }
 
 // NewDevice is a device to create.

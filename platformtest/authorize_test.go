@@ -63,7 +63,7 @@ func TestAuthorizerRules(t *testing.T) {
 		{"call another device", call("2.43.26.DEV.fn"), wire.ErrNoSuchProcedure},
 		{"call own swarm other app", call("2.43.77.PROD.fn"), wire.ErrNoSuchProcedure},
 		{"call other swarm", call("3.43.26.DEV.fn"), refused},
-		{"call location", call(wire.LocationProc), wire.ErrNoSuchProcedure},
+		{"call location", call(wire.LocationProc, map[string]any{"long": 1.0, "lat": 2.0}), ""},
 
 		{"subscribe transformed", sub("transformed.sensordata", ""), ""},
 		{"subscribe transformed bulk", sub("transformed.bulk.sensordata", ""), ""},

@@ -64,6 +64,6 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			return out
 		},
 		Storage: p.storage, // datadir.go
-		Write:   c.Write, Token: c.Token,
+		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
 	}))
 }

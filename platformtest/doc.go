@@ -50,8 +50,20 @@
 //     default mode); WithStrictAuth refuses it (reason legacy_denied), as
 //     the platform's strict mode does. A serial is easy to learn, so by
 //     default one device can join another's realms as it.
-//   - ironflock.location_service.update is not served
-//     (wamp.error.no_such_procedure), as on the real platform today.
+//   - The location service: ironflock.location_service.update with
+//     [{"long": x, "lat": y}] sets the position of the caller's device
+//     (from its session, never from the arguments); long -180…180 and lat
+//     -90…90, ends included, anything else wamp.error.invalid_argument
+//     naming the field and range, with nothing stored. Only the current
+//     position and its time are kept (Device.Location; the REST device
+//     record's location). WithoutLocationService makes a platform without
+//     it (wamp.error.no_such_procedure).
+//   - The HTTP edge: listening on loopback (the default), the server
+//     answers only requests for localhost, 127.x.y.z or ::1 (421
+//     otherwise, against DNS rebinding) and the hosts WithAllowedHosts
+//     names; a WebSocket upgrade from a browser origin other than the
+//     platform's own is refused (403) unless WithAllowedOrigins names it.
+//     Clients that send no Origin are never refused.
 //
 // # What is not
 //
@@ -198,11 +210,19 @@
 // .stat, .get, .url and files.write.put, .delete, .copy, .url, answering
 // with the envelope {success, payload} or {success: false, code, reason};
 // files.events after every stored or deleted object; presigned GET and
-// PUT URLs under /store/ and permanent URLs under /f/ (docs/wire.md §7.12,
-// docs/fake.md §3). Objects live in the Platform and survive Restart.
+// PUT URLs under /store/ and permanent URLs under /f/ (docs/wire.md §7.15,
+// docs/fake.md §3). Objects live in the Platform and survive Restart;
+// those over 1 MiB in files of the spill folder (WithSpillDir), which a
+// platform clears, when it starts, of what killed processes left there.
+// Objects are served so that none can act on the platform's origin, which
+// the console and the REST API share: every answer of /store/ and /f/
+// carries Content-Security-Policy: sandbox and X-Content-Type-Options:
+// nosniff, and only raster images and PDFs show inline; any other type is
+// an attachment.
 //
-// Faithful: namespaces from the data template ("default" when none is
-// declared) with their content types, maxObjectBytes and retention (on
+// Faithful: the namespace "default", which every app has, and those the
+// data template declares (declaring "default" sets its options), with
+// their content types, maxObjectBytes and retention (on
 // the platform clock), the role matrix, the quota shared by all
 // namespaces (0 unlimited, free_bytes -1), the key rules, listings with
 // delimiter and cursor, ranged reads, presigned URLs checked on every
@@ -216,14 +236,15 @@
 //
 // Not faithful: keys are not normalised to NFC (no Unicode tables are at
 // hand; keys are kept byte for byte), a list prefix may end in "/", key
-// errors are INVALID_KEY rather than fleetfiles v0.2.0's INTERNAL, the
+// errors are INVALID_KEY rather than fleetfiles v0.2.0's INTERNAL, put
+// answers last_modified (the seed's metadata; v0.2.0 leaves it out), the
 // signature is an HMAC of the fake (SigV4 in shape only), the scan
 // listing and a namespace's share mode are not modelled.
 //
 // SetFilesInlineMaxBytes, SetFilesPresign, SetObjectStoreReachable,
-// SetDeviceClockSkew, SetFilesQuota and WithoutFileService set the
-// deployment; FileObjects, FileContent and StoreFile inspect and seed the
-// stored objects.
+// SetDeviceClockSkew, SetFilesQuota, WithoutFileService and WithSpillDir
+// set the deployment; FileObjects, FileContent and StoreFile inspect and
+// seed the stored objects.
 //
 // # Faults and control
 //

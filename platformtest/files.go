@@ -1,10 +1,10 @@
 // This file is the facade of the file service (package
 // internal/fleetfiles, attached to every realm as a service, its object
 // store and permanent URLs mounted on the platform's HTTP server): the
-// option for a deployment without one, the deployment's knobs as test
-// controls (inline limit, presigning, an unreachable object store, the
-// devices' clock skew, quotas) and the inspection and seeding of stored
-// objects. The controls serve no URI; bad input fails the test as
+// options for a deployment without one and for its spill folder, the
+// deployment's knobs as test controls (inline limit, presigning, an
+// unreachable object store, the devices' clock skew, quotas) and the
+// inspection and seeding of stored objects. The controls serve no URI; bad input fails the test as
 // provisioning mistakes do.
 
 package platformtest
@@ -22,6 +22,19 @@ import (
 // store and permanent URLs answer 404.
 func WithoutFileService() Option { return func(s *settings) { s.noFiles = true } }
 
+// WithSpillDir sets the folder where the file service keeps objects
+// above 1 MiB in files, so that they never sit in memory; the default is
+// DefaultSpillDir(). The platform owns the folder and may share it with
+// other platforms and processes: each keeps its files in a folder of its
+// own inside it, removed by Close, and at start a platform removes the
+// folders that processes which are gone (killed, crashed) left there.
+func WithSpillDir(dir string) Option { return func(s *settings) { s.spillDir = dir } }
+
+// DefaultSpillDir returns the file service's spill folder without
+// WithSpillDir: ironflock-spill-<user ID> in the system's temporary folder
+// (os.TempDir).
+func DefaultSpillDir() string { return fleetfiles.DefaultSpillDir() }
+
 // newFileService builds the platform's file service.
 func (p *Platform) newFileService() *fleetfiles.Service {
 	return fleetfiles.New(fleetfiles.Config{
@@ -31,6 +44,7 @@ func (p *Platform) newFileService() *fleetfiles.Service {
 		BaseURL:  p.HTTPURL,
 		Absent:   p.set.noFiles,
 		Log:      p.log,
+		SpillDir: p.set.spillDir,
 	})
 }
 

@@ -3,6 +3,7 @@ package platformtest
 import (
 	"bytes"
 	"io"
+	"mime"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -223,3 +224,78 @@ func TestObjectStoreAbsent(t *testing.T) {
 }
 
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestObjectServingIsInert: an app's objects are served on the console's
+// origin, so nothing in them may act there: every answer of the object
+// store and of permanent URLs carries Content-Security-Policy: sandbox and
+// X-Content-Type-Options: nosniff, and every type that is not known safe
+// (HTML, SVG, XML, JavaScript, anything unknown) is an attachment. Raster
+// images and PDFs may show inline.
+func TestObjectServingIsInert(t *testing.T) {
+	f := newFilesFixture(t)
+	sad := f.ok(t, wire.FilesNamespaces, nil)["sad_key"].(int64)
+	serial := f.in.Device().Serial()
+	for _, tc := range []struct {
+		key, contentType, body string
+		inline                 bool
+	}{
+		{"page.html", "text/html", `<script>fetch("/v1/platform/devices")</script>`, false},
+		{"pic.svg", "image/svg+xml", `<svg xmlns="http://www.w3.org/2000/svg"><script>alert(document.domain)</script></svg>`, false},
+		{"feed.xml", "application/xml", `<x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>`, false},
+		{"app.js", "text/javascript", `alert(1)`, false},
+		{"page.xhtml", "application/xhtml+xml; charset=utf-8", `<html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>`, false},
+		{"twice", "image/png, text/html", `<script>alert(1)</script>`, false},
+		{"upper.html", "TEXT/HTML", `<script>alert(1)</script>`, false},
+		{"data.bin", "", `<script>alert(1)</script>`, false},
+		{"note.txt", "text/plain", `<script>alert(1)</script>`, false},
+		{"photo.png", "image/png", "\x89PNG\r\n\x1a\n", true},
+		{"photo.jpg", "image/jpeg; foo=bar", "\xff\xd8\xff", true},
+		{"report.pdf", "application/pdf", "%PDF-1.7", true},
+	} {
+		t.Run(tc.key, func(t *testing.T) {
+			f.p.StoreFile(f.in.Realm(), "default", tc.key, []byte(tc.body), tc.contentType)
+			share := f.ok(t, wire.FilesReadURL, map[string]any{"key": tc.key})["url"].(string)
+			permanent := f.p.HTTPURL() + "/f/" + itoa(sad) + "/default/" + tc.key
+			for name, req := range map[string]func() *http.Request{
+				"share URL":       func() *http.Request { r, _ := http.NewRequest(http.MethodGet, share, nil); return r },
+				"share URL, HEAD": func() *http.Request { r, _ := http.NewRequest(http.MethodHead, share, nil); return r },
+				"share URL, range": func() *http.Request {
+					r, _ := http.NewRequest(http.MethodGet, share, nil)
+					r.Header.Set("Range", "bytes=1-")
+					return r
+				},
+				"permanent URL": func() *http.Request {
+					r, _ := http.NewRequest(http.MethodGet, permanent, nil)
+					r.SetBasicAuth(serial, serial)
+					return r
+				},
+			} {
+				resp, err := http.DefaultClient.Do(req())
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				h := resp.Header
+				if resp.StatusCode/100 != 2 || h.Get("Content-Security-Policy") != "sandbox" || h.Get("X-Content-Type-Options") != "nosniff" {
+					t.Errorf("%s: %d, Content-Security-Policy %q, X-Content-Type-Options %q", name, resp.StatusCode,
+						h.Get("Content-Security-Policy"), h.Get("X-Content-Type-Options"))
+				}
+				disp, params, err := mime.ParseMediaType(h.Get("Content-Disposition"))
+				if wantDisp := map[bool]string{true: "inline", false: "attachment"}[tc.inline]; err != nil || disp != wantDisp || params["filename"] != tc.key {
+					t.Errorf("%s: Content-Disposition %q, want %s with filename %s", name, h.Get("Content-Disposition"), wantDisp, tc.key)
+				}
+			}
+		})
+	}
+	// The answers without an object carry the headers too.
+	read := f.ok(t, wire.FilesReadURL, map[string]any{"key": "page.html"})["url"].(string)
+	for name, u := range map[string]string{
+		"bad signature":     strings.Replace(read, "X-Amz-Signature=", "X-Amz-Signature=0", 1),
+		"unknown permanent": f.p.HTTPURL() + "/f/" + itoa(sad) + "/default/nothing.html",
+	} {
+		code, _, h := do(t, http.MethodGet, u, nil, 0, nil)
+		if code < 400 || h.Get("Content-Security-Policy") != "sandbox" || h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("%s: %d %v", name, code, h)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -85,18 +86,22 @@ func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) 
 func TestFilesEnvelope(t *testing.T) {
 	f := newFilesFixture(t)
 	put := f.ok(t, wire.FilesPut, map[string]any{"namespace": "", "key": "a/b.txt", "data": b64("hello")})
+	// put answers the object's metadata (seed), last_modified included.
 	want := map[string]any{
 		"namespace": "default", "key": "a/b.txt", "size": int64(5), "etag": "5d41402abc4b2a76b9719d911017c592",
 		"content_type":    "application/octet-stream",
 		"checksum_sha256": "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824",
 	}
-	if diff := cmp.Diff(want, put); diff != "" {
+	lm, _ := put["last_modified"].(string)
+	if _, err := time.Parse("2006-01-02T15:04:05.000Z", lm); err != nil {
+		t.Errorf("last_modified %q: %v", lm, err)
+	}
+	if diff := cmp.Diff(want, put, cmpopts.IgnoreMapEntries(func(k string, _ any) bool { return k == "last_modified" })); diff != "" {
 		t.Errorf("put (-want +got):\n%s", diff)
 	}
 	stat := f.ok(t, wire.FilesStat, map[string]any{"key": "a/b.txt"})
-	lm, _ := stat["last_modified"].(string)
-	if _, err := time.Parse("2006-01-02T15:04:05.000Z", lm); err != nil {
-		t.Errorf("last_modified %q: %v", lm, err)
+	if diff := cmp.Diff(stat, put); diff != "" {
+		t.Errorf("put's answer differs from stat's (-stat +put):\n%s", diff)
 	}
 	get := f.ok(t, wire.FilesGet, map[string]any{"namespace": "default", "key": "a/b.txt"})
 	if get["data"] != b64("hello") || get["encoding"] != "base64" || get["etag"] != want["etag"] {
@@ -254,4 +259,77 @@ func TestFilesSurviveRestart(t *testing.T) {
 func TestWithoutFileService(t *testing.T) {
 	f := newFilesFixture(t, WithoutFileService())
 	call(t, f.c, wire.FilesNamespaces, nil, nil, false).refused(t, "catalog", wire.ErrNoSuchProcedure)
+}
+
+// TestFilesDefaultNamespace: every app has the namespace "default" beside
+// the declared ones (seed rule); declaring it only sets its options.
+func TestFilesDefaultNamespace(t *testing.T) {
+	leakcheck.Check(t)
+	p := New(t)
+	dev := p.AddDevice("press")
+	for _, tc := range []struct {
+		app, files string
+		want       []string
+	}{
+		{"bare", "", []string{"default"}},
+		{"declared", "files:\n  namespaces:\n    - {name: photos, contentTypes: [\"image/*\"]}\n    - {name: zz}\n", []string{"default", "photos", "zz"}},
+		{"options", "files:\n  namespaces:\n    - {name: default, contentTypes: [\"text/*\"], maxObjectBytes: 4}\n", []string{"default"}},
+	} {
+		t.Run(tc.app, func(t *testing.T) {
+			in := p.Install(dev, p.AddApp(tc.app, "data:\n  tables: []\n"+tc.files), Dev)
+			f := &filesFixture{p: p, in: in, c: connect(t, p, in, serialize.MSGPACK)}
+			var names []string
+			for _, ns := range f.ok(t, wire.FilesNamespaces, nil)["namespaces"].([]any) {
+				names = append(names, ns.(map[string]any)["name"].(string))
+			}
+			if diff := cmp.Diff(tc.want, names); diff != "" {
+				t.Errorf("catalog namespaces (-want +got):\n%s", diff)
+			}
+			usage := f.ok(t, wire.FilesUsage, map[string]any{"detail": true})["per_namespace"].(map[string]any)
+			if len(usage) != len(tc.want) || usage["default"] != int64(0) {
+				t.Errorf("usage per namespace %v", usage)
+			}
+			put := map[string]any{"key": "a.txt", "content_type": "text/plain", "data": b64("hello")}
+			if tc.app == "options" {
+				f.refused(t, wire.FilesPut, put, wire.FileObjectTooLarge)
+				put["data"] = b64("hi")
+				f.refused(t, wire.FilesPut, map[string]any{"key": "a.bin", "data": b64("hi")}, wire.FileContentTypeNotAllowed)
+			}
+			f.ok(t, wire.FilesPut, put)
+			if objs := p.FileObjects(in.Realm()); len(objs) != 1 || objs[0].Namespace != "default" {
+				t.Errorf("objects %v", objs)
+			}
+		})
+	}
+}
+
+// TestFilesKeyNotUTF8: keys arrive as msgpack strings of any bytes (here
+// from a raw msgpack client, not the SDK, which refuses them itself); one
+// that is not valid UTF-8 is refused with INVALID_KEY wherever a key or a
+// prefix is read, and nothing is stored under it.
+func TestFilesKeyNotUTF8(t *testing.T) {
+	f := newFilesFixture(t)
+	f.c = connect(t, f.p, f.in, serialize.MSGPACK)
+	f.p.StoreFile(f.in.Realm(), "default", "ok", []byte("x"), "")
+	for _, tc := range []struct {
+		uri     string
+		payload map[string]any
+	}{
+		{wire.FilesPut, map[string]any{"key": "a\xffb", "data": b64("1")}},
+		{wire.FilesPut, map[string]any{"key": "a\xfeb", "data": b64("2")}},
+		{wire.FilesStat, map[string]any{"key": "a\xffb"}},
+		{wire.FilesGet, map[string]any{"key": "a\xffb"}},
+		{wire.FilesDelete, map[string]any{"key": "a\xffb"}},
+		{wire.FilesCopy, map[string]any{"key": "ok", "to": "a\xffb"}},
+		{wire.FilesList, map[string]any{"prefix": "a\xff"}},
+		{wire.FilesReadURL, map[string]any{"key": "a\xffb"}},
+		{wire.FilesWriteURL, map[string]any{"key": "a\xffb"}},
+	} {
+		if reason := f.refused(t, tc.uri, tc.payload, wire.FileInvalidKey); !strings.Contains(reason, "UTF-8") {
+			t.Errorf("%s %q: reason %q does not say why", tc.uri, tc.payload, reason)
+		}
+	}
+	if objs := f.p.FileObjects(f.in.Realm()); len(objs) != 1 {
+		t.Errorf("objects %v", objs)
+	}
 }

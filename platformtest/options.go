@@ -21,6 +21,14 @@ type settings struct {
 	strict    bool   // the legacy credential is refused (WithStrictAuth)
 	noFiles   bool   // no file service (WithoutFileService, files.go)
 	dataDir   string // the data folder (WithDataDir, datadir.go); "": in memory
+	// noLocation: no location service (WithoutLocationService, location.go)
+	noLocation bool
+	// hosts and origins widen the HTTP edge's rules (WithAllowedHosts,
+	// WithAllowedOrigins, edge.go).
+	hosts, origins []string
+
+	// spillDir is the file service's spill folder (WithSpillDir, files.go).
+	spillDir string
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console

@@ -18,8 +18,10 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/edge"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
+	"github.com/flockgo/ironflock/platformtest/internal/location"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -81,14 +83,30 @@ func Start(opts ...Option) (*Platform, error) {
 	if err := p.openStores(); err != nil { // datadir.go
 		return nil, err
 	}
+	ln, err := net.Listen("tcp", set.addr)
+	if err != nil {
+		p.closeStores()
+		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
+	}
+	p.addr = ln.Addr().String()
+	mux := http.NewServeMux()
+	// The HTTP edge checks Host and Origin before any route (edge.go).
+	guard, err := edge.New(edge.Config{Loopback: loopback(ln.Addr()), Hosts: set.hosts, Origins: set.origins, Log: p.log}, mux)
+	if err != nil {
+		_ = ln.Close()
+		p.closeStores()
+		return nil, err
+	}
 	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
-	mux := http.NewServeMux()
+	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
+	if !set.noLocation {
+		services = append(services, location.New(p.reg)) // the location service (location.go)
+	}
 	p.rt = router.New(router.Config{
-		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
-		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog,
-		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files}, // the data backend, cross-app discovery, the agent runtime, the file service
+		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
+		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs
@@ -99,13 +117,6 @@ func Start(opts ...Option) (*Platform, error) {
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
 	}).Mount(mux)
 
-	ln, err := net.Listen("tcp", set.addr)
-	if err != nil {
-		p.files.Close()
-		p.closeStores()
-		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
-	}
-	p.addr = ln.Addr().String()
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
 		p.files.Close()

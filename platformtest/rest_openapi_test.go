@@ -222,7 +222,7 @@ func TestRESTConformsToOpenAPI(t *testing.T) {
 	p.AddUser("bob", bobToken, nil)
 	seeded := p.AddApp("seeded", "")
 	p.Install(d1, seeded, Dev)
-	p.Install(d1, seeded, Prod)
+	setLocation(t, p, p.Install(d1, seeded, Prod), -122.4194, 37.7749) // d1's record carries a location
 	c := newConformance(t, p)
 	const A = aliceToken
 	f := fmt.Sprintf

@@ -84,19 +84,6 @@ func TestServicesFollowRealms(t *testing.T) {
 	}
 }
 
-// TestLocationServiceNotServed: ironflock.location_service.update answers
-// no_such_procedure.
-func TestLocationServiceNotServed(t *testing.T) {
-	f := newFixture(t)
-	c := joinInstallation(t, f.p, f.in1, false)
-	req := c.newReq()
-	msg := c.answer(req, &wamp.Call{Request: req, Procedure: wire.LocationProc, Options: wamp.Dict{},
-		Arguments: wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}}).msg
-	if got := errorURI(msg); got != wire.ErrNoSuchProcedure {
-		t.Fatalf("location update: %q", got)
-	}
-}
-
 // TestPatternEventDetails: a pattern subscriber gets the publication topic,
 // an exact one does not; every network subscriber gets details of its own.
 func TestPatternEventDetails(t *testing.T) {

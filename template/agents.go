@@ -64,7 +64,7 @@ type Tool struct {
 	// Delegate names the agent that handles the call.
 	Delegate string
 	// Parameters is the JSON Schema object of the arguments, normalised:
-	// "type" is "object" and "properties" is present; the older
+	// "type" is "object" and "properties" is present; the named
 	// name: {type, description, required} form is converted. Maps are
 	// map[string]any, lists []any, integers int64, other numbers float64.
 	// The platform adds a required integer device_key to topic tools; it
@@ -322,9 +322,9 @@ func (c *checker) tool(n *yaml.Node, path, name, agent string, agents []string) 
 			}
 		}
 	}
-	var legacy bool
-	t.Parameters, legacy = c.parameters(m.value("parameters"), keyPath(path, "parameters"), topic != nil)
-	t.paramLayout(m.value("parameters"), t.Parameters, legacy)
+	var named bool
+	t.Parameters, named = c.parameters(m.value("parameters"), keyPath(path, "parameters"), topic != nil)
+	t.paramLayout(m.value("parameters"), t.Parameters, named)
 	return t
 }
 

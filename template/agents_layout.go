@@ -31,7 +31,7 @@ func positionOf(n *yaml.Node) Position {
 // JSON Pointer into the normalised schema, such as
 // "/properties/city/type"; "" is the schema itself) stands in the file. A
 // part the file does not write itself (the "type: object" added to the
-// older form, a default) takes the position of the nearest part that it
+// named form, a default) takes the position of the nearest part that it
 // does, and at last the tool's.
 func (t *Tool) ParameterPosition(pointer string) Position {
 	for {
@@ -48,16 +48,17 @@ func (t *Tool) ParameterPosition(pointer string) Position {
 
 // paramLayout records where the parts of a tool's parameters stand and
 // the order of its parameters. n is the parameters mapping (nil when the
-// tool has none); schema the normalised schema read from it; legacy tells
-// that n is the older name: {type, description, required} form.
-func (t *Tool) paramLayout(n *yaml.Node, schema map[string]any, legacy bool) {
+// tool has none); schema the normalised schema read from it; named tells
+// that n is the named form, name: {type, description, required}, of the
+// platform's documentation.
+func (t *Tool) paramLayout(n *yaml.Node, schema map[string]any, named bool) {
 	t.ParameterPositions = map[string]Position{}
 	if n == nil || schema == nil {
 		return
 	}
 	props, _ := schema["properties"].(map[string]any)
 	var order []string
-	if legacy {
+	if named {
 		t.ParameterPositions[""] = positionOf(n)
 		for _, f := range layoutFields(n) {
 			ptr := "/properties/" + escapePointer(f.name)

@@ -30,7 +30,7 @@ func TestToolLayout(t *testing.T) {
 			},
 		},
 		{
-			name: "older form",
+			name: "named form",
 			lines: []string{"description: d", "topic: t", "parameters:", "  city: {type: string, required: true}",
 				"  days: {type: integer}"},
 			names: []string{"city", "days"},

@@ -12,14 +12,17 @@ import (
 )
 
 // schemaKeywords mark a parameters mapping as a JSON Schema (rather than
-// the older name: {type, description, required} form) when one of them
-// holds a non-mapping value, or when it is "properties".
+// the named form, name: {type, description, required}, of the platform's
+// documentation) when one of them holds a non-mapping value, or when it is
+// "properties".
 var schemaKeywords = []string{"type", "properties", "required", "$schema", "$ref", "$defs", "allOf", "anyOf",
 	"oneOf", "additionalProperties", "enum", "const"}
 
-// parameters reads a tool's parameters and returns the normalised JSON
-// Schema object, and whether n has the older name: {type, description,
-// required} form. n is nil when the tool has none.
+// parameters reads a tool's parameters in either of the two forms the
+// platform accepts, a JSON Schema object or the platform documentation's
+// map of parameter name to {type, description, required}, and returns the
+// normalised JSON Schema object and whether n has that named form. n is
+// nil when the tool has none.
 func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]any, bool) {
 	if n == nil {
 		return map[string]any{"type": "object", "properties": map[string]any{}}, false
@@ -28,17 +31,17 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]
 	if m == nil {
 		return nil, false
 	}
-	legacy := len(m.keys) > 0
+	named := len(m.keys) > 0
 	for _, k := range m.keys {
 		v := m.fields[k].value
 		if k == "properties" || (slices.Contains(schemaKeywords, k) && v.Kind != yaml.MappingNode) {
-			legacy = false
+			named = false
 			break
 		}
 	}
 	var schema map[string]any
-	if legacy {
-		schema = c.legacyParameters(m)
+	if named {
+		schema = c.namedParameters(m)
 	} else if v, ok := c.toJSON(m.node, path); ok {
 		schema = v.(map[string]any)
 		if len(schema) == 0 {
@@ -52,9 +55,9 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]
 		}
 	}
 	if schema == nil {
-		return nil, legacy
+		return nil, named
 	}
-	valid := c.compileSchema(schema, m, path, legacy)
+	valid := c.compileSchema(schema, m, path, named)
 	props, _ := schema["properties"].(map[string]any)
 	if req, ok := schema["required"].([]any); ok {
 		for _, r := range req {
@@ -67,21 +70,21 @@ func (c *checker) parameters(n *yaml.Node, path string, topic bool) (map[string]
 		c.warnf(m.node, path, "the platform adds its own required integer device_key to every topic tool and strips it before the call; rename this parameter")
 	}
 	if !valid {
-		return nil, legacy
+		return nil, named
 	}
 	if _, has := schema["properties"]; !has {
 		schema["properties"] = map[string]any{}
 	}
-	return schema, legacy
+	return schema, named
 }
 
-// legacyParameters converts name: {type, description, required: bool}
-// into {type: object, properties, required} and says so in a warning.
-// Parameters it cannot read are left out after their findings.
-func (c *checker) legacyParameters(m *mapping) map[string]any {
+// namedParameters converts the named form, name: {type, description,
+// required: bool} into {type: object, properties, required}. Every key of
+// a parameter but required is kept as JSON Schema. Parameters it cannot
+// read are left out after their findings.
+func (c *checker) namedParameters(m *mapping) map[string]any {
 	props := map[string]any{}
 	var required []any
-	var names []string
 	for _, name := range m.keys {
 		p := keyPath(m.path, name)
 		pm := c.mapping(m.fields[name].value, p, "a parameter mapping with type and description")
@@ -91,7 +94,6 @@ func (c *checker) legacyParameters(m *mapping) map[string]any {
 		if r := pm.value("required"); r != nil {
 			if b, _ := c.boolean(r, keyPath(p, "required")); b {
 				required = append(required, name)
-				names = append(names, name)
 			}
 		}
 		if v, ok := c.toJSON(pm.node, p); ok {
@@ -101,12 +103,9 @@ func (c *checker) legacyParameters(m *mapping) map[string]any {
 		}
 	}
 	schema := map[string]any{"type": "object", "properties": props}
-	hint := "properties: {" + strings.Join(m.keys, ", ") + "}"
 	if len(required) > 0 {
 		schema["required"] = required
-		hint += ", required: [" + strings.Join(names, ", ") + "]"
 	}
-	c.warnf(m.node, m.path, "parameters use the older form name: {type, description, required}; read as the JSON Schema {type: object, %s}; write it that way", hint)
 	return schema
 }
 
@@ -177,7 +176,7 @@ const schemaURL = "urn:ironflock:ai-template:parameters"
 // compileSchema validates schema against the JSON Schema metaschema (draft
 // 2020-12 unless it names another with $schema) and reports problems at the
 // YAML node they come from.
-func (c *checker) compileSchema(schema map[string]any, m *mapping, path string, legacy bool) (ok bool) {
+func (c *checker) compileSchema(schema map[string]any, m *mapping, path string, named bool) (ok bool) {
 	defer func() {
 		if r := recover(); r != nil {
 			c.errorf(m.node, path, "parameters is not a valid JSON Schema: %v", r)
@@ -200,7 +199,7 @@ func (c *checker) compileSchema(schema map[string]any, m *mapping, path string, 
 	var lue *jsonschema.LoadURLError
 	switch {
 	case errors.As(err, &sve) && errors.As(sve.Err, &ve):
-		c.schemaFindings(ve, m, path, legacy)
+		c.schemaFindings(ve, m, path, named)
 	case errors.As(err, &lue):
 		c.errorf(m.node, path, "parameters may not refer to external schemas (%s); define them under $defs", lue.URL)
 	default:
@@ -210,7 +209,7 @@ func (c *checker) compileSchema(schema map[string]any, m *mapping, path string, 
 }
 
 // schemaFindings turns metaschema errors into findings, one per location.
-func (c *checker) schemaFindings(ve *jsonschema.ValidationError, m *mapping, path string, legacy bool) {
+func (c *checker) schemaFindings(ve *jsonschema.ValidationError, m *mapping, path string, named bool) {
 	msgs := map[string][]string{}
 	var locs []string
 	var walk func(u jsonschema.OutputUnit)
@@ -232,7 +231,7 @@ func (c *checker) schemaFindings(ve *jsonschema.ValidationError, m *mapping, pat
 	walk(*ve.DetailedOutput())
 	for _, loc := range locs {
 		keys := pointerKeys(loc)
-		if legacy && len(keys) > 0 && keys[0] == "properties" {
+		if named && len(keys) > 0 && keys[0] == "properties" {
 			keys = keys[1:]
 		}
 		n, p := m.node, path

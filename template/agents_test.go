@@ -157,21 +157,22 @@ func TestParseAgentsParameters(t *testing.T) {
 		{name: "NaN", src: params("type: object", "properties: {p: {type: number, maximum: .nan}}"), want: []want{E(13, 49, "a.tools.t.parameters.properties.p.maximum", ".nan is not a JSON number")}},
 		{name: "required names an undeclared parameter", src: params("type: object", "properties: {p: {type: string}}", "required: [p, q]"), want: []want{W(14, 19, "a.tools.t.parameters.required", `required parameter "q" is not declared in properties`)}},
 		{name: "device_key declared", src: params("type: object", "properties: {device_key: {type: integer}}"), want: []want{W(12, 9, "a.tools.t.parameters", "the platform adds its own required integer device_key to every topic tool and strips it before the call")}},
-		{name: "older form", src: params(
+		// The named form of the platform documentation, name: {type,
+		// description, required}, is read as
+		// the JSON Schema form is: without a finding.
+		{name: "named form", src: params(
 			"sensor: {type: string, description: which sensor, required: true}",
 			"unit: {type: string, description: unit}",
-		), want: []want{W(12, 9, "a.tools.t.parameters", "parameters use the older form name: {type, description, required}; read as the JSON Schema {type: object, properties: {sensor, unit}, required: [sensor]}; write it that way")}},
-		{name: "older form with a parameter named type", src: params("type: {type: string, description: kind}"), want: []want{W(12, 9, "a.tools.t.parameters", "properties: {type}}")}},
-		{name: "older form, required yes", src: params("sensor: {type: string, required: yes}"), want: []want{
-			W(12, 9, "a.tools.t.parameters", "older form"),
+		)},
+		{name: "named form with a parameter named type", src: params("type: {type: string, description: kind}")},
+		{name: "named form, required false", src: params("sensor: {type: string, description: which, required: false}")},
+		{name: "named form, required yes", src: params("sensor: {type: string, required: yes}"), want: []want{
 			E(12, 42, "a.tools.t.parameters.sensor.required", `must be a boolean: write true or false; "yes" is a string in YAML 1.2`),
 		}},
-		{name: "older form, invalid type", src: params("sensor: {type: strin}"), want: []want{
-			W(12, 9, "a.tools.t.parameters", "older form"),
+		{name: "named form, invalid type", src: params("sensor: {type: strin}"), want: []want{
 			E(12, 24, "a.tools.t.parameters.sensor.type", "not a valid JSON Schema: value must be one of"),
 		}},
-		{name: "older form, parameter not a mapping", src: params("sensor: string"), want: []want{
-			W(12, 9, "a.tools.t.parameters", "older form"),
+		{name: "named form, parameter not a mapping", src: params("sensor: string"), want: []want{
 			E(12, 17, "a.tools.t.parameters.sensor", `must be a parameter mapping with type and description, got the string "string"`),
 		}},
 		{name: "schema keyword with a mapping", src: params("properties: {p: {type: string}}", "type: object")},
@@ -214,8 +215,8 @@ func TestParametersNormalised(t *testing.T) {
 	if d := cmp.Diff(wantSchema, got); d != "" {
 		t.Error(d)
 	}
-	if len(fs) != 1 || fs[0].Severity != SeverityWarning {
-		t.Errorf("older form: findings %v; want one warning", fs)
+	if len(fs) != 0 {
+		t.Errorf("named form: findings %v; want none", fs)
 	}
 
 	for _, src := range []string{ag("", ""), agentHead + "    t: {description: d, topic: t, parameters: {}}\n"} {

@@ -13,7 +13,7 @@ import (
 
 // Defaults and limits of the files section (package template).
 const (
-	// DefaultNamespace is the namespace that exists when none is declared.
+	// DefaultNamespace is the namespace every app has, declared or not.
 	DefaultNamespace = "default"
 	// MinQuotaBytes is the smallest files.quotaBytes: 1 MiB.
 	MinQuotaBytes int64 = 1 << 20
@@ -45,8 +45,9 @@ type Files struct {
 	Description string
 	// QuotaBytes is the suggested storage budget; 0 when absent.
 	QuotaBytes int64
-	// Namespaces are the declared namespaces in file order; empty means
-	// the single namespace "default" (see DataTemplate.NamespaceNames).
+	// Namespaces are the declared namespaces in file order. The namespace
+	// "default" exists beside them even when it is not declared (see
+	// DataTemplate.NamespaceNames).
 	Namespaces []Namespace
 }
 
@@ -89,34 +90,35 @@ func defaultNamespace() Namespace {
 }
 
 // NamespaceNames returns the namespaces files may be stored in, sorted:
-// the declared ones, or only "default" when none is declared. A "default"
-// namespace exists only when no namespace is declared or one is named so.
+// "default", which every app has (seed rule), and the declared ones. A
+// declared namespace named "default" only sets that namespace's options.
 func (t *DataTemplate) NamespaceNames() []string {
-	if t == nil || t.Files == nil || len(t.Files.Namespaces) == 0 {
-		return []string{DefaultNamespace}
-	}
-	names := make([]string, len(t.Files.Namespaces))
-	for i, ns := range t.Files.Namespaces {
-		names[i] = ns.Name
+	names := []string{DefaultNamespace}
+	if t != nil && t.Files != nil {
+		for _, ns := range t.Files.Namespaces {
+			if ns.Name != DefaultNamespace {
+				names = append(names, ns.Name)
+			}
+		}
 	}
 	slices.Sort(names)
 	return names
 }
 
-// Namespace returns the namespace of that name: a declared one, or the
-// implicit "default" (with every default applied) when none is declared.
+// Namespace returns the namespace of that name: a declared one, or
+// "default" with every default applied when the template does not declare
+// it.
 func (t *DataTemplate) Namespace(name string) (*Namespace, bool) {
-	if t == nil || t.Files == nil || len(t.Files.Namespaces) == 0 {
-		if name == DefaultNamespace {
-			ns := defaultNamespace()
-			return &ns, true
+	if t != nil && t.Files != nil {
+		for i := range t.Files.Namespaces {
+			if t.Files.Namespaces[i].Name == name {
+				return &t.Files.Namespaces[i], true
+			}
 		}
-		return nil, false
 	}
-	for i := range t.Files.Namespaces {
-		if t.Files.Namespaces[i].Name == name {
-			return &t.Files.Namespaces[i], true
-		}
+	if name == DefaultNamespace {
+		ns := defaultNamespace()
+		return &ns, true
 	}
 	return nil, false
 }

@@ -115,8 +115,10 @@ func TestNamespaceDefaults(t *testing.T) {
 	if got, ok := tpl.Namespace("reports"); !ok || got.Name != "reports" {
 		t.Errorf("Namespace(reports) = %v, %v", got, ok)
 	}
-	if _, ok := tpl.Namespace(DefaultNamespace); ok {
-		t.Error("default namespace exists although namespaces are declared without it")
+	// "default" exists beside the declared namespaces, with every default.
+	if got, ok := tpl.Namespace(DefaultNamespace); !ok || cmp.Diff(&Namespace{Name: "default", ContentTypes: []string{"*/*"},
+		MaxObjectBytes: DefaultMaxObjectBytes, Share: ShareAuthenticated, LinkMaxTTL: DefaultLinkMaxTTL}, got) != "" {
+		t.Errorf("Namespace(default) = %+v, %v; want the implicit default namespace", got, ok)
 	}
 }
 
@@ -130,7 +132,8 @@ func TestNamespaceNames(t *testing.T) {
 		{"no files section", mustData(t, m("")), []string{"default"}},
 		{"files without namespaces", mustData(t, files("quotaBytes: 1048576")), []string{"default"}},
 		{"empty namespaces", mustData(t, files("namespaces: []")), []string{"default"}},
-		{"declared without default", mustData(t, files("namespaces: [{name: reports}, {name: photos}]")), []string{"photos", "reports"}},
+		{"declared without default", mustData(t, files("namespaces: [{name: reports}, {name: photos}]")), []string{"default", "photos", "reports"}},
+		{"declared after letters", mustData(t, files("namespaces: [{name: zz}, {name: ab}]")), []string{"ab", "default", "zz"}},
 		{"declared with default", mustData(t, files("namespaces: [{name: photos}, {name: default}]")), []string{"default", "photos"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -153,5 +156,10 @@ func TestNamespaceNames(t *testing.T) {
 		Share: ShareAuthenticated, LinkMaxTTL: DefaultLinkMaxTTL}
 	if d := cmp.Diff(wantDef, def); d != "" {
 		t.Error(d)
+	}
+	// Declaring "default" only sets its options: it is listed once.
+	tpl := mustData(t, files("namespaces: [{name: photos}, {name: default, contentTypes: [text/*], maxObjectBytes: 10}]"))
+	if got, _ := tpl.Namespace(DefaultNamespace); got.MaxObjectBytes != 10 || !cmp.Equal(got.ContentTypes, []string{"text/*"}) {
+		t.Errorf("declared default: %+v", got)
 	}
 }

@@ -8,7 +8,11 @@
 // ParseData returns a *DataTemplate with every default applied. The agent
 // template declares AI agents and the tools they call; ParseAgents returns
 // an *AgentTemplate whose tool parameters are normalised JSON Schema
-// objects. ValidateDir checks both files of an app folder at once and
+// objects. A tool's parameters may be written in either of the platform's
+// two forms, both read without a finding: a JSON Schema object
+// ({type: object, properties: {...}, required: [...]}) or the map of
+// parameter name to {type, description, required: true|false} of the
+// platform's documentation, which is converted to the first. ValidateDir checks both files of an app folder at once and
 // renders a Report for a command-line tool.
 //
 // A Tool also keeps the layout of its source: where it stands (Pos), where
@@ -26,8 +30,8 @@
 // "data.tables[2].columns[0].dataType" and a message that says what is
 // allowed. Findings of SeverityError make ParseData and ParseAgents return
 // an *Error (match it with errors.As) and a nil template; findings of
-// SeverityWarning (unknown keys, which the platform ignores, or the older
-// form of tool parameters, which is converted) do not.
+// SeverityWarning (unknown keys, which the platform ignores, for one) do
+// not.
 //
 // # YAML
 //

@@ -89,12 +89,10 @@ assistant:
 	}
 	tool := t.MainAgent().Tools["read_temperature"]
 	fmt.Println(t.Main, tool.Topic, tool.Parameters["required"])
-	for _, f := range findings {
-		fmt.Println(f.Severity, f.Path)
-	}
+	fmt.Println(len(findings), "findings")
 	// Output:
 	// assistant read_temperature [sensor]
-	// warning assistant.tools.read_temperature.parameters
+	// 0 findings
 }
 
 func ExampleValidateDir() {

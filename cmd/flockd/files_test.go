@@ -1,15 +1,22 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
+	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -132,4 +139,145 @@ files:
 		t.Errorf("download: %s, %d bytes", resp.Status, len(body))
 	}
 	http.DefaultClient.CloseIdleConnections()
+}
+
+// childArgs, when set in the environment, makes the test binary run flockd
+// with these arguments (JSON) instead of the tests: a flockd of its own
+// process, which a test can kill.
+const childArgs = "FLOCKD_TEST_CHILD_ARGS"
+
+func TestMain(m *testing.M) {
+	if js := os.Getenv(childArgs); js != "" {
+		var args []string
+		if err := json.Unmarshal([]byte(js), &args); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := run(ctx, args, os.Stdout, os.Stderr, nil)
+		stop()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "flockd:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// TestKilledFlockdSpill: a flockd that is killed (SIGKILL, no cleanup)
+// leaves the file of an object over 1 MiB in its spill folder; the next
+// flockd with that folder removes it when it starts. Neither writes
+// anything to the system's temporary folder.
+func TestKilledFlockdSpill(t *testing.T) {
+	leakcheck.Check(t)
+	tmp, spill, envDir := t.TempDir(), filepath.Join(t.TempDir(), "spill"), t.TempDir()
+	envPath := filepath.Join(envDir, "env.json")
+	args, _ := json.Marshal([]string{"-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), childArgs+"="+string(args), "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ready, drained := make(chan struct{}), make(chan struct{})
+	var logs strings.Builder
+	go func() { // reads the child's log until it ends
+		defer close(drained)
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			logs.WriteString(sc.Text() + "\n")
+			if strings.Contains(sc.Text(), "environment file written") && !isClosed(ready) {
+				close(ready)
+			}
+		}
+	}()
+	kill := sync.OnceFunc(func() {
+		_ = cmd.Process.Kill()
+		<-drained
+		_ = cmd.Wait()
+	})
+	t.Cleanup(kill)
+	select {
+	case <-ready:
+	case <-drained:
+		kill()
+		t.Fatalf("the child flockd ended:\n%s", logs.String())
+	}
+	b, err := os.ReadFile(envPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f envFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	blob := uploadLarge(t, f, spill)
+	kill()
+	if _, err := os.Stat(blob); err != nil {
+		t.Fatalf("the killed flockd's spill file is gone already: %v", err)
+	}
+
+	t.Setenv("TMPDIR", tmp)
+	t.Setenv("TMP", tmp)
+	_, logs2 := serveInBackground(t, "-spill-dir", spill)
+	if _, err := os.Stat(filepath.Dir(blob)); !os.IsNotExist(err) {
+		t.Errorf("the next flockd left the killed one's spill folder: %v", err)
+	}
+	if !strings.Contains(logs2.String(), "removed the spill files of stopped processes") {
+		t.Errorf("no log line about the removal:\n%s", logs2)
+	}
+	if es, _ := os.ReadDir(tmp); len(es) != 0 {
+		t.Errorf("the temporary folder holds %v", es)
+	}
+}
+
+// isClosed reports whether ch is closed.
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
+}
+
+// uploadLarge stores an object over 1 MiB through a presigned URL on the
+// flockd of f, as a device would, and returns the file it is kept in,
+// which must be in a folder of spill.
+func uploadLarge(t *testing.T, f envFile, spill string) string {
+	t.Helper()
+	const size = 3 << 19 // 1.5 MiB
+	c := joinWithEnv(t, f.WSURL, f.Installations[0].Env)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, err := c.Call(ctx, wire.FilesWriteURL, nil, wamp.List{wamp.Dict{"key": "big.bin", "size": size}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := res.Arguments[0].(map[string]any)
+	up, _ := env["payload"].(map[string]any)
+	u, _ := up["url"].(string)
+	req, err := http.NewRequest(http.MethodPut, u, strings.NewReader(strings.Repeat("x", size)))
+	if err != nil {
+		t.Fatalf("upload URL %v: %v", env, err)
+	}
+	req.Header.Set("Content-Type", "application/octet-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	http.DefaultClient.CloseIdleConnections()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("upload: %s", resp.Status)
+	}
+	blobs, _ := filepath.Glob(filepath.Join(spill, "*", "blob-*"))
+	if len(blobs) != 1 {
+		t.Fatalf("spill files %v, want one", blobs)
+	}
+	return blobs[0]
 }

@@ -30,13 +30,25 @@
 // a token (-console-token, else generated and logged) when flockd listens
 // on anything but loopback; -no-console turns it off.
 //
+// Listening on loopback (the default), flockd answers only requests for
+// localhost, 127.x.y.z or ::1 (421 otherwise, against DNS rebinding);
+// -allow-host names more hosts. WebSocket links from web pages of other
+// origins than flockd's own are refused (403) unless -allow-origin names
+// them; programs that send no Origin, such as devices, always may connect.
+//
+// Every device app may set its device's position
+// (ironflock.location_service.update, SetDeviceLocation in the SDK); the
+// management API's device records and the console's fleet page show it.
+//
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
 // holding a few readings of each device, so apps have data to read.
 //
 // Every app also gets the platform's file service (files.read.*,
 // files.write.*) with its object store on the same HTTP server: presigned
 // URLs under /store/ and permanent URLs under /f/. The config's files
-// section sets the inline limit, direct transfers and quotas.
+// section sets the inline limit, direct transfers and quotas; objects over
+// 1 MiB are kept in files under -spill-dir, which flockd clears at start
+// of what killed runs left.
 //
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when

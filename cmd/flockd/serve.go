@@ -29,12 +29,14 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
+	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
+	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
-			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth]\n"+
-			"              [-no-console] [-console-write] [-console-token TOKEN] [-v]\n"+
+			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
 			"       flockd validate DIR      check an app's templates (DIR/.ironflock)\n"+
 			"       flockd check [-data DIR] check a data folder without serving it")
 		fs.PrintDefaults()
@@ -66,11 +68,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	dataOpts, reconcileOpts := data.options(dir)
 	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
 		platformtest.WithRecording(*recordMsgs, *recordBytes), platformtest.WithAuthLogLimit(*authLog)}, dataOpts...)
+	opts = append(opts, edge.options()...)
 	if *noRecord {
 		opts = append(opts, platformtest.WithoutRecording())
 	}
 	if *strict {
 		opts = append(opts, platformtest.WithStrictAuth())
+	}
+	if *spillDir != "" {
+		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
 	consoleOpt, token := cons.console(*listen)
 	if consoleOpt != nil {

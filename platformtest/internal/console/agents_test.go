@@ -76,14 +76,20 @@ func TestFiles(t *testing.T) {
 	if diff := cmp.Diff(want, cells); diff != "" {
 		t.Errorf("objects (-want +got):\n%s", diff)
 	}
-	req, _ := http.NewRequest(http.MethodGet, w.p.HTTPURL()+"/files/"+w.realm+"/object?ns=default&key=shots%2Fpress.png", nil)
-	res, err := w.http.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if res.Header.Get("Content-Type") != "image/png" || !strings.Contains(res.Header.Get("Content-Disposition"), `filename=press.png`) {
-		t.Errorf("download headers %v", res.Header)
+	// A download is an attachment that cannot act on the console's origin.
+	w.p.StoreFile(w.realm, "default", "page.html", []byte("<script>alert(1)</script>"), "text/html")
+	for key, ct := range map[string]string{"shots%2Fpress.png": "image/png", "page.html": "text/html"} {
+		req, _ := http.NewRequest(http.MethodGet, w.p.HTTPURL()+"/files/"+w.realm+"/object?ns=default&key="+key, nil)
+		res, err := w.http.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		h := res.Header
+		if h.Get("Content-Type") != ct || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment;") ||
+			h.Get("Content-Security-Policy") != "sandbox" || h.Get("X-Content-Type-Options") != "nosniff" {
+			t.Errorf("download headers of %s: %v", key, h)
+		}
 	}
 	if code, _ := w.get(t, "/files/"+w.realm+"/object?ns=default&key=nope"); code != http.StatusNotFound {
 		t.Errorf("a missing object: %d, want 404", code)

@@ -224,6 +224,42 @@ func TestBrowserLiveTraffic(t *testing.T) {
 	run(t, ctx, "resume", chromedp.Click("#pause", chromedp.ByQuery), chromedp.WaitVisible(later, chromedp.ByQuery))
 }
 
+// TestBrowserLocation: the fleet page, open in the browser, shows a
+// device's position as numbers and on its map once the device calls
+// SetDeviceLocation, without being reloaded.
+func TestBrowserLocation(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	ctx := browser(t)
+	sh := newShots(t)
+	c := clienttest.Start(t, w.in1)
+	cell := `#device-1 td.location`
+	var before string
+	run(t, ctx, "open the fleet", chromedp.Navigate(w.p.HTTPURL()+"/fleet"), chromedp.WaitVisible("#map", chromedp.ByQuery),
+		chromedp.Text(cell, &before, chromedp.ByQuery))
+	if strings.TrimSpace(before) != "—" {
+		t.Fatalf("before any update the location cell says %q", before)
+	}
+	// The page stays open: from here it only refreshes itself.
+	if err := c.SetDeviceLocation(testCtx(t), 8.68, 50.11); err != nil {
+		t.Fatal(err)
+	}
+	var shown bool
+	run(t, ctx, "see the position",
+		chromedp.Poll(fmt.Sprintf(`document.querySelector(%q).textContent.includes("long 8.68 · lat 50.11")`, cell), &shown,
+			chromedp.WithPollingInterval(100*time.Millisecond)))
+	var cx, cy, title string
+	var pins int
+	run(t, ctx, "the pin",
+		chromedp.Evaluate(`document.querySelectorAll("#map g.pin").length`, &pins),
+		chromedp.Evaluate(`document.querySelector("#map-device-1 circle").getAttribute("cx")`, &cx),
+		chromedp.Evaluate(`document.querySelector("#map-device-1 circle").getAttribute("cy")`, &cy),
+		chromedp.Evaluate(`document.querySelector("#map-device-1 title").textContent`, &title))
+	if pins != 1 || cx != "377.36" || cy != "79.78" || title != "press-1: long 8.68 · lat 50.11" {
+		t.Errorf("%d pin(s); press-1 at (%s, %s) titled %q, want one at (377.36, 79.78)", pins, cx, cy, title)
+	}
+	sh.take(ctx, "fleet-location")
+}
+
 // TestBrowserFault clicks "Drop connections" and sees the client
 // reconnect with a new session.
 func TestBrowserFault(t *testing.T) {

@@ -43,6 +43,9 @@ type Config struct {
 	// Storage returns where the platform keeps its world (storage.go);
 	// nil: the overview shows nothing of it.
 	Storage func() Storage
+	// NoLocationService says the platform runs without the location
+	// service, so no device has a location.
+	NoLocationService bool
 	// Write allows the fault buttons and tool calls.
 	Write bool
 	// Token, when not empty, is required from every request.

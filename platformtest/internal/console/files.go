@@ -7,7 +7,6 @@
 package console
 
 import (
-	"mime"
 	"net/http"
 	"strconv"
 	"time"
@@ -104,18 +103,7 @@ func (c *Console) download(w http.ResponseWriter, r *http.Request) {
 			ct = o.ContentType
 		}
 	}
-	w.Header().Set("Content-Type", ct)
+	fleetfiles.ObjectHeaders(w.Header(), ct, key, true)
 	w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-	w.Header().Set("Content-Disposition", mime.FormatMediaType("attachment", map[string]string{"filename": baseName(key)}))
 	_, _ = w.Write(data)
-}
-
-// baseName is the last segment of an object key.
-func baseName(key string) string {
-	for i := len(key) - 1; i >= 0; i-- {
-		if key[i] == '/' {
-			return key[i+1:]
-		}
-	}
-	return key
 }

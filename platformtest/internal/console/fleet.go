@@ -21,10 +21,15 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
-// locationNote says why no device has a location.
-const locationNote = "flockd does not store device locations: the platform's location service " +
-	"(ironflock.location_service.update) is not served, as on the real platform today, so " +
-	"SetDeviceLocation fails and there are no coordinates to show."
+// locationNote says where the locations come from, or that they do not.
+func (c *Console) locationNote() string {
+	if c.cfg.NoLocationService {
+		return "This platform runs without the location service (WithoutLocationService): " +
+			"ironflock.location_service.update answers wamp.error.no_such_procedure, so no device has a location."
+	}
+	return "A device's apps set its position with SetDeviceLocation (ironflock.location_service.update); " +
+		"the platform keeps the latest one and when it was set, no history."
+}
 
 type deviceView struct {
 	Key           int
@@ -32,6 +37,7 @@ type deviceView struct {
 	Project       string
 	ProjectKey    int
 	Online        bool
+	Location      *locationView // nil before the first update (locations.go)
 	Groups        []string
 	Installations []installView
 }
@@ -95,6 +101,7 @@ type fleetView struct {
 	Projects     []projectView
 	Apps         []appView
 	Grants       []grantView
+	Map          worldMap // locations.go; drawn for the fleet page only
 	LocationNote string
 }
 
@@ -136,7 +143,7 @@ func (c *Console) snapshot() fleetView {
 		}
 		for _, d := range s.Devices() {
 			dv := deviceView{Key: d.Key, Name: d.Name, Serial: d.Serial, Project: d.Project.Name,
-				ProjectKey: d.Project.Key, Online: online[d.Key]}
+				ProjectKey: d.Project.Key, Online: online[d.Key], Location: locationOf(d)}
 			for _, g := range s.GroupsOf(d) {
 				dv.Groups = append(dv.Groups, g.Name)
 			}
@@ -190,7 +197,7 @@ func (c *Console) snapshot() fleetView {
 			v.Grants = append(v.Grants, grantView{Project: g.Project.Name, Consumer: consumer, Provider: g.Provider})
 		}
 	})
-	v.LocationNote = locationNote
+	v.LocationNote = c.locationNote()
 	return v
 }
 
@@ -235,7 +242,9 @@ func (c *Console) refusing() []string {
 }
 
 func (c *Console) fleet(w http.ResponseWriter, r *http.Request) {
-	c.render(w, "fleet", "Fleet", "/fleet", c.snapshot())
+	v := c.snapshot()
+	v.Map = fleetMap(v)
+	c.render(w, "fleet", "Fleet", "/fleet", v)
 }
 
 type deviceDetail struct {
@@ -259,7 +268,7 @@ func (c *Console) device(w http.ResponseWriter, r *http.Request) {
 			if show != "" {
 				c.cfg.Log.Info("console revealed an app secret", "device", d.Name, "realm", show)
 			}
-			c.render(w, "device", "Device "+d.Name, "/fleet", deviceDetail{Device: d, LocationNote: locationNote})
+			c.render(w, "device", "Device "+d.Name, "/fleet", deviceDetail{Device: d, LocationNote: f.LocationNote})
 			return
 		}
 	}

@@ -2,12 +2,14 @@ package console_test
 
 import (
 	"html"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
@@ -53,16 +55,68 @@ func TestFleet(t *testing.T) {
 	s1, s2 := w.in1.Device().Serial(), w.in2.Device().Serial()
 	got := tableCells(t, body, "devices-1")
 	want := [][]string{
-		{"1", "press-1", s1, "offline", "line-1", "sensors DEV · " + w.realm + " · 1.0.0 · RUNNING"},
-		{"2", "press-2", s2, "offline", "line-1", "sensors DEV · " + w.realm + " · 1.0.0 · RUNNING"},
+		{"1", "press-1", s1, "offline", "—", "line-1", "sensors DEV · " + w.realm + " · 1.0.0 · RUNNING"},
+		{"2", "press-2", s2, "offline", "—", "line-1", "sensors DEV · " + w.realm + " · 1.0.0 · RUNNING"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("devices (-want +got):\n%s", diff)
 	}
-	for _, s := range []string{"Project factory", "does not store device locations", "ironflock.location_service.update"} {
+	for _, s := range []string{"Project factory", "ironflock.location_service.update", "0 device(s) on the map, 2 without a location"} {
 		if !strings.Contains(body, s) {
 			t.Errorf("fleet page lacks %q", s)
 		}
+	}
+}
+
+// TestFleetLocations: a device's position shows as numbers in the fleet,
+// on the map and on the device's page.
+func TestFleetLocations(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	c := clienttest.Start(t, w.in1)
+	if err := c.SetDeviceLocation(testCtx(t), 8.68, -50.11); err != nil {
+		t.Fatal(err)
+	}
+	loc, _ := w.in1.Device().Location()
+	set := "long 8.68 · lat -50.11 set " + loc.UpdatedAt.Format("2006-01-02 15:04:05.000Z")
+	_, body := w.get(t, "/fleet")
+	got := tableCells(t, body, "devices-1")
+	if len(got) != 2 || got[0][4] != set || got[1][4] != "—" {
+		t.Errorf("location cells %q, want %q and —", [][]string{got[0][4:5], got[1][4:5]}, set)
+	}
+	// On the map: longitude 8.68 is (8.68+180)*2 px from the left edge,
+	// latitude -50.11 is (90+50.11)*2 px from the top.
+	for _, s := range []string{`<g class="pin on" id="map-device-1"><title>press-1: long 8.68 · lat -50.11</title>`,
+		`<circle cx="377.36" cy="280.22" r="5"/>`, "1 device(s) on the map, 1 without a location"} {
+		if !strings.Contains(html.UnescapeString(body), s) {
+			t.Errorf("fleet page lacks %q", s)
+		}
+	}
+	if strings.Contains(body, `id="map-device-2"`) {
+		t.Error("press-2 is on the map without a location")
+	}
+	for _, s := range []string{"http://", "https://"} {
+		if i := strings.Index(body[strings.Index(body, `<svg class="map"`):], s); i >= 0 {
+			t.Errorf("the map refers to the network: %q", s)
+		}
+	}
+	_, body = w.get(t, "/devices/1")
+	if text := strings.Join(strings.Fields(html.UnescapeString(tagRe.ReplaceAllString(body, ""))), " "); !strings.Contains(text, "Location"+set) {
+		t.Errorf("the device page lacks %q:\n%s", "Location"+set, text)
+	}
+}
+
+// TestFleetWithoutLocationService: the page says the service is off.
+func TestFleetWithoutLocationService(t *testing.T) {
+	p := platformtest.New(t, platformtest.WithConsole(platformtest.Console{}), platformtest.WithoutLocationService())
+	p.AddDevice("d")
+	res, err := http.Get(p.HTTPURL() + "/fleet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	b, _ := io.ReadAll(res.Body)
+	if !strings.Contains(string(b), "runs without the location service") {
+		t.Errorf("the fleet page does not say the location service is off:\n%s", b)
 	}
 }
 

@@ -1,7 +1,7 @@
 // This file holds the bytes of stored objects: a blob is immutable once
 // written, kept in memory when small and in a file of the service's spill
-// directory when large, so that a 5 GiB upload never has to fit in memory
-// (the platform's own memory then stays flat in benchmarks, too). Blobs
+// folder (spill.go) when large, so that a 5 GiB upload never has to fit in
+// memory (the platform's own memory then stays flat in benchmarks, too). Blobs
 // are reference counted: an object holds one reference, a copy of it
 // another, a reader one while it reads; the file goes when the last one
 // is released. It serves no URI.
@@ -18,7 +18,6 @@ import (
 	"hash"
 	"io"
 	"os"
-	"sync"
 	"sync/atomic"
 )
 
@@ -77,32 +76,6 @@ func (b *blob) release() {
 		name := b.file.Name()
 		_ = b.file.Close()
 		_ = os.Remove(name)
-	}
-}
-
-// spillDir is the directory of the blobs kept in files, made on first use
-// and removed by Close.
-type spillDir struct {
-	mu  sync.Mutex
-	dir string
-	err error
-}
-
-func (d *spillDir) path() (string, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.dir == "" && d.err == nil {
-		d.dir, d.err = os.MkdirTemp("", "ironflock-files-")
-	}
-	return d.dir, d.err
-}
-
-func (d *spillDir) remove() {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.dir != "" {
-		_ = os.RemoveAll(d.dir)
-		d.dir = ""
 	}
 }
 

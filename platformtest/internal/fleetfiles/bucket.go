@@ -66,11 +66,12 @@ const isoMillis = "2006-01-02T15:04:05.000Z07:00"
 // bucketName is the object store's name of the bucket: if-<S>-<sad_key>.
 func (b *bucket) bucketName() string { return fmt.Sprintf("if-%d-%d", b.ri.Swarm, b.sad) }
 
-// namespace returns a namespace of the app's template.
+// namespace returns a namespace of the app: "default" or one its template
+// declares.
 func (b *bucket) namespace(name string) (*template.Namespace, *failure) {
 	ns, ok := b.tpl.Namespace(name)
 	if !ok {
-		return nil, refuse(wire.FileNoSuchNamespace, "namespace %q is not declared in the app's data template; declared: %s",
+		return nil, refuse(wire.FileNoSuchNamespace, "namespace %q is not declared in the app's data template; the app's namespaces: %s",
 			name, strings.Join(b.tpl.NamespaceNames(), ", "))
 	}
 	return ns, nil

@@ -6,8 +6,9 @@
 // On every realm it registers the files.read.* and files.write.*
 // procedures, which always answer a RESULT holding an envelope
 // {success, payload} or {success: false, code, reason}, and publishes
-// files.events. The namespaces come from the app's data template (a
-// namespace "default" when none is declared), with their content types,
+// files.events. The namespaces are "default", which every app has,
+// and those the app's data template declares (declaring "default" sets its
+// options), with their content types,
 // maxObjectBytes, privacy, linkMaxTtl and retention. All namespaces of a
 // realm share one budget, the project user's quota.
 //
@@ -18,7 +19,8 @@
 // credential with read access on the data backend.
 //
 // Small objects live in memory, large uploads in files of a spill
-// directory that Close removes. Settings (the inline limit, presigning,
+// folder the platform owns (Config.SpillDir): Close removes the service's
+// files, and a new service removes those a killed process left. Settings (the inline limit, presigning,
 // an unreachable store, the devices' clock skew, quotas) change at run
 // time through Update; Config.Absent makes a deployment without a file
 // service. The package knows nothing of the platform facade; the facade

@@ -20,7 +20,9 @@
 // namespace or object: 404. With ?v= equal to the object's etag the answer
 // may be cached for good (Cache-Control: private, max-age=31536000,
 // immutable); otherwise it is revalidated (private, no-cache). Range and
-// conditional requests work as on the object store.
+// conditional requests work as on the object store, and so do the
+// headers that keep an object from acting on the platform's origin
+// (serve_object.go).
 
 package fleetfiles
 
@@ -42,6 +44,7 @@ func (s *Service) servePermanent(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	inertHeaders(w.Header())
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
@@ -83,7 +86,7 @@ func (s *Service) servePermanent(w http.ResponseWriter, r *http.Request) {
 	} else {
 		w.Header().Set("Cache-Control", "private, no-cache")
 	}
-	serveObject(w, r, &o)
+	serveObject(w, r, &o, false)
 }
 
 // requestor authenticates the request for b's realm and returns the

@@ -12,7 +12,8 @@
 // X-Amz-SignedHeaders, X-Amz-Signature (HMAC-SHA256 with a key of the
 // platform over the method, the path, every other query parameter and
 // the signed headers' values). A read URL adds
-// response-content-disposition (inline with the key's last segment as
+// response-content-disposition (inline for a raster image or a PDF,
+// attachment for anything else, with the key's last segment as
 // filename); an upload URL signs its Content-Type and carries its
 // X-If-Max-Bytes. Both are NOT_SUPPORTED while presigning is off; a read
 // URL needs an existing object.
@@ -29,10 +30,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"mime"
 	"net/http"
 	"net/url"
-	"path"
 	"strconv"
 	"strings"
 	"time"
@@ -94,7 +93,7 @@ func (c *call) serveReadURL() (map[string]any, *failure) {
 		return nil, f
 	}
 	o.blob.release()
-	q := url.Values{qDisposition: {mime.FormatMediaType("inline", map[string]string{"filename": path.Base(key)})}}
+	q := url.Values{qDisposition: {disposition(o.contentType, key, false)}}
 	return map[string]any{
 		wire.FieldURL:       c.b.presign(http.MethodGet, ns.Name, key, c.now, ttl, q, ""),
 		wire.FieldMethod:    http.MethodGet,

@@ -54,6 +54,10 @@ type Config struct {
 	Absent bool
 	// Log receives the service's log lines.
 	Log *slog.Logger
+	// SpillDir is the folder the files of objects above 1 MiB are kept in
+	// (spill.go); "" is DefaultSpillDir(). The service owns it: at New it
+	// removes what processes that are gone left there.
+	SpillDir string
 }
 
 // Service is the fake file service: one bucket per realm, with its own
@@ -61,7 +65,7 @@ type Config struct {
 type Service struct {
 	cfg   Config
 	key   []byte // signs presigned URLs
-	spill spillDir
+	spill *spillDir
 
 	mu      sync.Mutex // guards what follows
 	set     Settings
@@ -97,7 +101,7 @@ func New(cfg Config) *Service {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Service{
-		cfg: cfg, key: key,
+		cfg: cfg, key: key, spill: newSpillDir(cfg.SpillDir, cfg.Log),
 		set:     Settings{InlineMaxBytes: wire.DefaultInlineMaxBytes, Presign: true, Quotas: map[string]int64{}},
 		buckets: map[string]*bucket{},
 		bySad:   map[int64]*bucket{},
@@ -133,7 +137,7 @@ func (s *Service) quota(realmName string) int64 {
 	return DefaultQuotaBytes
 }
 
-// Close drops every object and removes the spill directory.
+// Close drops every object and removes the service's spill files.
 func (s *Service) Close() {
 	s.mu.Lock()
 	bs := make([]*bucket, 0, len(s.buckets))

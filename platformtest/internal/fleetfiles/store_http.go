@@ -15,9 +15,12 @@
 // (403 QuotaExceeded); its body streams into a blob, so large objects
 // never sit in memory. Reads support Range (206, 416) and conditional
 // requests, and answer Content-Type, ETag (quoted), Last-Modified,
-// Accept-Ranges and the signed Content-Disposition. Errors are S3's XML
-// bodies. While the store is unreachable (Settings.Unreachable) every
-// connection is closed before an answer.
+// Accept-Ranges and a Content-Disposition: attachment for every type but
+// raster images and PDF, also when the signed disposition asks for
+// inline (serve_object.go). Every answer carries
+// Content-Security-Policy: sandbox and X-Content-Type-Options: nosniff.
+// Errors are S3's XML bodies. While the store is unreachable
+// (Settings.Unreachable) every connection is closed before an answer.
 
 package fleetfiles
 
@@ -58,6 +61,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 		http.NotFound(w, r)
 		return
 	}
+	inertHeaders(w.Header())
 	set := s.settings()
 	if set.Unreachable {
 		if hj, ok := w.(http.Hijacker); ok {
@@ -83,10 +87,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer o.blob.release()
-		if d := r.URL.Query().Get(qDisposition); d != "" {
-			w.Header().Set("Content-Disposition", d)
-		}
-		serveObject(w, r, &o)
+		serveObject(w, r, &o, wantsDownload(r.URL.Query().Get(qDisposition)))
 	case http.MethodPut:
 		o, err := b.upload(r, ns, key, now)
 		if err != nil {
@@ -99,16 +100,6 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD, PUT")
 		(&s3Error{http.StatusMethodNotAllowed, "MethodNotAllowed", "The specified method is not allowed against this resource."}).write(w)
 	}
-}
-
-// serveObject answers a read of o with its headers, ranges and
-// conditional requests.
-func serveObject(w http.ResponseWriter, r *http.Request, o *object) {
-	h := w.Header()
-	h.Set("Content-Type", o.contentType)
-	h.Set("ETag", `"`+o.blob.md5+`"`)
-	h.Set("Accept-Ranges", "bytes")
-	http.ServeContent(w, r, "", o.modified, o.blob.reader())
 }
 
 // checkPresigned checks a request against its presigned URL and returns

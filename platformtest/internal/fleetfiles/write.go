@@ -1,7 +1,9 @@
 // This file serves writes through the router (docs/wire.md §7.15):
 //
 //	files.write.put     {namespace, key, data: base64, content_type?} →
-//	                    descriptor without last_modified
+//	                    the stored object's descriptor, last_modified
+//	                    included (the seed: put returns the object's
+//	                    metadata; fleetfiles v0.2.0 left last_modified out)
 //	files.write.delete  {namespace, key} → {deleted: true} (idempotent)
 //	files.write.copy    {namespace, key, to, to_namespace?} → the
 //	                    destination's descriptor
@@ -47,9 +49,7 @@ func (c *call) servePut() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
-	d := o.descriptor()
-	delete(d, wire.FieldLastModified)
-	return d, nil
+	return o.descriptor(), nil
 }
 
 // decodeData reads the data of a put: strict base64 text or binary, at

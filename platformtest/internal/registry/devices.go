@@ -32,6 +32,8 @@ type Device struct {
 	Architecture string    `json:"architecture,omitempty"`
 	Created      time.Time `json:"created,omitzero"`
 	Seeded       bool      `json:"seeded,omitempty"`
+
+	Location *Location `json:"location,omitempty"` // location.go; nil before the first update
 }
 
 // AddDevice adds a device. Spec: Key, Serial, Project (default: the

@@ -87,6 +87,7 @@ func world(t *testing.T, r *Registry) {
 		if err != nil {
 			return err
 		}
+		s.SetLocation(d1, 8.54, 47.37)
 		if _, err := s.AddDevice("loose", Spec{}); err != nil { // project default
 			return err
 		}
@@ -178,6 +179,9 @@ func TestReopenKeepsTheWorld(t *testing.T) {
 				in := s.Installation(1, 10, wire.StageDev)
 				if id, secret := in.Credential(in.Epoch); id != id1 || secret != secret1 {
 					t.Errorf("credential %s %s, want %s %s", id, secret, id1, secret1)
+				}
+				if loc := s.Device(1).Location; loc == nil || loc.Long != 8.54 || loc.Lat != 47.37 || loc.Updated.IsZero() {
+					t.Errorf("location %+v", loc)
 				}
 				if b := s.Building(s.AppByName("sensors")); b == nil || b.Version != "2.0.0" {
 					t.Errorf("build in progress = %+v", b)

@@ -24,6 +24,27 @@ type Device struct {
 	Status       string    `json:"status"`
 	GroupKeys    []int     `json:"group_keys"`
 	CreatedAt    time.Time `json:"created_at"`
+	// Location is where the device's location service last put it; nil
+	// (null) before the first update.
+	Location *Location `json:"location"`
+}
+
+// Location is a device's position and when it was set: updated_at in ISO
+// 8601 UTC with milliseconds, as the platform writes its timestamps.
+type Location struct {
+	Long      float64 `json:"long"`
+	Lat       float64 `json:"lat"`
+	UpdatedAt string  `json:"updated_at"`
+}
+
+// isoMillis is the layout of updated_at.
+const isoMillis = "2006-01-02T15:04:05.000Z"
+
+func locationView(l *registry.Location) *Location {
+	if l == nil {
+		return nil
+	}
+	return &Location{Long: l.Long, Lat: l.Lat, UpdatedAt: l.Updated.UTC().Format(isoMillis)}
 }
 
 // deviceStatus returns CONNECTED while a session of d is joined, else
@@ -44,6 +65,7 @@ func (c *restCall) deviceView(d *registry.Device) Device {
 		DeviceKey: d.Key, SwarmKey: d.Project.Key, SerialNumber: d.Serial, Name: d.Name,
 		Description: d.Description, Architecture: d.Architecture,
 		Status: c.deviceStatus(d), GroupKeys: c.st.GroupKeys(d), CreatedAt: d.Created.UTC(),
+		Location: locationView(d.Location),
 	}
 }
 

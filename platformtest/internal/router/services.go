@@ -5,9 +5,6 @@
 // seam of package internal/realm). The data backend plugs in here. The
 // same session answers the platform's own registration lookups
 // (force_reregister).
-//
-// ironflock.location_service.update is not served by any service: callers
-// get wamp.error.no_such_procedure, as on the real platform.
 
 package router
 

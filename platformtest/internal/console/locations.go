@@ -1,0 +1,125 @@
+// This file draws the device locations of the fleet page: each device's
+// position as numbers and a small world map with a pin per located
+// device. The map is SVG drawn on the server (an equirectangular
+// projection: coarse land outlines from land.go, a grid of meridians and
+// parallels, the pins), so it needs no network access, no tiles and no
+// JavaScript; the page's data-refresh redraws it while it is open.
+
+package console
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
+)
+
+// Map geometry: degrees times mapScale pixels.
+const (
+	mapScale   = 2
+	mapW, mapH = 360 * mapScale, 180 * mapScale
+	gridStep   = 30 // degrees between grid lines
+)
+
+// locationView is a device's stored position on the fleet page.
+type locationView struct {
+	Long, Lat float64
+	Updated   time.Time
+}
+
+// Text is the position as numbers, "long 8.68 · lat 50.11".
+func (l locationView) Text() string {
+	return "long " + degrees(l.Long) + " · lat " + degrees(l.Lat)
+}
+
+// X and Y place the position on the map.
+func (l locationView) X() string { return pixels((l.Long + 180) * mapScale) }
+
+// Y places the position on the map.
+func (l locationView) Y() string { return pixels((90 - l.Lat) * mapScale) }
+
+// locationOf returns d's location for the page, nil before the first
+// update. It runs under the registry's lock.
+func locationOf(d *registry.Device) *locationView {
+	if d.Location == nil {
+		return nil
+	}
+	return &locationView{Long: d.Location.Long, Lat: d.Location.Lat, Updated: d.Location.Updated}
+}
+
+// pin is a located device on the map.
+type pin struct {
+	Key      int
+	Name     string
+	Online   bool
+	Location locationView
+}
+
+// gridLine is a meridian or a parallel with its label.
+type gridLine struct {
+	X1, Y1, X2, Y2 string
+	Axis           bool // the equator or the prime meridian
+	Label          string
+	LX, LY         string // where the label stands
+}
+
+// worldMap is the map of the fleet page.
+type worldMap struct {
+	W, H     int
+	Land     []string // SVG polygon points (land.go)
+	Grid     []gridLine
+	Pins     []pin
+	Unplaced int // devices without a location
+}
+
+// fleetMap draws the located devices of v.
+func fleetMap(v fleetView) worldMap {
+	m := worldMap{W: mapW, H: mapH, Land: landPoints, Grid: grid()}
+	for _, p := range v.Projects {
+		for _, d := range p.Devices {
+			if d.Location == nil {
+				m.Unplaced++
+				continue
+			}
+			m.Pins = append(m.Pins, pin{Key: d.Key, Name: d.Name, Online: d.Online, Location: *d.Location})
+		}
+	}
+	return m
+}
+
+// grid returns the meridians and parallels every gridStep degrees.
+func grid() []gridLine {
+	var out []gridLine
+	for long := -180; long <= 180; long += gridStep {
+		x := pixels(float64(long+180) * mapScale)
+		out = append(out, gridLine{X1: x, Y1: "0", X2: x, Y2: strconv.Itoa(mapH), Axis: long == 0,
+			Label: hemisphere(long, 180, "E", "W"), LX: pixels(float64(long+180)*mapScale + 3), LY: strconv.Itoa(mapH - 4)})
+	}
+	for lat := -90; lat <= 90; lat += gridStep {
+		y := pixels(float64(90-lat) * mapScale)
+		out = append(out, gridLine{X1: "0", Y1: y, X2: strconv.Itoa(mapW), Y2: y, Axis: lat == 0,
+			Label: hemisphere(lat, 90, "N", "S"), LX: "3", LY: pixels(float64(90-lat)*mapScale - 3)})
+	}
+	return out
+}
+
+// hemisphere labels a grid line: 30°E, 60°S, 0°; the frame (±edge) has
+// no label.
+func hemisphere(deg, edge int, pos, neg string) string {
+	switch {
+	case deg == edge || deg == -edge:
+		return ""
+	case deg > 0:
+		return fmt.Sprintf("%d°%s", deg, pos)
+	case deg < 0:
+		return fmt.Sprintf("%d°%s", -deg, neg)
+	}
+	return "0°"
+}
+
+// degrees shows a coordinate as stored, in its shortest exact form.
+func degrees(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// pixels shows a map coordinate to two decimals.
+func pixels(f float64) string { return strconv.FormatFloat(f, 'f', 2, 64) }
