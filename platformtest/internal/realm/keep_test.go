@@ -29,6 +29,9 @@ func TestDiffTemplates(t *testing.T) {
     - tablename: gone
       columns:
         - {id: tsp, name: T, dataType: timestamp}
+files:
+  namespaces:
+    - name: shots
 `)
 	new := parse(t, `data:
   tables:
@@ -53,7 +56,7 @@ files:
 		RemovedColumns:    []ColumnChange{{Table: "a", Column: "y", From: "string"}},
 		RetypedColumns:    []ColumnChange{{Table: "a", Column: "x", From: "numeric", To: "string"}, {Table: "a", Column: "k", From: "string", To: "string secret"}},
 		AddedNamespaces:   []string{"photos"},
-		RemovedNamespaces: []string{"default"},
+		RemovedNamespaces: []string{"shots"},
 	}
 	if diff := cmp.Diff(want, ch); diff != "" {
 		t.Errorf("diff (-want +got):\n%s", diff)
@@ -61,7 +64,7 @@ files:
 	if !ch.Drops() || ch.Empty() {
 		t.Error("the change drops data")
 	}
-	if got := ch.Dropped(); got != "table gone removed, column a.y (string) removed, column a.x retyped from numeric to string, column a.k retyped from string to string secret, file namespace default removed" {
+	if got := ch.Dropped(); got != "table gone removed, column a.y (string) removed, column a.x retyped from numeric to string, column a.k retyped from string to string secret, file namespace shots removed" {
 		t.Errorf("Dropped() = %q", got)
 	}
 	if got := ch.Added(); got != "table fresh, column a.z (boolean), file namespace photos" {
@@ -70,7 +73,8 @@ files:
 	if back := DiffTemplates(old, old); !back.Empty() {
 		t.Errorf("no change: %+v", back)
 	}
-	if none := DiffTemplates(nil, old); none.Drops() || len(none.AddedTables) != 2 {
+	tables := parse(t, "data:\n  tables:\n    - tablename: a\n      columns:\n        - {id: tsp, name: T, dataType: timestamp}\n")
+	if none := DiffTemplates(nil, tables); none.Drops() || len(none.AddedTables) != 1 {
 		t.Errorf("from nothing: %+v", none)
 	}
 }
