@@ -43,9 +43,7 @@ func (s *State) RemoveApp(a *App) {
 func (s *State) InstallsOfApp(a *App) []*Installation {
 	var out []*Installation
 	for _, d := range s.Devices() {
-		for _, in := range s.InstallsOf(d, a.Key) {
-			out = append(out, in)
-		}
+		out = append(out, s.InstallsOf(d, a.Key)...)
 	}
 	return out
 }
