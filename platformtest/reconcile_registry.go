@@ -104,6 +104,16 @@ func (rc *reconciler) removed(what string, args ...any) {
 	rc.p.log.Warn(what+" is no longer in the configuration: removed", args...)
 }
 
+// rekeyed reports whether the seed sets another key (want, 0: any) for an
+// entity of kind that has key have, and logs that it is made anew.
+func (rc *reconciler) rekeyed(kind string, have, want int, args ...any) bool {
+	if want == 0 || want == have {
+		return false
+	}
+	rc.p.log.Warn(kind+"'s key changed in the configuration: removed with what hangs on it and made anew", append(args, "was", have, "now", want)...)
+	return true
+}
+
 // goneRealms marks the realms of a swarm or an app (0: any) as going with
 // what is removed.
 func (rc *reconciler) goneRealms(swarm, app int) {
@@ -119,8 +129,7 @@ func (rc *reconciler) reconcileProjects() error {
 	for _, sp := range rc.seed.Projects {
 		listed[sp.Name] = true
 		pr := rc.st.ProjectByName(sp.Name)
-		if pr != nil && sp.SwarmKey != 0 && pr.Key != sp.SwarmKey {
-			rc.p.log.Warn("project's swarm_key changed: removed and made anew, with its data", "project", pr.Name, "was", pr.Key, "now", sp.SwarmKey)
+		if pr != nil && rc.rekeyed("project", pr.Key, sp.SwarmKey, "project", pr.Name) {
 			rc.goneRealms(pr.Key, 0)
 			rc.st.RemoveProject(pr)
 			pr = nil
@@ -167,8 +176,7 @@ func (rc *reconciler) reconcileDevices(pr *registry.Project, sp SeedProject) err
 	for _, sd := range sp.Devices {
 		listed[sd.Name] = true
 		d := rc.deviceNamed(pr, sd.Name)
-		if d != nil && sd.DeviceKey != 0 && d.Key != sd.DeviceKey {
-			rc.p.log.Warn("device's device_key changed: removed and made anew", "project", pr.Name, "device", d.Name, "was", d.Key, "now", sd.DeviceKey)
+		if d != nil && rc.rekeyed("device", d.Key, sd.DeviceKey, "project", pr.Name, "device", d.Name) {
 			rc.st.DeleteDevice(d)
 			d = nil
 		}
@@ -216,8 +224,7 @@ func (rc *reconciler) reconcileGroups(pr *registry.Project, sp SeedProject) erro
 			members = append(members, d)
 		}
 		g := rc.groupNamed(pr, sg.Name)
-		if g != nil && sg.GroupKey != 0 && g.Key != sg.GroupKey {
-			rc.p.log.Warn("group's group_key changed: removed and made anew", "project", pr.Name, "group", g.Name, "was", g.Key, "now", sg.GroupKey)
+		if g != nil && rc.rekeyed("group", g.Key, sg.GroupKey, "project", pr.Name, "group", g.Name) {
 			rc.st.RemoveGroup(g)
 			g = nil
 		}
@@ -258,8 +265,7 @@ func (rc *reconciler) reconcileApps() error {
 		if a != nil && a.Owner != nil {
 			return fmt.Errorf("app %q of the configuration: an app of that name was created over the management API by user %q; rename one of them", sa.Name, a.Owner.Name)
 		}
-		if a != nil && sa.AppKey != 0 && a.Key != sa.AppKey {
-			rc.p.log.Warn("app's app_key changed: removed and made anew, with its data", "app", a.Name, "was", a.Key, "now", sa.AppKey)
+		if a != nil && rc.rekeyed("app", a.Key, sa.AppKey, "app", a.Name) {
 			rc.goneRealms(0, a.Key)
 			rc.st.RemoveApp(a)
 			a = nil

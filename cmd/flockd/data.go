@@ -83,14 +83,8 @@ func checkCommand(_ context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintln(stderr, "usage: flockd check [-data DIR | -config FILE]")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseArgs(fs, args); help || err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (give the folder with -data)", fs.Arg(0))
 	}
 	if *dir == "" {
 		*dir = defaultFolder(*config)

@@ -302,3 +302,32 @@ func TestStoreConformance(t *testing.T) {
 		})
 	}
 }
+
+// TestUnchangedMarksNothing: setting what an entity already holds (the
+// seed mark, roles, a grant's mark) is no change to keep, so a
+// reconciliation with an unchanged configuration writes nothing.
+func TestUnchangedMarksNothing(t *testing.T) {
+	r := New(testConfig())
+	world(t, r)
+	r.Do(func(s *State) {
+		pr := s.ProjectByName("plant")
+		u := s.User("alice")
+		s.SetSeeded(pr, true)
+		s.SeededGrant(pr, s.AppByName("dashboard"), Wildcard)
+		s.SetSeeded(u, true)
+	})
+	r.Do(func(s *State) {
+		pr := s.ProjectByName("plant")
+		u := s.User("alice")
+		s.SetSeeded(pr, true)
+		s.SetSeeded(u, true)
+		if !s.SeededGrant(pr, s.AppByName("dashboard"), Wildcard) {
+			t.Error("the wildcard grant is gone")
+		}
+		must(t, s.SetRoles(u, map[*Project]string{pr: wire.RoleAdmin}))
+		s.SetMembers(s.Groups()[0], s.Groups()[0].Devices)
+		if len(s.dirty) != 0 {
+			t.Errorf("unchanged entities marked: %v", s.dirty)
+		}
+	})
+}

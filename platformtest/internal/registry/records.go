@@ -247,41 +247,35 @@ func (s *State) load(entities []Entity) error {
 	return nil
 }
 
+// readDoc decodes e's document into v and checks that it is the document
+// of e's ID (id returns the ID v names; nil: any).
+func readDoc(e Entity, v any, id func() string) error {
+	if err := json.Unmarshal(e.Doc, v); err != nil {
+		return fmt.Errorf("document %.80q does not read: %w", e.Doc, err)
+	}
+	if id != nil && id() != e.ID {
+		return fmt.Errorf("the document is that of %q", id())
+	}
+	return nil
+}
+
 func (s *State) loadOne(e Entity) error {
-	unmarshal := func(v any) error {
-		if err := json.Unmarshal(e.Doc, v); err != nil {
-			return fmt.Errorf("document %.80q does not read: %w", e.Doc, err)
-		}
-		return nil
-	}
-	idIs := func(id string) error {
-		if id != e.ID {
-			return fmt.Errorf("the document is that of %q", id)
-		}
-		return nil
-	}
 	switch e.Kind {
 	case KindCounter:
 		var d counterDoc
-		if err := unmarshal(&d); err != nil {
+		if err := readDoc(e, &d, nil); err != nil {
 			return err
 		}
 		s.next[e.ID] = d.Next
 	case KindProject:
 		pr := &Project{}
-		if err := unmarshal(pr); err != nil {
-			return err
-		}
-		if err := idIs(keyID(pr.Key)); err != nil {
+		if err := readDoc(e, pr, func() string { return keyID(pr.Key) }); err != nil {
 			return err
 		}
 		s.projects[pr.Key] = pr
 	case KindUser:
 		u := &User{}
-		if err := unmarshal(u); err != nil {
-			return err
-		}
-		if err := idIs(u.Name); err != nil {
+		if err := readDoc(e, u, func() string { return u.Name }); err != nil {
 			return err
 		}
 		if u.Projects == nil {
@@ -295,10 +289,7 @@ func (s *State) loadOne(e Entity) error {
 		s.users[u.Name] = u
 	case KindApp:
 		d := appDoc{App: &App{}}
-		if err := unmarshal(&d); err != nil {
-			return err
-		}
-		if err := idIs(keyID(d.Key)); err != nil {
+		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
 			return err
 		}
 		if d.Owner != "" {
@@ -309,10 +300,7 @@ func (s *State) loadOne(e Entity) error {
 		s.apps[d.Key] = d.App
 	case KindRelease:
 		d := releaseDoc{Release: &Release{}}
-		if err := unmarshal(&d); err != nil {
-			return err
-		}
-		if err := idIs(keyID(d.Key)); err != nil {
+		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
 			return err
 		}
 		r := d.Release
@@ -326,10 +314,7 @@ func (s *State) loadOne(e Entity) error {
 		s.releases[r.Key] = r
 	case KindDevice:
 		d := deviceDoc{Device: &Device{}}
-		if err := unmarshal(&d); err != nil {
-			return err
-		}
-		if err := idIs(keyID(d.Key)); err != nil {
+		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
 			return err
 		}
 		if d.Device.Project = s.projects[d.Project]; d.Device.Project == nil {
@@ -340,47 +325,37 @@ func (s *State) loadOne(e Entity) error {
 		}
 		s.devices[d.Key] = d.Device
 	case KindGroup:
-		return s.loadGroup(e, unmarshal, idIs)
+		return s.loadGroup(e)
 	case KindInstallation:
-		return s.loadInstallation(e, unmarshal)
+		return s.loadInstallation(e)
 	case KindRealm:
 		var d realmDoc
-		if err := unmarshal(&d); err != nil {
+		if err := readDoc(e, &d, func() string { return realm.NewInfo(d.Swarm, d.App, d.Stage).Name }); err != nil {
 			return err
 		}
 		ri := realm.NewInfo(d.Swarm, d.App, d.Stage)
-		if err := idIs(ri.Name); err != nil {
-			return err
-		}
 		if d.Name != ri.Name {
 			return fmt.Errorf("realm %q is not that of swarm %d, app %d, %s", d.Name, d.Swarm, d.App, d.Stage)
 		}
 		s.realms[ri.Name] = ri
 	case KindGrant:
 		var d grantDoc
-		if err := unmarshal(&d); err != nil {
-			return err
-		}
-		k := grantKey{d.Swarm, d.Consumer, d.Provider}
-		if err := idIs(grantID(k)); err != nil {
+		if err := readDoc(e, &d, func() string { return grantID(grantKey{d.Swarm, d.Consumer, d.Provider}) }); err != nil {
 			return err
 		}
 		if s.projects[d.Swarm] == nil || s.apps[d.Consumer] == nil {
 			return fmt.Errorf("names project %d and app %d, which are not both kept", d.Swarm, d.Consumer)
 		}
-		s.grants[k] = d.Seeded
+		s.grants[grantKey{d.Swarm, d.Consumer, d.Provider}] = d.Seeded
 	default:
 		return fmt.Errorf("a kind this flockd does not know")
 	}
 	return nil
 }
 
-func (s *State) loadGroup(e Entity, unmarshal func(any) error, idIs func(string) error) error {
+func (s *State) loadGroup(e Entity) error {
 	d := groupDoc{Group: &Group{}}
-	if err := unmarshal(&d); err != nil {
-		return err
-	}
-	if err := idIs(keyID(d.Key)); err != nil {
+	if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
 		return err
 	}
 	g := d.Group
@@ -411,18 +386,14 @@ func (s *State) loadGroup(e Entity, unmarshal func(any) error, idIs func(string)
 	return nil
 }
 
-func (s *State) loadInstallation(e Entity, unmarshal func(any) error) error {
+func (s *State) loadInstallation(e Entity) error {
 	d := installDoc{Installation: &Installation{}}
-	if err := unmarshal(&d); err != nil {
+	if err := readDoc(e, &d, func() string { return instID(instKey{d.Device, d.App, d.Stage}) }); err != nil {
 		return err
 	}
 	in := d.Installation
 	if in.Device, in.App = s.devices[d.Device], s.apps[d.App]; in.Device == nil || in.App == nil {
 		return fmt.Errorf("names device %d and app %d, which are not both kept", d.Device, d.App)
-	}
-	k := instKey{d.Device, d.App, in.Stage}
-	if instID(k) != e.ID {
-		return fmt.Errorf("the document is that of %q", instID(k))
 	}
 	if want := wire.Realm(in.Device.Project.Key, in.App.Key, in.Stage); in.Realm != want {
 		return fmt.Errorf("realm %q, want %q", in.Realm, want)
@@ -440,6 +411,6 @@ func (s *State) loadInstallation(e Entity, unmarshal func(any) error) error {
 			return fmt.Errorf("names group %d, which is not kept", d.Group)
 		}
 	}
-	s.installs[k] = in
+	s.installs[instKey{d.Device, d.App, in.Stage}] = in
 	return nil
 }

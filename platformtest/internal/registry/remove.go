@@ -9,6 +9,7 @@ package registry
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -43,9 +44,7 @@ func (s *State) RemoveApp(a *App) {
 func (s *State) InstallsOfApp(a *App) []*Installation {
 	var out []*Installation
 	for _, d := range s.Devices() {
-		for _, in := range s.InstallsOf(d, a.Key) {
-			out = append(out, in)
-		}
+		out = append(out, s.InstallsOf(d, a.Key)...)
 	}
 	return out
 }
@@ -155,8 +154,10 @@ func (s *State) SetRoles(u *User, roles map[*Project]string) error {
 		}
 		set[pr.Key] = role
 	}
-	u.Projects = set
-	s.touchUser(u)
+	if !maps.Equal(set, u.Projects) {
+		u.Projects = set
+		s.touchUser(u)
+	}
 	return nil
 }
 
@@ -178,27 +179,40 @@ func (s *State) SetMembers(g *Group, devices []*Device) {
 // reconciliation removes a seeded entity its seed no longer lists, and
 // leaves the others (made in Go or over the management API) alone.
 func (s *State) SetSeeded(entity any, seeded bool) {
+	var mark *bool
 	switch e := entity.(type) {
 	case *Project:
-		e.Seeded = seeded
-		s.touchProject(e)
+		mark = &e.Seeded
 	case *Device:
-		e.Seeded = seeded
-		s.touchDevice(e)
+		mark = &e.Seeded
 	case *App:
-		e.Seeded = seeded
-		s.touchApp(e)
+		mark = &e.Seeded
 	case *Group:
-		e.Seeded = seeded
-		s.touchGroup(e)
+		mark = &e.Seeded
 	case *Installation:
-		e.Seeded = seeded
-		s.touchInstall(e)
+		mark = &e.Seeded
 	case *User:
-		e.Seeded = seeded
-		s.touchUser(e)
+		mark = &e.Seeded
 	default:
 		panic(fmt.Sprintf("registry: SetSeeded of %T", entity))
+	}
+	if *mark == seeded {
+		return
+	}
+	*mark = seeded
+	switch e := entity.(type) {
+	case *Project:
+		s.touchProject(e)
+	case *Device:
+		s.touchDevice(e)
+	case *App:
+		s.touchApp(e)
+	case *Group:
+		s.touchGroup(e)
+	case *Installation:
+		s.touchInstall(e)
+	case *User:
+		s.touchUser(e)
 	}
 }
 
@@ -206,12 +220,12 @@ func (s *State) SetSeeded(entity any, seeded bool) {
 // seed's; it reports whether there is such a grant.
 func (s *State) SeededGrant(pr *Project, consumer *App, provider string) bool {
 	k := grantKey{pr.Key, consumer.Key, strings.ToLower(provider)}
-	if _, ok := s.grants[k]; !ok {
-		return false
+	seeded, ok := s.grants[k]
+	if ok && !seeded {
+		s.grants[k] = true
+		s.touchGrant(k)
 	}
-	s.grants[k] = true
-	s.touchGrant(k)
-	return true
+	return ok
 }
 
 // SeededGrants returns the grants marked as a seed's, ordered.
