@@ -63,6 +63,7 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			slices.Sort(out)
 			return out
 		},
-		Write: c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
+		Storage: p.storage, // datadir.go
+		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
 	}))
 }

@@ -290,3 +290,8 @@ func newFixture(t *testing.T, opts ...Option) *fixture {
 	app := p.AddApp("interop", "", Key(26))
 	return &fixture{p: p, pr: pr, d1: d1, d2: d2, app: app, in1: p.Install(d1, app, Dev), in2: p.Install(d2, app, Dev)}
 }
+
+// Every platform this package's tests make checks at Close that its
+// registry kept every change (an entity changed without being marked
+// would be lost at a restart with a data folder).
+func init() { auditOnClose = true }

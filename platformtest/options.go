@@ -18,8 +18,10 @@ type settings struct {
 	keepalive time.Duration
 	build     time.Duration // how long a release build takes (WithBuildDuration)
 	record    router.RecordLimits
-	strict    bool // the legacy credential is refused (WithStrictAuth)
-	noFiles   bool // no file service (WithoutFileService, files.go)
+	authLog   int    // the bound of the authentication log (WithAuthLogLimit)
+	strict    bool   // the legacy credential is refused (WithStrictAuth)
+	noFiles   bool   // no file service (WithoutFileService, files.go)
+	dataDir   string // the data folder (WithDataDir, datadir.go); "": in memory
 	// noLocation: no location service (WithoutLocationService, location.go)
 	noLocation bool
 	// hosts and origins widen the HTTP edge's rules (WithAllowedHosts,
@@ -97,6 +99,17 @@ func WithRecording(messages int, bytes int64) Option {
 		s.record = router.RecordLimits{Messages: max(messages, 0), Bytes: max(bytes, 0)}
 	}
 }
+
+// DefaultAuthLogLimit is how many authentication attempts AuthLog keeps by
+// default: the newest 10000.
+const DefaultAuthLogLimit = router.DefaultAuthLogLimit
+
+// WithAuthLogLimit bounds the authentication log (AuthLog) to the newest
+// n attempts; n ≤ 0 keeps the default, DefaultAuthLogLimit. Every other
+// per-event record is bounded too: the recording by WithRecording, what
+// an interception saw to its newest 10000 messages, the agent runtime's
+// tool calls and the console's action log to theirs.
+func WithAuthLogLimit(n int) Option { return func(s *settings) { s.authLog = max(n, 0) } }
 
 // WithoutRecording records nothing: Recorded, Publications and Calls stay
 // empty. Interceptions still see every message.

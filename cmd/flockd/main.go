@@ -1,8 +1,15 @@
 // Command flockd serves a fake IronFlock platform (package platformtest)
 // on a local address, for developing device apps without the cloud:
 //
-//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-env-file env.json] [-v]
+//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-env-file env.json] [-v]
 //	flockd validate DIR
+//	flockd check [-data DIR]
+//
+// It keeps its world (projects, devices, credentials, tokens…) in a data
+// folder, .flockd beside the config file or in the working folder for the
+// demo, so that a restart gives the same identities; -memory keeps nothing.
+// At each start the config is reconciled with the folder (docs/flockd.md
+// §8); flockd check checks a folder without serving it.
 //
 // Without -config it serves a demo: project "demo" with devices
 // "sensor-1" and "sensor-2" running app "quickstart" in DEV, and user
@@ -75,6 +82,7 @@ type command func(ctx context.Context, args []string, stdout, stderr io.Writer) 
 // commands holds the subcommands; without one flockd serves a platform.
 var commands = map[string]command{
 	"validate": validateCommand, // validate.go
+	"check":    checkCommand,    // data.go
 }
 
 // run is flockd's main logic. ready, when set, is called with the platform

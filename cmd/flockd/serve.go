@@ -5,7 +5,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -28,24 +27,28 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	recordBytes := fs.Int64("record-bytes", 64<<20, "keep at most `n` bytes of recorded payloads (0: no bound)")
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
+	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
 	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
+	data := addDataFlags(fs)    // data.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-spill-dir DIR] [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
+			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
+			"       flockd validate DIR      check an app's templates (DIR/.ironflock)\n"+
+			"       flockd check [-data DIR] check a data folder without serving it")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseArgs(fs, args); help || err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 
 	seed, err := loadSeed(*config)
+	if err != nil {
+		return err
+	}
+	dir, err := data.folder(*config)
 	if err != nil {
 		return err
 	}
@@ -55,8 +58,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	opts := []platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
-		platformtest.WithRecording(*recordMsgs, *recordBytes)}
+	dataOpts, reconcileOpts := data.options(dir)
+	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
+		platformtest.WithRecording(*recordMsgs, *recordBytes), platformtest.WithAuthLogLimit(*authLog)}, dataOpts...)
 	opts = append(opts, edge.options()...)
 	if *noRecord {
 		opts = append(opts, platformtest.WithoutRecording())
@@ -76,11 +80,16 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		return err
 	}
 	defer p.Close()
-	res, err := p.Apply(seed)
+	res, err := p.Reconcile(seed, reconcileOpts...)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
+	if dir := p.DataDir(); dir != "" {
+		log.Info("data folder", "path", dir)
+	} else {
+		log.Info("in memory: nothing is kept after flockd stops")
+	}
 	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),

@@ -40,6 +40,9 @@ type Config struct {
 	RefuseWrites func(realm, mode string)
 	// Refusing returns the realms whose writes are refused.
 	Refusing func() []string
+	// Storage returns where the platform keeps its world (storage.go);
+	// nil: the overview shows nothing of it.
+	Storage func() Storage
 	// NoLocationService says the platform runs without the location
 	// service, so no device has a location.
 	NoLocationService bool

@@ -181,6 +181,6 @@ func (rt *Router) logAuth(ri realm.Info, authid string, v registry.Verdict, sid 
 		rt.log.Info("authentication refused", "realm", ri.Name, "authid", authid, "reason", v.Reason)
 	}
 	rt.mu.Lock()
-	rt.authLog = append(rt.authLog, at)
+	rt.authLog.add(at)
 	rt.mu.Unlock()
 }
