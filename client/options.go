@@ -300,7 +300,13 @@ func WithRestoreBackoff(initial, max time.Duration) Option {
 	}
 }
 
-// WithLogger sets the logger (default slog.Default()).
+// WithLogger sets the logger (default slog.Default()). The client logs a
+// lost connection at warn level ("ironflock: connection lost;
+// reconnecting"), each failed attempt at info level, and its return at
+// info level: "ironflock: connected again" with the realm, the downtime
+// (from the loss it noticed to the restored session), the subscriptions
+// and registrations restored and, when some failed, how many it keeps
+// retrying.
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
 // WithStateHandler registers a function called with every new connection
