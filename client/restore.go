@@ -29,7 +29,7 @@ func (it restoreItem) name() string {
 // restored counts what a new session took over from the client's state.
 type restored struct {
 	subscriptions, registrations int // established before the announcement
-	retrying                         int // failed, retried in the background
+	retrying                     int // failed, retried in the background
 }
 
 // restoreAndAnnounce establishes every tracked subscription and
