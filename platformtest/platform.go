@@ -56,11 +56,12 @@ type Platform struct {
 // platform made by New (a duplicate name, an unknown device...) fail tb too.
 func New(tb testing.TB, opts ...Option) *Platform {
 	tb.Helper()
-	p, err := Start(opts...)
+	// tb is known before the platform's goroutines start (WithStrictColumns
+	// fails it from them).
+	p, err := Start(append(opts[:len(opts):len(opts)], func(s *settings) { s.tb = tb })...)
 	if err != nil {
 		tb.Fatalf("platformtest: %v", err)
 	}
-	p.tb = tb
 	tb.Cleanup(p.Close)
 	return p
 }
@@ -73,9 +74,9 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
-	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
+	p := &Platform{set: set, log: set.logger, clock: newClock(set.start), tb: set.tb}
 	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate})
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	mux := http.NewServeMux()

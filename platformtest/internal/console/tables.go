@@ -4,7 +4,9 @@
 //	GET /tables/{realm}/{table}  the rows, newest first: ?offset=, ?limit=
 //	                             (1–500, default 50), ?latest=1 (entity
 //	                             tables: the latest row of each entity); and a
-//	                             chart of a numeric column (chart.go)
+//	                             chart of a numeric column (chart.go); the
+//	                             values and rows writes lost (keys no
+//	                             column reads, publications without tsp)
 //
 // Rows are read as the platform's own session reads them
 // (fleetdb.Read): secret columns come masked, private tables and
@@ -38,6 +40,7 @@ type tableRef struct {
 	Rows    int
 	Private bool
 	Entity  bool
+	Lost    int64 // rows that lost a key or were dropped (fleetdb.DB.Dropped)
 }
 
 type realmTables struct {
@@ -92,8 +95,11 @@ func (c *Console) tables(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, t := range defs {
 			ext, _ := c.cfg.Fleet.Extent(realms[i].Realm, t.Name)
-			realms[i].Tables = append(realms[i].Tables, tableRef{Name: t.Name, Rows: ext.Rows, Private: t.Private,
-				Entity: len(t.EntityKey) > 0})
+			ref := tableRef{Name: t.Name, Rows: ext.Rows, Private: t.Private, Entity: len(t.EntityKey) > 0}
+			for _, d := range c.cfg.Fleet.Dropped(realms[i].Realm, t.Name) {
+				ref.Lost += d.Rows
+			}
+			realms[i].Tables = append(realms[i].Tables, ref)
 		}
 	}
 	c.render(w, "tables", "Tables", "/tables", realms)
@@ -123,6 +129,7 @@ type tableView struct {
 	Prev, Next   string
 	Err          string
 	Chart        *chartView
+	Dropped      []fleetdb.DropCount // what writes lost (unknown keys, rows without tsp)
 }
 
 func (c *Console) table(w http.ResponseWriter, r *http.Request) {
@@ -143,6 +150,7 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 		EntityKey: def.EntityKey, Latest: q.Get("latest") == "1" && len(def.EntityKey) > 0,
 		Offset: max(atoiOr(q.Get("offset"), 0), 0), Limit: min(max(atoiOr(q.Get("limit"), defaultPageRows), 1), maxPageRows)}
 	v.Extent, _ = c.cfg.Fleet.Extent(realm, name)
+	v.Dropped = c.cfg.Fleet.Dropped(realm, name)
 	for _, col := range def.Columns {
 		v.Columns = append(v.Columns, columnView{ID: col.ID, Name: col.Name, Type: string(col.Type), Secret: col.Secret,
 			Numeric: col.Type == template.TypeNumeric || col.Type == template.TypeBigint})

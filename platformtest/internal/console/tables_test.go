@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
@@ -75,5 +77,35 @@ func TestChart(t *testing.T) {
 	_, body = w.get(t, "/tables/"+w.realm+"/error-logs")
 	if strings.Contains(body, "<svg") {
 		t.Error("a chart for a table without numeric columns")
+	}
+}
+
+// TestTableDrops: what writes lost shows on the table page (per key, and
+// rows without tsp) and as a mark in the table list.
+func TestTableDrops(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	c := clienttest.Start(t, w.in1)
+	ctx := testCtx(t)
+	for i := range 2 {
+		if _, err := c.AppendToTable(ctx, "readings", map[string]any{"tsp": t0.Add(time.Hour + time.Duration(i)*time.Second),
+			"sensor": "s9", "celcius": 30}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := w.get(t, "/tables/"+w.realm+"/readings")
+	body = html.UnescapeString(body)
+	for _, s := range []string{`id="dropped"`, "key <code>celcius</code>, which no column reads: dropped from 2 row(s)",
+		"append." + strconv.Itoa(w.in1.Device().Project().Key())} {
+		if !strings.Contains(body, s) {
+			t.Errorf("the table page lacks %q:\n%s", s, body)
+		}
+	}
+	_, body = w.get(t, "/tables")
+	if !strings.Contains(body, "writes lost data (2 rows)") {
+		t.Errorf("the table list does not mark readings:\n%s", body)
+	}
+	_, body = w.get(t, "/tables/"+w.realm+"/error-logs")
+	if strings.Contains(body, `id="dropped"`) {
+		t.Error("error-logs shows drops it did not have")
 	}
 }

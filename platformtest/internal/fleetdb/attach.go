@@ -45,6 +45,7 @@ func (db *DB) Attach(h *realm.Host) error {
 	}
 	b.mu.Lock()
 	b.host = h
+	b.dropped = db.reportDrops
 	b.mu.Unlock()
 	var errs []error
 	for _, name := range b.tableNames() {

@@ -19,6 +19,10 @@ type Config struct {
 	// app, parsed (nil: an app without tables). It fails for a realm that
 	// does not exist. The DB calls it without holding its own locks.
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
+	// Dropped, when set, is told of every row that lost a key no column
+	// reads or was dropped for its missing tsp (drops.go), on the
+	// writer's service goroutine.
+	Dropped func(Drop)
 }
 
 // DB is the fake data backend of a platform: one backend per realm, with
@@ -28,6 +32,7 @@ type DB struct {
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
+	drops    dropLog // what writes lost (drops.go)
 }
 
 // New returns an empty DB with a fresh random key for secret columns.

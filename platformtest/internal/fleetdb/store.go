@@ -40,6 +40,9 @@ type backend struct {
 	seq      int64
 	examined atomic.Int64 // rows looked at by reads, for the scaling tests
 	limits   rateLimits   // reveal and verify calls per caller (ratelimit.go)
+
+	// dropped reports what writes lost (drops.go); set by Attach.
+	dropped func(*realm.Host, []Drop)
 }
 
 // column is a column of a table or transform.

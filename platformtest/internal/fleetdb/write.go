@@ -21,6 +21,9 @@
 // source "system". A secret value is stored encrypted (crypt.go); a kept
 // one is the entity's stored ciphertext, carried over as it is.
 //
+// Keys of a stored row that no column reads, and published rows dropped
+// for their missing tsp, are reported (drops.go).
+//
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
 // a NULL are neither merged nor checked for conflicts (NULLs are distinct
@@ -48,7 +51,7 @@ type writeMsg struct {
 	args    []any
 	kwargs  map[string]any
 	details map[string]any
-	topic   string // the URI it came on, for the error-logs message
+	topic   string // the URI it came on, for the error-logs message and drops
 }
 
 // pending is a row checked and typed, not yet stored.
@@ -59,7 +62,11 @@ type pending struct {
 }
 
 func (b *backend) serveAppend(h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
-	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
+	proc := wire.AppendProc(h.Realm.Swarm, h.Realm.App, t.name)
+	if bulk {
+		proc = wire.AppendBulkProc(h.Realm.Swarm, h.Realm.App, t.name)
+	}
+	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details), topic: proc}
 	n, err := b.write(h, t, msg, bulk)
 	if err != nil {
 		return err.result()
@@ -75,15 +82,18 @@ func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk boo
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
 	if _, err := b.write(h, t, msg, bulk); err != nil {
 		if err.missingTsp {
+			b.reportMissingTsp(h, t, msg, bulk)
 			b.logDropped(h, t, msg)
+			return
 		}
-		h.Log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
+		h.Log.Warn("fleetdb: a publication was refused and dropped", "realm", h.Realm.Name, "topic", topic, "err", describe(err))
 	}
 }
 
 // write stores the rows of one message and publishes them on the feed.
 func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
 	var ps []*pending
+	var drops []Drop
 	if bulk {
 		var batch []any
 		if len(msg.args) > 0 {
@@ -94,11 +104,15 @@ func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, 
 		}
 		for _, r := range batch {
 			args := append([]any{r}, msg.args[1:]...)
-			p, err := t.prepare(writeMsg{args: args, kwargs: msg.kwargs, details: msg.details})
+			rm := writeMsg{args: args, kwargs: msg.kwargs, details: msg.details, topic: msg.topic}
+			p, err := t.prepare(rm)
 			if err != nil {
 				return 0, err
 			}
 			ps = append(ps, p)
+			for _, k := range t.unknownKeys(rm) {
+				drops = append(drops, b.drop(t, rm, k))
+			}
 		}
 	} else {
 		p, err := t.prepare(msg)
@@ -106,12 +120,18 @@ func (b *backend) write(h *realm.Host, t *table, msg writeMsg, bulk bool) (int, 
 			return 0, err
 		}
 		ps = []*pending{p}
+		for _, k := range t.unknownKeys(msg) {
+			drops = append(drops, b.drop(t, msg, k))
+		}
 	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	rows, full, err := b.commit(t, ps)
 	if err != nil {
 		return 0, err
+	}
+	if len(drops) > 0 && b.dropped != nil {
+		b.dropped(h, drops) // before the feed: a subscriber's event follows the report
 	}
 	feed := make([]map[string]any, len(rows))
 	for i, r := range rows {
