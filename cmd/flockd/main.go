@@ -3,6 +3,7 @@
 //
 //	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-env-file env.json] [-v]
 //	flockd validate DIR
+//	flockd env [-listen ADDR] [-token TOKEN] [-stage DEV|PROD] [-format shell|dotenv|json] DEVICE [APP]
 //
 // Without -config it serves a demo: project "demo" with devices
 // "sensor-1" and "sensor-2" running app "quickstart" in DEV, and user
@@ -34,14 +35,23 @@
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when
 // one is an error.
+//
+// flockd env DEVICE [APP] asks a running flockd (its console, with the
+// console's token rules) for the device environment of DEVICE's
+// installation of APP and prints it as shell export lines, so that
+// eval "$(flockd env sensor-1)" configures a shell for a device program;
+// -format dotenv writes what client.WithEnvFile reads, -format json an
+// object.
 package main
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -58,11 +68,15 @@ func main() {
 }
 
 // command is a subcommand: flockd NAME ARGS...
-type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+type command struct {
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	summary string // for flockd -h
+}
 
 // commands holds the subcommands; without one flockd serves a platform.
 var commands = map[string]command{
-	"validate": validateCommand, // validate.go
+	"validate": {validateCommand, "check the templates of an app folder: flockd validate DIR"},                          // validate.go
+	"env":      {envCommand, "print a device's environment from a running flockd: eval \"$(flockd env DEVICE [APP])\""}, // envcmd.go
 }
 
 // run is flockd's main logic. ready, when set, is called with the platform
@@ -71,9 +85,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 	if len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") {
 		cmd, ok := commands[args[0]]
 		if !ok {
-			return fmt.Errorf("unknown command %q (run flockd -h for the options)", args[0])
+			return fmt.Errorf("unknown command %q: the commands are %s (run flockd -h for the options)",
+				args[0], strings.Join(slices.Sorted(maps.Keys(commands)), ", "))
 		}
-		return cmd(ctx, args[1:], stdout, stderr)
+		return cmd.run(ctx, args[1:], stdout, stderr)
 	}
 	return serve(ctx, args, stderr, ready)
 }

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -31,6 +33,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	cons := addConsoleFlags(fs) // console.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-no-console] [-console-write] [-console-token TOKEN] [-v]")
+		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
+		fmt.Fprintln(stderr, "\nCommands:")
+		for _, name := range slices.Sorted(maps.Keys(commands)) {
+			fmt.Fprintf(stderr, "  %-9s %s\n", name, commands[name].summary)
+		}
+		fmt.Fprintln(stderr, "\nWithout a command flockd serves a fake IronFlock platform (docs/flockd.md). Flags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
