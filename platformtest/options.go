@@ -18,9 +18,10 @@ type settings struct {
 	keepalive time.Duration
 	build     time.Duration // how long a release build takes (WithBuildDuration)
 	record    router.RecordLimits
-	strict    bool // the legacy credential is refused (WithStrictAuth)
-	columns   bool // drops of unknown keys fail the test (WithStrictColumns)
-	noFiles   bool // no file service (WithoutFileService, files.go)
+	limits    router.Limits // zero fields: the router's defaults (tests change them)
+	strict    bool          // the legacy credential is refused (WithStrictAuth)
+	columns   bool          // drops of unknown keys fail the test (WithStrictColumns)
+	noFiles   bool          // no file service (WithoutFileService, files.go)
 
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console

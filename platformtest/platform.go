@@ -82,7 +82,7 @@ func Start(opts ...Option) (*Platform, error) {
 	mux := http.NewServeMux()
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: mux,
-		Keepalive: set.keepalive, Record: set.record,
+		Keepalive: set.keepalive, Record: set.record, Limits: set.limits,
 		Services: []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files}, // the data backend, cross-app discovery, the agent runtime, the file service
 	})
 	mux.Handle(wire.RouterPath, p.rt)
