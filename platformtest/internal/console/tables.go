@@ -132,6 +132,9 @@ type tableView struct {
 	Dropped      []fleetdb.DropCount // what writes lost (unknown keys, rows without tsp)
 }
 
+// RefreshMillis is how often the page redraws its rows while it is open.
+func (v tableView) RefreshMillis() int { return chartRefresh }
+
 func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 	realm, name := r.PathValue("realm"), r.PathValue("table")
 	defs, err := c.tableDefs(realm)
@@ -202,6 +205,36 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Chart = c.chart(realm, name, v.Columns, v.Extent, q)
 	c.render(w, "table", name+" · "+realm, "/tables", v)
+}
+
+// appPage is an app's page: the app and links to its tables.
+type appPage struct {
+	appView
+	TableLinks []appTable
+}
+
+// appTable is a table of an app with the realms it lives in (one per
+// project and stage the app is installed in).
+type appTable struct {
+	Name   string
+	Realms []string
+}
+
+// tableLinks returns the app's tables and error-logs with the realms of its
+// installations, so that its page links to each table page.
+func tableLinks(a appView) []appTable {
+	var realms []string
+	for _, in := range a.Installations {
+		if !slices.Contains(realms, in.Realm) {
+			realms = append(realms, in.Realm)
+		}
+	}
+	slices.Sort(realms)
+	var out []appTable
+	for _, t := range append(slices.Clone(a.Tables), template.ErrorLogsName) {
+		out = append(out, appTable{Name: t, Realms: realms})
+	}
+	return out
 }
 
 // atoiOr reads an integer, def when s is empty or not one.

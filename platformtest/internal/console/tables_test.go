@@ -109,3 +109,27 @@ func TestTableDrops(t *testing.T) {
 		t.Error("error-logs shows drops it did not have")
 	}
 }
+
+// TestAppTableLinks: an app's page links each of its tables to the table
+// page of every realm the app is installed in.
+func TestAppTableLinks(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	_, body := w.get(t, "/apps/1")
+	got := tableCells(t, body, "app-tables")
+	want := [][]string{{"readings", w.realm}, {"error-logs", w.realm}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tables of the app (-want +got):\n%s", diff)
+	}
+	for _, link := range []string{`<a href="/tables/` + w.realm + `/readings">readings</a>`, `href="/tables/` + w.realm + `/error-logs"`} {
+		if !strings.Contains(body, link) {
+			t.Errorf("the app page lacks %s:\n%s", link, body)
+		}
+	}
+	// Installed in a second project: one link per realm.
+	pr := w.p.AddProject("lab")
+	other := w.p.Install(pr.AddDevice("bench"), w.in1.App(), platformtest.Dev)
+	_, body = w.get(t, "/apps/1")
+	if !strings.Contains(body, `<code>readings</code>`) || !strings.Contains(body, `href="/tables/`+other.Realm()+`/readings"`) {
+		t.Errorf("two realms: the app page does not link both:\n%s", body)
+	}
+}
