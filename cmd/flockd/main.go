@@ -25,7 +25,11 @@
 // on anything but loopback; -no-console turns it off.
 //
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
-// holding a few readings of each device, so apps have data to read.
+// holding a few readings of each device, so apps have data to read, a few
+// stored files (an image among them) and an agent template whose tool
+// read_sensor the demo device sensor-2 serves: flockd runs that device
+// in-process with the SDK, so that every console page has something to
+// show. sensor-1 is left to the user's own device program.
 //
 // Every app also gets the platform's file service (files.read.*,
 // files.write.*) with its object store on the same HTTP server: presigned

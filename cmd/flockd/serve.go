@@ -82,6 +82,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	stopDemo := func() {}
+	if *config == "" {
+		stopDemo = startDemo(p, res, log) // demo_device.go
+		defer stopDemo()
+	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
 	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
@@ -99,6 +104,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	<-ctx.Done()
 	log.Info("flockd stopping")
+	stopDemo()
 	p.Close()
 	log.Info("flockd stopped")
 	return nil
@@ -139,6 +145,13 @@ const demoTemplate = `data:
         - id: source
           name: Source
           dataType: string
+files:
+  namespaces:
+    - name: default
+      description: Everything else
+    - name: snapshots
+      description: Camera snapshots of the demo sensors
+      contentTypes: ["image/*"]
 `
 
 // demoToken is the bearer token of the demo's user alice, admin of the
@@ -152,7 +165,7 @@ func demoSeed() *platformtest.Seed {
 			Name:    "demo",
 			Devices: []platformtest.SeedDevice{{Name: "sensor-1"}, {Name: "sensor-2"}},
 		}},
-		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
+		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate, AITemplate: demoAITemplate}},
 		Installations: []platformtest.SeedInstallation{
 			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV", Rows: demoRows(0)},
 			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV", Rows: demoRows(1)},
