@@ -104,14 +104,17 @@ type trafficView struct {
 	Compact  bool // one line per message (?view=compact)
 }
 
-// ViewQuery returns the page's query for the other view (compact or full),
-// the filter kept.
-func (v trafficView) ViewQuery() string {
+// OtherView returns the address of the page in the other view (compact or
+// full), the filter kept.
+func (v trafficView) OtherView() string {
 	q, _ := url.ParseQuery(v.Filter.Query())
 	if !v.Compact {
 		q.Set("view", "compact")
 	}
-	return q.Encode()
+	if len(q) == 0 {
+		return "/traffic"
+	}
+	return "/traffic?" + q.Encode()
 }
 
 func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
