@@ -287,11 +287,9 @@ type fixture struct {
 	in2    *Installation
 }
 
-var newFixtureHook []Option
-
 func newFixture(t *testing.T, opts ...Option) *fixture {
 	t.Helper()
-	p := New(t, append(opts, newFixtureHook...)...)
+	p := New(t, opts...)
 	pr := p.AddProject("plant", Key(2))
 	d1 := pr.AddDevice("dev-1", Key(42), Serial("06a0bf96-a539-4d6a-8471-ac7adc67616e"))
 	d2 := pr.AddDevice("dev-2", Key(43))
