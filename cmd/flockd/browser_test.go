@@ -50,4 +50,14 @@ func TestBrowserDemo(t *testing.T) {
 		t.Errorf("read_sensor answered:\n%s", answer)
 	}
 	sh.Take(ctx, "demo-tool")
+
+	// The table page of the README's screenshot (docs/console.png).
+	var ticks int
+	browsertest.Run(t, ctx, "the demo's table", chromedp.Navigate(base+"/tables/realm-1-1-dev/sensordata?column=temperature"),
+		chromedp.WaitVisible("#chart", chromedp.ByQuery),
+		chromedp.Evaluate(`document.querySelectorAll("#chart text.tick").length`, &ticks))
+	if ticks < 6 {
+		t.Errorf("%d ticks on the demo's chart", ticks)
+	}
+	sh.Take(ctx, "console")
 }
