@@ -15,17 +15,6 @@ import (
 	"github.com/flockgo/ironflock/platformtest"
 )
 
-// attemptsOf counts the recorded CALLs of uri.
-func attemptsOf(p *platformtest.Platform, uri string) int {
-	n := 0
-	for _, m := range p.Calls() {
-		if m.URI == uri {
-			n++
-		}
-	}
-	return n
-}
-
 // TestWaitForRegistrationRegisteredLater: a call made before the callee
 // registers is retried and answered once the function is there.
 func TestWaitForRegistrationRegisteredLater(t *testing.T) {
@@ -45,7 +34,7 @@ func TestWaitForRegistrationRegisteredLater(t *testing.T) {
 		res, err := caller.CallDeviceFunction(ctx, f.a.Device().Key(), "late", client.WaitForRegistration(time.Minute))
 		done <- answer{res, err}
 	}()
-	eventually(t, 10*time.Second, "the first attempt refused", func() bool { return attemptsOf(f.p, uri) >= 1 })
+	eventually(t, 10*time.Second, "the first attempt refused", func() bool { return count(f.p, platformtest.KindCall, uri) >= 1 })
 	if _, err := callee.RegisterDeviceFunction(ctx, "late", func(context.Context, *client.Invocation) (any, error) { return "here", nil }); err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +45,7 @@ func TestWaitForRegistrationRegisteredLater(t *testing.T) {
 	if a.res.Args[0] != "here" {
 		t.Errorf("result %v", a.res.Args)
 	}
-	if n := attemptsOf(f.p, uri); n < 2 {
+	if n := count(f.p, platformtest.KindCall, uri); n < 2 {
 		t.Errorf("%d attempts recorded, want the refused one and the answered one", n)
 	}
 }
@@ -72,8 +61,8 @@ func TestWaitForRegistrationNeverRegistered(t *testing.T) {
 	uri := functionURI(f, "absent")
 
 	_, err := caller.CallDeviceFunction(ctx, f.a.Device().Key(), "absent")
-	if client.WampURI(err) != wire.ErrNoSuchProcedure || attemptsOf(f.p, uri) != 1 {
-		t.Fatalf("without the option: %v after %d attempts, want one refusal", err, attemptsOf(f.p, uri))
+	if client.WampURI(err) != wire.ErrNoSuchProcedure || count(f.p, platformtest.KindCall, uri) != 1 {
+		t.Fatalf("without the option: %v after %d attempts, want one refusal", err, count(f.p, platformtest.KindCall, uri))
 	}
 
 	const bound = 300 * time.Millisecond
@@ -88,10 +77,10 @@ func TestWaitForRegistrationNeverRegistered(t *testing.T) {
 	if waited < bound {
 		t.Errorf("gave up after %v, before the bound of %v", waited, bound)
 	}
-	if n := attemptsOf(f.p, uri); n < 2 {
+	if n := count(f.p, platformtest.KindCall, uri); n < 2 {
 		t.Errorf("%d attempts within the bound, want retries", n)
 	}
-	t.Logf("%v after %d attempts: %v", waited.Round(time.Millisecond), attemptsOf(f.p, uri), err)
+	t.Logf("%v after %d attempts: %v", waited.Round(time.Millisecond), count(f.p, platformtest.KindCall, uri), err)
 
 	// Call takes the option too.
 	if _, err := caller.Call(ctx, uri, client.WaitForRegistration(bound)); client.WampURI(err) != wire.ErrNoSuchProcedure {
@@ -115,7 +104,7 @@ func TestWaitForRegistrationContext(t *testing.T) {
 		_, err := caller.CallDeviceFunction(ctx, f.a.Device().Key(), "absent", client.WaitForRegistration(time.Hour))
 		done <- err
 	}()
-	eventually(t, 10*time.Second, "the first attempt refused", func() bool { return attemptsOf(f.p, uri) >= 1 })
+	eventually(t, 10*time.Second, "the first attempt refused", func() bool { return count(f.p, platformtest.KindCall, uri) >= 1 })
 	cancel()
 	if err := <-done; !errors.Is(err, context.Canceled) {
 		t.Fatalf("call canceled while waiting: %v, want context.Canceled", err)

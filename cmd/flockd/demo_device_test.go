@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"io"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -27,18 +25,8 @@ func TestDemoFilesAndTool(t *testing.T) {
 	if len(types) != 3 || !strings.Contains(strings.Join(types, ","), "snapshots image/png") {
 		t.Errorf("demo files %q, want three with an image", types)
 	}
-	body := `{"arguments":{"unit":"F"}}`
-	req, err := http.NewRequest(http.MethodPost, p.HTTPURL()+"/v1/flockd/devices/2/apps/1/agents/assistant/tools/read_sensor", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+demoToken)
-	rsp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rsp.Body.Close()
-	b, _ := io.ReadAll(rsp.Body)
+	status, b := postTool(t, p.HTTPURL()+"/v1/flockd/devices/2/apps/1/agents/assistant/tools/read_sensor", demoToken,
+		`{"arguments":{"unit":"F"}}`)
 	var answer struct {
 		OK     bool           `json:"ok"`
 		Result map[string]any `json:"result"`
@@ -46,6 +34,6 @@ func TestDemoFilesAndTool(t *testing.T) {
 	// sensor-2's newest demo reading is 20.5 + 1 + 4/2 = 23.5 °C: 74.3 °F.
 	if err := json.Unmarshal(b, &answer); err != nil || !answer.OK || answer.Result["temperature"] != 74.3 ||
 		answer.Result["unit"] != "F" || answer.Result["device"] != "sensor-2" {
-		t.Errorf("read_sensor: %d %s", rsp.StatusCode, b)
+		t.Errorf("read_sensor: %d %s", status, b)
 	}
 }
