@@ -140,7 +140,9 @@
 //     NaN), authid the device serial, the storage typing of each column
 //     type with Postgres-like errors (42804, 22007, 22008), a missing tsp
 //     (append: runtime_error [{}]; publication: dropped, with an error-logs
-//     row of source "system"), all-or-nothing batches, entity-key merge
+//     row of source "system"), keys no column reads dropped from the
+//     stored row (both logged as warnings, and failing the test with
+//     WithStrictColumns), all-or-nothing batches, entity-key merge
 //     inserts and entity_key_conflict, the secret placeholder and
 //     ciphertext rules, the storage refusal switch; answers
 //     {"success": true} and {"success": true, "count": n}.

@@ -63,11 +63,12 @@ type Platform struct {
 // platform made by New (a duplicate name, an unknown device...) fail tb too.
 func New(tb testing.TB, opts ...Option) *Platform {
 	tb.Helper()
-	p, err := Start(opts...)
+	// tb is known before the platform's goroutines start (WithStrictColumns
+	// fails it from them).
+	p, err := Start(append(opts[:len(opts):len(opts)], func(s *settings) { s.tb = tb })...)
 	if err != nil {
 		tb.Fatalf("platformtest: %v", err)
 	}
-	p.tb = tb
 	tb.Cleanup(p.Close)
 	return p
 }
@@ -80,7 +81,7 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
-	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
+	p := &Platform{set: set, log: set.logger, clock: newClock(set.start), tb: set.tb}
 	if err := p.openStores(); err != nil { // datadir.go
 		return nil, err
 	}
@@ -104,7 +105,7 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store})
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
@@ -113,7 +114,7 @@ func Start(opts ...Option) (*Platform, error) {
 	}
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
-		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Services: services,
+		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Limits: set.limits, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs

@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -35,9 +37,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
-			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"       flockd validate DIR      check an app's templates (DIR/.ironflock)\n"+
-			"       flockd check [-data DIR] check a data folder without serving it")
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
+		fmt.Fprintln(stderr, "\nCommands:")
+		for _, name := range slices.Sorted(maps.Keys(commands)) {
+			fmt.Fprintf(stderr, "  %-9s %s\n", name, commands[name].summary)
+		}
+		fmt.Fprintln(stderr, "\nWithout a command flockd serves a fake IronFlock platform (docs/flockd.md). Flags:")
 		fs.PrintDefaults()
 	}
 	if help, err := parseArgs(fs, args); help || err != nil {
@@ -84,6 +90,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	stopDemo := func() {}
+	if *config == "" {
+		stopDemo = startDemo(p, res, log) // demo_device.go
+		defer stopDemo()
+	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
 	if dir := p.DataDir(); dir != "" {
 		log.Info("data folder", "path", dir)
@@ -106,6 +117,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	<-ctx.Done()
 	log.Info("flockd stopping")
+	stopDemo()
 	p.Close()
 	log.Info("flockd stopped")
 	return nil
@@ -146,6 +158,13 @@ const demoTemplate = `data:
         - id: source
           name: Source
           dataType: string
+files:
+  namespaces:
+    - name: default
+      description: Everything else
+    - name: snapshots
+      description: Camera snapshots of the demo sensors
+      contentTypes: ["image/*"]
 `
 
 // demoToken is the bearer token of the demo's user alice, admin of the
@@ -159,7 +178,7 @@ func demoSeed() *platformtest.Seed {
 			Name:    "demo",
 			Devices: []platformtest.SeedDevice{{Name: "sensor-1"}, {Name: "sensor-2"}},
 		}},
-		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
+		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate, AITemplate: demoAITemplate}},
 		Installations: []platformtest.SeedInstallation{
 			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV", Rows: demoRows(0)},
 			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV", Rows: demoRows(1)},

@@ -181,11 +181,11 @@ func (s *Session) onInvocation(m *wamp.Invocation) {
 // flight, with wamp.error.unavailable, and counts it.
 func (s *Session) refuse(p *Procedure, m *wamp.Invocation) {
 	n := p.refused.Add(1)
+	if p.OnRefuse != nil {
+		p.OnRefuse(n) // before the answer: a caller that saw it finds the refusal noted
+	}
 	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
 		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
-	if p.OnRefuse != nil {
-		p.OnRefuse(n)
-	}
 }
 
 func (s *Session) onInterrupt(m *wamp.Interrupt) {

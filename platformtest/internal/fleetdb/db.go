@@ -23,6 +23,10 @@ type Config struct {
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
 	// Store keeps the rows; nil is a memory store (NewMemoryStore).
 	Store Store
+	// Dropped, when set, is told of every row that lost a key no column
+	// reads or was dropped for its missing tsp (drops.go), on the
+	// writer's service goroutine.
+	Dropped func(Drop)
 }
 
 // DB is the fake data backend of a platform: one backend per realm, with
@@ -33,6 +37,7 @@ type DB struct {
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
+	drops    dropLog // what writes lost (drops.go)
 }
 
 // New returns a DB over cfg.Store with a fresh random key for secret
@@ -66,6 +71,7 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 		return b, nil // created meanwhile
 	}
 	b, schema := newBackend(ri, tpl, db.seal)
+	b.dropped = db.reportDrops
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}
