@@ -40,11 +40,26 @@ func FuzzPayload(f *testing.F) {
 		if err != nil {
 			return
 		}
-		args, kwargs, ok := Payload(msg)
-		if !ok {
+		var args, kwargs any
+		switch m := msg.(type) {
+		case *wamp.Publish:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Event:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Call:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Invocation:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Yield:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Result:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		case *wamp.Error:
+			args, kwargs = m.Arguments, m.ArgumentsKw
+		default:
 			return
 		}
-		for _, v := range []any{*args, *kwargs} {
+		for _, v := range []any{args, kwargs} {
 			if v == nil {
 				continue
 			}
