@@ -69,7 +69,7 @@ type Procedure struct {
 	Limit int
 	// OnRefuse, if not nil, is called on the session's reader with the
 	// number refused so far each time an invocation is refused at the
-	// limit: it must not block.
+	// limit, before the refusal is sent: it must not block.
 	OnRefuse func(refused uint64)
 
 	retired  atomic.Bool
@@ -176,14 +176,16 @@ func (s *Session) onInvocation(m *invocationMsg) {
 }
 
 // refuse answers an invocation of p, which has Limit invocations in
-// flight, with wamp.error.unavailable, and counts it.
+// flight, with wamp.error.unavailable, once it counted it and told
+// OnRefuse: the caller, who may act on the refusal at once, never learns
+// of it before the owner does.
 func (s *Session) refuse(p *Procedure, m *invocationMsg) {
 	n := p.refused.Add(1)
-	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
-		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
 	if p.OnRefuse != nil {
 		p.OnRefuse(n)
 	}
+	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
+		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
 }
 
 func (s *Session) onInterrupt(m *interruptMsg) {
