@@ -5,15 +5,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -78,17 +75,9 @@ func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	return serveCallee(ctx, env, nil, func(proc string) { fmt.Fprintln(stdout, readyPrefix+proc) })
 }
 
-// calleeProc is the callee child process.
-type calleeProc struct {
-	cmd   *exec.Cmd
-	stdin io.Closer
-	done  chan struct{}
-	log   *tailBuffer
-}
-
 // startCallee starts flockbench -callee with env and returns once it has
 // registered, with the procedure URI.
-func startCallee(ctx context.Context, env map[string]string) (*calleeProc, string, error) {
+func startCallee(ctx context.Context, env map[string]string) (*childProc, string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, "", err
@@ -97,50 +86,16 @@ func startCallee(ctx context.Context, env map[string]string) (*calleeProc, strin
 	if err != nil {
 		return nil, "", err
 	}
-	p := &calleeProc{done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
-	p.cmd = exec.Command(exe, "-callee")
-	p.cmd.Env = append(os.Environ(), calleeEnvVar+"="+string(b))
-	p.cmd.Stderr = p.log
-	p.cmd.SysProcAttr = childAttr()
-	stdout, err := p.cmd.StdoutPipe()
+	cmd := exec.Command(exe, "-callee")
+	cmd.Env = append(os.Environ(), calleeEnvVar+"="+string(b))
+	p, err := startChild(cmd)
 	if err != nil {
 		return nil, "", err
 	}
-	stdin, err := p.cmd.StdinPipe()
+	proc, err := p.expect(ctx, readyPrefix)
 	if err != nil {
-		return nil, "", err
-	}
-	p.stdin = stdin
-	if err := p.cmd.Start(); err != nil {
-		return nil, "", fmt.Errorf("start callee: %w", err)
-	}
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sent := false
-		for sc.Scan() {
-			if l := sc.Text(); !sent && strings.HasPrefix(l, readyPrefix) {
-				lines <- strings.TrimPrefix(l, readyPrefix)
-				sent = true
-			}
-		}
-		_ = p.cmd.Wait() // after the pipe is drained, as exec requires
-		close(p.done)
-	}()
-	select {
-	case proc := <-lines:
-		return p, proc, nil
-	case <-p.done:
-		return nil, "", fmt.Errorf("callee exited early:\n%s", p.log)
-	case <-ctx.Done():
 		p.stop()
-		return nil, "", errors.Join(ctx.Err(), errors.New(p.log.String()))
+		return nil, "", fmt.Errorf("callee: %w", err)
 	}
-}
-
-// stop ends the callee: its standard input closes, then SIGTERM and
-// SIGKILL if it lingers.
-func (p *calleeProc) stop() {
-	_ = p.stdin.Close()
-	terminate(p.cmd.Process, p.done, 5*time.Second)
+	return p, proc, nil
 }

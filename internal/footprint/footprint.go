@@ -116,19 +116,19 @@ func isAllowed(pkg string, allowed []string) bool {
 
 // Build builds pkg for t into dir, stripped and without file paths
 // (CGO_ENABLED=0, -trimpath, -ldflags=-s -w), from the module at root,
-// and returns the program's size in bytes.
-func Build(ctx context.Context, root, dir string, t Target, pkg string) (int64, error) {
+// and returns the program's path and size in bytes.
+func Build(ctx context.Context, root, dir string, t Target, pkg string) (path string, size int64, err error) {
 	out := filepath.Join(dir, filepath.Base(pkg)+"-"+strings.ReplaceAll(t.String(), "/", "-"))
 	cmd := exec.CommandContext(ctx, "go", "build", "-trimpath", "-ldflags=-s -w", "-o", out, pkg)
 	cmd.Dir, cmd.Env = root, t.env()
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return 0, fmt.Errorf("go build %s for %s: %w\n%s", pkg, t, err, b)
+		return "", 0, fmt.Errorf("go build %s for %s: %w\n%s", pkg, t, err, b)
 	}
 	fi, err := os.Stat(out)
 	if err != nil {
-		return 0, err
+		return "", 0, err
 	}
-	return fi.Size(), nil
+	return out, fi.Size(), nil
 }
 
 // Deps lists the packages pkg links for t, itself included.

@@ -77,10 +77,10 @@ func Check(ctx context.Context, root string) (*Report, error) {
 	r := &Report{Linked: map[string][]string{}}
 	for _, t := range SizeTargets {
 		s := Size{Target: t}
-		if s.SDK, err = Build(ctx, root, dir, t, SDKProgram); err != nil {
+		if _, s.SDK, err = Build(ctx, root, dir, t, SDKProgram); err != nil {
 			return nil, err
 		}
-		if s.Handwritten, err = Build(ctx, root, dir, t, HandwrittenProgram); err != nil {
+		if _, s.Handwritten, err = Build(ctx, root, dir, t, HandwrittenProgram); err != nil {
 			return nil, err
 		}
 		r.Sizes = append(r.Sizes, s)
