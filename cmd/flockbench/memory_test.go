@@ -98,4 +98,3 @@ func TestPrintMemory(t *testing.T) {
 		}
 	}
 }
-
