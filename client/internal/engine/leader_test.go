@@ -221,9 +221,6 @@ func waitFor(ctx context.Context, t *testing.T, s *Session, what string, cond fu
 		}
 		select {
 		case <-ctx.Done():
-			s.mu.Lock()
-			t.Logf("DEBUG role=%d leader=%v followers=%d handed=%v idleArmed=%v ready=%v/%v consumed=%d msgs=%d controls=%d/%d", s.role, s.leader != nil, len(s.followers), s.handed, s.idleArmed, s.l.fc.ready(false), s.l.fc.ready(true), s.l.fc.consumed, s.l.fc.scan.messages, s.l.fc.controls, s.l.fc.scan.controls)
-			s.mu.Unlock()
 			t.Fatalf("waiting for %s: %v", what, ctx.Err())
 		case <-time.After(time.Millisecond):
 		}
