@@ -202,9 +202,8 @@ func (l *link) writeLocked(msg message, more bool) error {
 // next message.
 const maxKeptBuffer = 64 << 10
 
-// read returns the next message. A zero
-// deadline waits without bound; one that passes fails the read (and, for a
-// link without frameConn, the link).
+// read returns the next message. A zero deadline waits without bound; one
+// that passes fails the read (and, for a link without frameConn, the link).
 func (l *link) read(deadline time.Time) (message, error) {
 	l.setDeadline(deadline)
 	return l.receive(true)

@@ -1,9 +1,11 @@
-// This file tests the refusal of an invocation at a procedure's limit.
+// This file tests the refusal of an invocation at a procedure's limit and
+// the reading of an invocation's details.
 
 package engine
 
 import (
 	"context"
+	"math"
 	"sync/atomic"
 	"testing"
 
@@ -57,5 +59,23 @@ func TestRefusalReportedBeforeItIsSent(t *testing.T) {
 	}
 	if n := proc.Refused(); n != 3 {
 		t.Errorf("Refused = %d, want 3", n)
+	}
+}
+
+// TestDetailInt reads whole numbers of details as integers or whole
+// floats (a router in JavaScript sends 5000 as a float at times).
+func TestDetailInt(t *testing.T) {
+	for _, c := range []struct {
+		v    any
+		want int64
+		ok   bool
+	}{
+		{int64(5000), 5000, true}, {5000.0, 5000, true}, {-1.0, -1, true},
+		{1.5, 0, false}, {math.Inf(1), 0, false}, {math.NaN(), 0, false}, {9.3e18, 0, false},
+		{"5000", 0, false}, {nil, 0, false}, {uint64(math.MaxUint64), 0, false},
+	} {
+		if got, ok := detailInt(c.v); got != c.want || ok != c.ok {
+			t.Errorf("detailInt(%v) = %d, %v; want %d, %v", c.v, got, ok, c.want, c.ok)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -158,7 +159,7 @@ func (s *Session) onInvocation(m *invocationMsg) {
 	if p != nil {
 		p.inFlight.Add(1)
 		st = &invocationState{}
-		if ms, ok := m.Details[wire.OptTimeout].(int64); ok && ms > 0 {
+		if ms, ok := detailInt(m.Details[wire.OptTimeout]); ok && ms > 0 {
 			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
 		} else {
 			ctx, st.cancel = context.WithCancel(s.ctx)
@@ -210,11 +211,8 @@ func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, 
 	inv := Invocation{Args: m.Args, Kwargs: m.Kwargs, s: s, request: m.Request}
 	inv.Progress, _ = m.Details[wire.OptReceiveProgress].(bool)
 	inv.CallerAuthID, _ = m.Details["caller_authid"].(string)
-	switch id := m.Details["caller"].(type) {
-	case int64:
+	if id, ok := detailInt(m.Details["caller"]); ok && id > 0 {
 		inv.CallerSession = uint64(id)
-	case uint64:
-		inv.CallerSession = id
 	}
 	res, err := p.Handler(ctx, inv)
 	if st.interrupted.Load() {
@@ -247,4 +245,18 @@ func errorMessage(req uint64, err error) *errorMsg {
 	msg.Error = wire.ErrRuntimeError
 	msg.Args = []any{err.Error()}
 	return msg
+}
+
+// detailInt reads a whole number of a message's details: an integer, or a
+// float without fraction, as a router written in JavaScript may send one.
+func detailInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && x >= math.MinInt64 && x < math.MaxInt64 {
+			return int64(x), true
+		}
+	}
+	return 0, false
 }
