@@ -6,13 +6,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
 	"sync/atomic"
-	"time"
 
 	"github.com/flockgo/ironflock/client"
 )
@@ -30,18 +26,11 @@ const readyPrefix = "flockbench-callee-ready "
 // ready with the procedure URI and serves until ctx ends. calls, when not
 // nil, counts the invocations answered.
 func serveCallee(ctx context.Context, env map[string]string, calls *atomic.Int64, ready func(procedure string)) error {
-	c, err := client.New(client.WithEnv(env))
+	c, stop, err := startClient(ctx, env)
 	if err != nil {
 		return err
 	}
-	if err := c.Start(ctx); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = c.Stop(sctx)
-	}()
+	defer stop()
 	reg, err := c.RegisterDeviceFunction(ctx, calleeFunction, func(_ context.Context, inv *client.Invocation) (any, error) {
 		if calls != nil {
 			calls.Add(1)
@@ -62,9 +51,9 @@ func serveCallee(ctx context.Context, env map[string]string, calls *atomic.Int64
 // calleeMain is flockbench -callee: it serves until SIGINT, SIGTERM or
 // the end of its standard input (the parent is gone).
 func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	var env map[string]string
-	if err := json.Unmarshal([]byte(os.Getenv(calleeEnvVar)), &env); err != nil {
-		return fmt.Errorf("callee: %s: %w", calleeEnvVar, err)
+	env, err := childEnv(calleeEnvVar)
+	if err != nil {
+		return fmt.Errorf("callee: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -78,17 +67,7 @@ func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 // startCallee starts flockbench -callee with env and returns once it has
 // registered, with the procedure URI.
 func startCallee(ctx context.Context, env map[string]string) (*childProc, string, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return nil, "", err
-	}
-	b, err := json.Marshal(env)
-	if err != nil {
-		return nil, "", err
-	}
-	cmd := exec.Command(exe, "-callee")
-	cmd.Env = append(os.Environ(), calleeEnvVar+"="+string(b))
-	p, err := startChild(cmd)
+	p, err := startSelf("-callee", calleeEnvVar, env)
 	if err != nil {
 		return nil, "", err
 	}

@@ -1,18 +1,23 @@
 // This file holds childProc: a child process flockbench talks to in lines
 // (the callee, the subscriber, the footprint programs), killed with
-// flockbench whatever the cause.
+// flockbench whatever the cause; and what flockbench's own child modes
+// share: their device environment and their SDK client.
 
 package main
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/flockgo/ironflock/client"
 )
 
 // childProc is a started child process: its standard output is read as
@@ -77,4 +82,45 @@ func (p *childProc) expect(ctx context.Context, prefix string) (string, error) {
 func (p *childProc) stop() {
 	_ = p.stdin.Close()
 	terminate(p.cmd.Process, p.done, 5*time.Second)
+}
+
+// startSelf starts flockbench again with flag (its child mode) and the
+// device environment env, as JSON in the environment variable envVar.
+func startSelf(flag, envVar string, env map[string]string) (*childProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, flag)
+	cmd.Env = append(os.Environ(), envVar+"="+string(b))
+	return startChild(cmd)
+}
+
+// childEnv reads the device environment startSelf passed in envVar.
+func childEnv(envVar string) (map[string]string, error) {
+	var env map[string]string
+	if err := json.Unmarshal([]byte(os.Getenv(envVar)), &env); err != nil {
+		return nil, fmt.Errorf("%s: %w", envVar, err)
+	}
+	return env, nil
+}
+
+// startClient starts an SDK client with the device environment env; stop
+// stops it (within 5 s).
+func startClient(ctx context.Context, env map[string]string) (c *client.Client, stop func(), err error) {
+	if c, err = client.New(client.WithEnv(env)); err != nil {
+		return nil, nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	return c, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.Stop(sctx)
+	}, nil
 }

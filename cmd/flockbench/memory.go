@@ -165,17 +165,7 @@ func residentMemory(pid int) (resident, error) {
 // after a garbage collection, once joined and once subscribed to n
 // topics.
 func measureSubscriptions(ctx context.Context, env map[string]string, n int) (subscriptionMemory, error) {
-	exe, err := os.Executable()
-	if err != nil {
-		return subscriptionMemory{}, err
-	}
-	b, err := json.Marshal(env)
-	if err != nil {
-		return subscriptionMemory{}, err
-	}
-	cmd := exec.Command(exe, "-subscriber")
-	cmd.Env = append(os.Environ(), subscriberEnvVar+"="+string(b))
-	p, err := startChild(cmd)
+	p, err := startSelf("-subscriber", subscriberEnvVar, env)
 	if err != nil {
 		return subscriptionMemory{}, err
 	}
@@ -189,7 +179,7 @@ func measureSubscriptions(ctx context.Context, env map[string]string, n int) (su
 		if heap, err = strconv.ParseInt(rest, 10, 64); err != nil {
 			return r, 0, fmt.Errorf("subscriber: %q: %w", rest, err)
 		}
-		r, err = residentMemory(cmd.Process.Pid)
+		r, err = residentMemory(p.cmd.Process.Pid)
 		return r, heap, err
 	}
 	if s.Before, s.HeapBefore, err = read(subscriberReady); err != nil {

@@ -8,14 +8,11 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
-	"time"
 
 	"github.com/flockgo/ironflock/client"
 )
@@ -36,22 +33,15 @@ const (
 // (topics com.example.memory.<i>, events dropped), then prints its heap.
 // It ends with its standard input, SIGINT or SIGTERM.
 func subscriberMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	var env map[string]string
-	if err := json.Unmarshal([]byte(os.Getenv(subscriberEnvVar)), &env); err != nil {
-		return fmt.Errorf("subscriber: %s: %w", subscriberEnvVar, err)
+	env, err := childEnv(subscriberEnvVar)
+	if err != nil {
+		return fmt.Errorf("subscriber: %w", err)
 	}
-	c, err := client.New(client.WithEnv(env))
+	c, stop, err := startClient(ctx, env)
 	if err != nil {
 		return err
 	}
-	if err := c.Start(ctx); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = c.Stop(sctx)
-	}()
+	defer stop()
 	fmt.Fprintln(stdout, subscriberReady+strconv.FormatUint(liveHeap(), 10))
 	held := 0
 	sc := bufio.NewScanner(stdin)

@@ -8,6 +8,8 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/flockgo/ironflock/internal/nexuspayload"
 )
 
 // FuzzPayload feeds msgpack and JSON frames through the serializers the
@@ -40,26 +42,11 @@ func FuzzPayload(f *testing.F) {
 		if err != nil {
 			return
 		}
-		var args, kwargs any
-		switch m := msg.(type) {
-		case *wamp.Publish:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Event:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Call:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Invocation:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Yield:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Result:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		case *wamp.Error:
-			args, kwargs = m.Arguments, m.ArgumentsKw
-		default:
+		args, kwargs, ok := nexuspayload.Of(msg)
+		if !ok {
 			return
 		}
-		for _, v := range []any{args, kwargs} {
+		for _, v := range []any{*args, *kwargs} {
 			if v == nil {
 				continue
 			}

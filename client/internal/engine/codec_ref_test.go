@@ -18,6 +18,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/flockgo/ironflock/internal/nexuspayload"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
@@ -130,32 +131,11 @@ func dicts(msg wamp.Message) []*wamp.Dict {
 	return nil
 }
 
-// payload returns pointers to the payload of msg, if it has one.
-func payload(msg wamp.Message) (*wamp.List, *wamp.Dict, bool) {
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Event:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Call:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Invocation:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Yield:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Result:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Error:
-		return &m.Arguments, &m.ArgumentsKw, true
-	}
-	return nil, nil, false
-}
-
 // normalize brings what nexus decoded to the SDK's value types: payloads
 // with the binary convention of JSON when fromJSON is set, every other
 // dictionary without it.
 func normalize(msg wamp.Message, fromJSON bool) {
-	if args, kwargs, ok := payload(msg); ok {
+	if args, kwargs, ok := nexuspayload.Of(msg); ok {
 		*args, *kwargs = wirevalue.List(*args, fromJSON), wirevalue.Dict(*kwargs, fromJSON)
 	}
 	for _, d := range dicts(msg) {
@@ -167,7 +147,7 @@ func normalize(msg wamp.Message, fromJSON bool) {
 // carries, as the SDK writes it and the router sends it: binary as NUL +
 // base64, non-finite floats as null.
 func forJSON(msg wamp.Message) {
-	if args, kwargs, ok := payload(msg); ok {
+	if args, kwargs, ok := nexuspayload.Of(msg); ok {
 		*args, *kwargs = wirevalue.ForJSONList(*args), wirevalue.ForJSONDict(*kwargs)
 	}
 	for _, d := range dicts(msg) {
@@ -219,7 +199,7 @@ func checkWrite(t testing.TB, m message, json bool) {
 // UTF-8 replaced, binary values outside the payload as the strings of the
 // convention, and strings of that form in the payload as binary values.
 func expected(msg wamp.Message, json bool) wamp.Message {
-	if args, kwargs, ok := payload(msg); ok {
+	if args, kwargs, ok := nexuspayload.Of(msg); ok {
 		// Trailing payload elements that are empty are left out.
 		switch payloadElems(*args, *kwargs) {
 		case 0:

@@ -13,6 +13,8 @@ import (
 
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/internal/nexuspayload"
 )
 
 // codecValues are values of every form and size boundary of the wire form.
@@ -21,7 +23,7 @@ func codecValues() []any {
 		strings.Repeat("s", 256), strings.Repeat("s", 65535), strings.Repeat("s", 65536),
 		"quote \" backslash \\ control \x01\n\t\r nul \x00 <html> & é 漢 \u2028", "\x00AQI=", "bad utf-8 \xff\xfe",
 		[]byte{}, []byte{1, 2}, bytes.Repeat([]byte{7}, 255), bytes.Repeat([]byte{7}, 256), bytes.Repeat([]byte{7}, 70000),
-		1.5, 2.0, -0.0, 1e21, 1e-7, 123456789.0, 0.1, math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64,
+		1.5, 2.0, 1e21, 1e-7, 123456789.0, 0.1, math.Inf(-1), math.NaN(), math.MaxFloat64, math.SmallestNonzeroFloat64,
 		float32(0.25), float32(3), math.Copysign(0, -1),
 		[]any{}, []any{nil}, map[string]any{}, map[string]any{"k": []any{int64(1), "v"}},
 		make([]any, 15), make([]any, 16),
@@ -139,7 +141,7 @@ func TestCodecWritesAsNexus(t *testing.T) {
 // that its encoding is one byte sequence.
 func fixedOrder(msg wamp.Message) bool {
 	ds := dicts(msg)
-	if _, kwargs, ok := payload(msg); ok {
+	if _, kwargs, ok := nexuspayload.Of(msg); ok {
 		ds = append(ds, kwargs)
 	}
 	for _, d := range ds {

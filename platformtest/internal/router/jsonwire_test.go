@@ -7,23 +7,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestPayload(t *testing.T) {
-	msgs := []wamp.Message{&wamp.Publish{}, &wamp.Event{}, &wamp.Call{}, &wamp.Invocation{}, &wamp.Yield{}, &wamp.Result{}, &wamp.Error{}}
-	for _, m := range msgs {
-		args, kwargs, ok := payload(m)
-		if !ok {
-			t.Fatalf("%s has no payload", m.MessageType())
-		}
-		*args, *kwargs = wamp.List{1}, wamp.Dict{"k": 2}
-	}
-	if p := msgs[0].(*wamp.Publish); len(p.Arguments) != 1 || p.ArgumentsKw["k"] != 2 {
-		t.Errorf("payload does not point into the message: %+v", p)
-	}
-	if _, _, ok := payload(&wamp.Subscribe{}); ok {
-		t.Error("SUBSCRIBE carries no payload")
-	}
-}
-
 // TestNormalizeJSONInbound checks the binary convention and the integer
 // forms of a JSON link's payload, nested named containers included.
 func TestNormalizeJSONInbound(t *testing.T) {
