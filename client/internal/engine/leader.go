@@ -61,7 +61,8 @@ func (promotion) kind() msgType { return 0 }
 var promoted message = promotion{}
 
 // wait waits for the final answer to req, reading as the holder of the
-// reader role when it is free, else as a follower. A positive timeout
+// reader role when it is free, else as a follower. Once it has read the
+// answer, the caller recycles req. A positive timeout
 // bounds the wait (ErrTimeout); ctx and Stop end it with ctx's error and
 // ErrStopped. progress, when not nil, runs on the caller whenever
 // progressive results may be waiting, and once more before the final answer
@@ -144,12 +145,12 @@ func (s *Session) wait(ctx context.Context, id uint64, req *request, timeout tim
 }
 
 // answer returns the final answer m, taken from req.ch, after the last
-// progressive results, and recycles req.
+// progressive results. m may be req's own message: the caller recycles
+// req once it has read m.
 func (s *Session) answer(req *request, m message, progress func()) (message, error) {
 	if progress != nil {
 		progress()
 	}
-	s.recycle(req)
 	return m, nil
 }
 
@@ -291,6 +292,7 @@ func (s *Session) promoteLocked() bool {
 // free and nobody took it within idleGrace, reads while nobody waits, and
 // interrupts the reader once Stop closes. It ends with the link.
 func (s *Session) readLoop() {
+	defer s.endInvocations()
 	defer s.cancel()
 	defer s.hook.end()
 	stop := s.stop

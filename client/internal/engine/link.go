@@ -43,6 +43,7 @@ type link struct {
 	rbuf      []byte   // the last message read, by the holder of the reader role
 	keys      keyCache // the map keys read, by the holder of the reader role
 	jstack    []any    // the JSON parser's scratch, by the holder of the reader role
+	lazy      lazyMsgs // the messages read lazily, by the holder of the reader role
 	clk       clock
 	start     time.Time
 	lastRx    atomic.Int64 // nanoseconds since start, on clk
@@ -280,9 +281,14 @@ func readInto(b []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// decode decodes one message from b, the link's read buffer (nothing
-// decoded refers to it).
+// decode decodes one message from b, the link's read buffer. A PUBLISHED,
+// RESULT or INVOCATION is read lazily (lazy.go): its payload refers to b
+// until dispatch settles it, before the next message is read; nothing
+// else refers to b.
 func (l *link) decode(b []byte) (message, error) {
+	if msg := decodeLazy(b, l.json, &l.keys, &l.lazy); msg != nil {
+		return msg, nil
+	}
 	msg, err := decode(b, l.json, &l.keys, &l.jstack)
 	if err != nil {
 		return nil, fmt.Errorf("undecodable message from the router: %w", err)
