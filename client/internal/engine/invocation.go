@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -46,16 +47,21 @@ type invocation struct {
 
 var invocationPool = sync.Pool{New: func() any { return new(invocation) }}
 
-// recycle returns inv to the pool, keeping its buffers.
+// recycle returns inv to the pool, keeping its buffers (but large ones)
+// and its reader's texts, and nothing of its invocation.
 func (inv *invocation) recycle() {
-	kept := invocation{reader: inv.reader.emptied()}
-	if cap(inv.rawBuf) <= maxKeptBuffer {
-		kept.rawBuf = inv.rawBuf[:0]
+	inv.s, inv.p, inv.ctx = nil, nil, nil
+	inv.request, inv.invocationDetails = 0, invocationDetails{}
+	inv.args, inv.kwargs, inv.raw = nil, nil, rawPayload{}
+	inv.yield, inv.one[0], inv.value = yieldMsg{}, nil, rawValue{}
+	if cap(inv.rawBuf) > maxKeptBuffer {
+		inv.rawBuf = nil
 	}
-	if cap(inv.encBuf) <= maxKeptBuffer {
-		kept.encBuf = inv.encBuf[:0]
+	if cap(inv.encBuf) > maxKeptBuffer {
+		inv.encBuf = nil
 	}
-	*inv = kept
+	inv.enc.b = nil
+	inv.reader.release()
 	invocationPool.Put(inv)
 }
 
@@ -108,10 +114,22 @@ func (w *workers) end() {
 	w.idle = nil
 }
 
-// onInvocation starts the handler of m, or refuses m: its procedure is
-// not registered here (any more), or has Limit invocations in flight. It
-// returns false when m's payload was malformed, which ended the link.
+// onInvocation starts the handler of m on a worker, or refuses m (see
+// takeInvocation); it returns false when m's payload was malformed, which
+// ended the link.
 func (s *Session) onInvocation(m *invocationMsg) bool {
+	inv, alive := s.takeInvocation(m)
+	if inv != nil {
+		s.workers.run(inv)
+	}
+	return alive
+}
+
+// takeInvocation returns what m's handler needs, or nil when it refused m:
+// its procedure is not registered here (any more), or has Limit
+// invocations in flight. alive is false when m's payload was malformed,
+// which ended the link.
+func (s *Session) takeInvocation(m *invocationMsg) (inv *invocation, alive bool) {
 	s.mu.Lock()
 	p := s.regs[m.Registration]
 	s.mu.Unlock()
@@ -121,7 +139,7 @@ func (s *Session) onInvocation(m *invocationMsg) bool {
 	if p == nil || p.Limit > 0 && p.inFlight.Load() >= int64(p.Limit) {
 		if m.raw.lazy {
 			if err := m.raw.check(); err != nil {
-				return s.undecodable(m, err)
+				return nil, s.undecodable(m, err)
 			}
 		}
 		if p == nil {
@@ -130,9 +148,9 @@ func (s *Session) onInvocation(m *invocationMsg) bool {
 		} else {
 			s.refuse(p, m)
 		}
-		return true
+		return nil, true
 	}
-	inv := invocationPool.Get().(*invocation)
+	inv = invocationPool.Get().(*invocation)
 	inv.s, inv.p, inv.request, inv.invocationDetails = s, p, m.Request, m.invocationDetails
 	var err error
 	switch {
@@ -152,7 +170,7 @@ func (s *Session) onInvocation(m *invocationMsg) bool {
 	}
 	if err != nil {
 		inv.recycle()
-		return s.undecodable(m, err)
+		return nil, s.undecodable(m, err)
 	}
 	p.inFlight.Add(1)
 	s.mu.Lock()
@@ -160,8 +178,7 @@ func (s *Session) onInvocation(m *invocationMsg) bool {
 	s.invs[m.Request] = inv.ctx
 	s.handlers.Add(1)
 	s.mu.Unlock()
-	s.workers.run(inv)
-	return true
+	return inv, true
 }
 
 // onInterrupt ends the context of the invocation the caller canceled.
@@ -188,6 +205,7 @@ func (s *Session) endInvocations() {
 		c.end(context.Canceled)
 	}
 	s.workers.end()
+	s.watch.Stop()
 }
 
 // serve runs inv's handler and writes its answer.
@@ -196,7 +214,9 @@ func (s *Session) serve(inv *invocation) {
 	p := inv.p
 	e := Invocation{Args: inv.args, Kwargs: inv.kwargs, CallerAuthID: inv.callerAuthID,
 		CallerSession: inv.caller, Progress: inv.progress, s: s, request: inv.request, inv: inv}
+	start := time.Now()
 	res, err := p.Handler(inv.ctx, e)
+	p.took(time.Since(start))
 	if inv.ctx.wasInterrupted() {
 		err = &Error{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
 	}

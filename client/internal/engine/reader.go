@@ -84,20 +84,19 @@ func (r *Reader) reset(raw rawPayload) {
 	r.push(frame{left: raw.n})
 }
 
-// emptied returns r without what it read, with its buffers, for reuse.
-func (r *Reader) emptied() Reader {
-	e := Reader{text: r.text[:0], bin: r.bin[:0], deeper: r.deeper[:0], peekAt: -1, texts: r.texts}
-	e.js.scratch = r.js.scratch[:0]
-	if cap(e.text) > maxKeptBuffer {
-		e.text = nil
+// release lets go of what r read and of large buffers, keeping the
+// others and its texts, for reuse.
+func (r *Reader) release() {
+	r.mp, r.err = parser{}, nil
+	r.js = jsonParser{scratch: r.js.scratch[:0]}
+	clear(r.inline[:])
+	clear(r.deeper)
+	r.deeper = r.deeper[:0]
+	for _, b := range []*[]byte{&r.text, &r.bin, &r.js.scratch} {
+		if cap(*b) > maxKeptBuffer {
+			*b = nil
+		}
 	}
-	if cap(e.bin) > maxKeptBuffer {
-		e.bin = nil
-	}
-	if cap(e.js.scratch) > maxKeptBuffer {
-		e.js.scratch = nil
-	}
-	return e
 }
 
 func (r *Reader) push(f frame) {

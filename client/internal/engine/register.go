@@ -83,7 +83,8 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 var progressOptions = map[string]any{wire.OptProgress: true}
 
 // InvocationHandler serves an invocation on a goroutine of its own (one
-// kept for the next invocation once it has answered). The
+// kept for the next invocation once it has answered), or, when its
+// handlers have been fast, on the session's goroutine (inline.go). The
 // payload it returns is the YIELD; an error answers with an ERROR: an
 // *Error with its URI and payload, any other error with
 // wamp.error.runtime_error and the error text. ctx ends when the caller
@@ -115,6 +116,9 @@ type Procedure struct {
 	retired  atomic.Bool
 	inFlight atomic.Int64
 	refused  atomic.Uint64
+	// handlerNanos is the moving average of its handlers' times, plus one
+	// (0: none yet): see inline.go.
+	handlerNanos atomic.Int64
 }
 
 // Retire marks p as no longer wanted: a Session whose REGISTERED for p

@@ -86,6 +86,16 @@ type Session struct {
 	invs      map[uint64]*invocationCtx
 	invsEnded bool
 	workers   workers
+	// The session's goroutine serving invocations itself (inline.go): its
+	// generation, the handler it runs (inlineNow, of inlineProc; 0: none),
+	// and the watch on it.
+	gen        uint64
+	inlineSeq  uint64
+	inlineNow  uint64
+	inlineProc *Procedure
+	watch      *time.Timer
+	watchArmed bool
+	watchSeq   uint64
 
 	// The reader role (leader.go), guarded by mu: who holds it, the caller
 	// holding it, the callers waiting for their answer meanwhile (oldest
@@ -163,14 +173,24 @@ func (s *Session) recycle(req *request) {
 	ok := req.answered && !req.following && s.leader != req
 	s.mu.Unlock()
 	if ok {
-		clear(req.args)
-		kept := request{ch: req.ch, timer: req.timer, args: req.args[:0], reader: req.reader.emptied()}
-		if cap(req.rawBuf) <= maxKeptBuffer {
-			kept.rawBuf = req.rawBuf[:0]
-		}
-		*req = kept
+		req.reset()
 		requestPool.Put(req)
 	}
+}
+
+// reset empties req for its next request, keeping its channel, timer and
+// buffers (but large ones), and its reader's texts.
+func (req *request) reset() {
+	clear(req.args)
+	req.args = req.args[:0]
+	req.progress, req.onReply, req.onLate = nil, nil, nil
+	req.gaveUp, req.answered, req.following, req.left = false, false, false, false
+	req.pub, req.call, req.published, req.result = publishMsg{}, callMsg{}, publishedMsg{}, resultMsg{}
+	req.raw = false
+	if cap(req.rawBuf) > maxKeptBuffer {
+		req.rawBuf = nil
+	}
+	req.reader.release()
 }
 
 // Connect dials the router, joins cfg.Realm with the authentication
@@ -206,6 +226,8 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.interrupt = l.interrupt
 	s.idle.Stop()
+	s.watch = time.AfterFunc(time.Hour, s.watchInline)
+	s.watch.Stop()
 	if cfg.idleGrace > 0 {
 		s.grace = cfg.idleGrace
 	}
@@ -214,7 +236,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	go s.readLoop()
+	go s.readLoop(0)
 	go l.keepalive(cfg.KeepaliveIdle, cfg.PongTimeout)
 	return s, nil
 }
