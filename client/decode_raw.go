@@ -54,6 +54,12 @@ const rawRoot = "value"
 // decodeRaw decodes the value at r's cursor into dst as decodeInto would
 // decode its wire form.
 func decodeRaw(r *engine.Reader, dst reflect.Value) error {
+	viaWire := dst.Kind() != reflect.Pointer && dst.Kind() != reflect.Interface && wireFormOnly(dst.Type())
+	return decodeRawAs(r, dst, viaWire)
+}
+
+// decodeRawAs is decodeRaw with wireFormOnly of dst's type known.
+func decodeRawAs(r *engine.Reader, dst reflect.Value, viaWire bool) error {
 	t := dst.Type()
 	k := r.Kind()
 	if k == engine.KindNone {
@@ -62,7 +68,7 @@ func decodeRaw(r *engine.Reader, dst reflect.Value) error {
 		}
 		return fmt.Errorf("decode %s: no value", r.Path(rawRoot))
 	}
-	if dst.Kind() != reflect.Pointer && dst.Kind() != reflect.Interface && wireFormOnly(t) {
+	if viaWire {
 		return decodeWire(r, dst)
 	}
 	if k == engine.KindNil {
@@ -191,7 +197,7 @@ func decodeRawStruct(r *engine.Reader, dst reflect.Value) error {
 			}
 			continue
 		}
-		if err := decodeRaw(r, fv); err != nil {
+		if err := decodeRawAs(r, fv, f.viaWire); err != nil {
 			return err
 		}
 	}

@@ -86,7 +86,12 @@ func (re *rawEncoder) value(w *engine.Encoder, v reflect.Value) error {
 		w.Nil()
 		return nil
 	}
-	if re.depth >= cycleCheckDepth || !plainType(v.Type()) {
+	return re.valueAs(w, v, plainType(v.Type()))
+}
+
+// valueAs is value with plainType of v's type known.
+func (re *rawEncoder) valueAs(w *engine.Encoder, v reflect.Value, plain bool) error {
+	if re.depth >= cycleCheckDepth || !plain {
 		return re.wire(w, v)
 	}
 	re.depth++
@@ -166,7 +171,7 @@ func (re *rawEncoder) structValue(w *engine.Encoder, v reflect.Value) error {
 				w.Value(s)
 			}
 		} else {
-			err = re.value(w, fv)
+			err = re.valueAs(w, fv, f.plain)
 		}
 		re.named--
 		if err != nil {

@@ -20,6 +20,10 @@ type structField struct {
 	omitZero  bool
 	quoted    bool // ",string"
 	tagged    bool
+	// For decoding from and writing to a message directly (decode_raw.go,
+	// encode_raw.go): the field's type goes through its wire form when
+	// decoded (viaWire), and is written as its kind says (plain).
+	viaWire, plain bool
 }
 
 var fieldCache sync.Map // reflect.Type → []structField
@@ -33,6 +37,11 @@ func fieldsOf(t reflect.Type) []structField {
 		return f.([]structField)
 	}
 	f := resolveFields(t)
+	for i := range f {
+		k := f[i].typ.Kind()
+		f[i].viaWire = k != reflect.Pointer && k != reflect.Interface && wireFormOnly(f[i].typ)
+		f[i].plain = plainType(f[i].typ)
+	}
 	fieldCache.Store(t, f)
 	return f
 }
