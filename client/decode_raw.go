@@ -13,25 +13,9 @@ import (
 	"math"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
 )
-
-// viaWireForm records the types decodeRaw hands to decodeInto whole.
-var viaWireForm sync.Map // reflect.Type → bool
-
-// wireFormOnly reports whether t is decoded from its wire form: a time,
-// or a type with its own decoding.
-func wireFormOnly(t reflect.Type) bool {
-	if v, ok := viaWireForm.Load(t); ok {
-		return v.(bool)
-	}
-	pt := reflect.PointerTo(t)
-	only := t == timeType || pt.Implements(jsonUnmarshalerType) || pt.Implements(textUnmarshalerType)
-	viaWireForm.Store(t, only)
-	return only
-}
 
 // decodePayloadRaw decodes what decodePayload would take from the payload
 // r reads (the first positional argument, else the keyword arguments)

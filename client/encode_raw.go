@@ -12,37 +12,9 @@ import (
 	"math"
 	"reflect"
 	"strconv"
-	"sync"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
 )
-
-// plainTypes records the types encodeRaw writes itself: those without
-// marshalling of their own.
-var plainTypes sync.Map // reflect.Type → bool
-
-// plainType reports whether values of t are written as their kind says,
-// as the encoder writes them: no time, json.Number, MarshalJSON or
-// MarshalText (of t or, but for pointers and interfaces, of *t).
-func plainType(t reflect.Type) bool {
-	if v, ok := plainTypes.Load(t); ok {
-		return v.(bool)
-	}
-	marshals := func(t reflect.Type) bool {
-		return t.Implements(jsonMarshalerType) || t.Implements(textMarshalerType)
-	}
-	var plain bool
-	switch t.Kind() {
-	case reflect.Interface:
-		plain = true
-	case reflect.Pointer:
-		plain = t.Elem() != timeType && !marshals(t)
-	default:
-		plain = t != timeType && t != jsonNumberType && !marshals(t) && !marshals(reflect.PointerTo(t))
-	}
-	plainTypes.Store(t, plain)
-	return plain
-}
 
 // directStruct reports whether v, a handler's result, is a struct (or a
 // pointer to one) encodeRaw writes field by field.
@@ -147,11 +119,15 @@ func (re *rawEncoder) wire(w *engine.Encoder, v reflect.Value) error {
 // structValue writes a struct as structValue encodes it: a map of its
 // fields.
 func (re *rawEncoder) structValue(w *engine.Encoder, v reflect.Value) error {
-	fields := fieldsOf(v.Type())
-	n := 0
-	for i := range fields {
-		if _, ok := re.field(v, &fields[i]); ok {
-			n++
+	ti := infoOf(v.Type())
+	fields := ti.fields
+	n := len(fields)
+	if !ti.fixed {
+		n = 0
+		for i := range fields {
+			if _, ok := re.field(v, &fields[i]); ok {
+				n++
+			}
 		}
 	}
 	w.Map(n)

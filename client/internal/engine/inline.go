@@ -53,8 +53,11 @@ func (p *Procedure) fast() bool {
 
 // serveInline serves inv on the session's goroutine (of generation gen),
 // which gives up the reader role meanwhile; it returns true when the
-// goroutine reads on as the session's, holding the role again.
+// goroutine reads on as the session's, holding the role again. When more
+// messages wait to be read, the answer is held, to leave with the answers
+// to them (readAsSession flushes before it waits for more).
 func (s *Session) serveInline(inv *invocation, gen uint64) bool {
+	inv.hold = s.l.fc.ready(false)
 	s.mu.Lock()
 	if !s.promoteLocked() {
 		s.role = roleFree
@@ -68,16 +71,20 @@ func (s *Session) serveInline(inv *invocation, gen uint64) bool {
 	s.mu.Unlock()
 	s.serve(inv)
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if gen != s.gen {
-		return false // a worker now: another goroutine is the session's
+	reading := gen == s.gen // else a worker now: another goroutine is the session's
+	if reading {
+		s.inlineNow, s.inlineProc = 0, nil
+		// A caller may read now, or have handed the role back to be woken.
+		reading = s.role == roleFree
+		if reading {
+			s.role = roleSession
+		}
 	}
-	s.inlineNow, s.inlineProc = 0, nil
-	if s.role != roleFree {
-		return false // a caller reads, or handed the role back to be woken
+	s.mu.Unlock()
+	if !reading {
+		s.l.flushHeld()
 	}
-	s.role = roleSession
-	return true
+	return reading
 }
 
 // watchInline is the watch on the handlers the session's goroutine runs:

@@ -136,3 +136,61 @@ func TestInlineHandlerFreesTheRole(t *testing.T) {
 		t.Error("no invocation was served on the session's goroutine")
 	}
 }
+
+// TestHeldAnswerLeaves checks the answers the session's goroutine holds
+// while more messages wait to be read: after fast invocations, the router
+// sends two back to back, and the handler of the second waits until the
+// router has the answer to the first. Held behind that handler, the answer
+// would never leave: it leaves once the watch gives reading to another
+// goroutine, which sends what is held before it waits.
+func TestHeldAnswerLeaves(t *testing.T) {
+	leakcheck.Check(t)
+	const warm = 10
+	answered := make(chan uint64, warm+2)
+	first := make(chan struct{})
+	var mu sync.Mutex
+	next := 0
+	url := scriptedRouter(t, func(send func(wamp.Message), msg wamp.Message) {
+		mu.Lock()
+		defer mu.Unlock()
+		invoke := func(id int) {
+			send(&wamp.Invocation{Request: wamp.ID(id), Registration: 9, Details: wamp.Dict{}, Arguments: wamp.List{int64(id)}})
+		}
+		switch m := msg.(type) {
+		case *wamp.Register:
+			send(&wamp.Registered{Request: m.Request, Registration: 9})
+			next++
+			invoke(next)
+		case *wamp.Yield:
+			answered <- uint64(m.Request)
+			switch {
+			case next < warm:
+				next++
+				invoke(next)
+			case next == warm:
+				invoke(warm + 1) // two in one burst: the second waits for
+				invoke(warm + 2) // the answer to the first
+				next = warm + 2
+			case m.Request == warm+1:
+				close(first)
+			}
+		}
+	})
+	s := connectTo(t, url)
+	proc := &Procedure{URI: "com.example.p", Options: map[string]any{}, Handler: func(_ context.Context, inv Invocation) (Payload, error) {
+		if inv.Args[0] == int64(warm+2) {
+			<-first
+		}
+		return Payload{}, nil
+	}}
+	if err := s.Register(context.Background(), proc); err != nil {
+		t.Fatal(err)
+	}
+	for range warm + 2 {
+		select {
+		case <-answered:
+		case <-time.After(30 * time.Second):
+			t.Fatal("an answer held behind a waiting handler never left")
+		}
+	}
+}

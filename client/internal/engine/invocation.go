@@ -38,6 +38,7 @@ type invocation struct {
 	reader Reader
 
 	yield yieldMsg
+	hold  bool   // the answer is held (serveInline)
 	one   [1]any // the handler's single result (Invocation.One)
 	// The single result written by the handler (Invocation.EncodeOne).
 	enc    Encoder
@@ -53,7 +54,7 @@ func (inv *invocation) recycle() {
 	inv.s, inv.p, inv.ctx = nil, nil, nil
 	inv.request, inv.invocationDetails = 0, invocationDetails{}
 	inv.args, inv.kwargs, inv.raw = nil, nil, rawPayload{}
-	inv.yield, inv.one[0], inv.value = yieldMsg{}, nil, rawValue{}
+	inv.yield, inv.hold, inv.one[0], inv.value = yieldMsg{}, false, nil, rawValue{}
 	if cap(inv.rawBuf) > maxKeptBuffer {
 		inv.rawBuf = nil
 	}
@@ -214,9 +215,17 @@ func (s *Session) serve(inv *invocation) {
 	p := inv.p
 	e := Invocation{Args: inv.args, Kwargs: inv.kwargs, CallerAuthID: inv.callerAuthID,
 		CallerSession: inv.caller, Progress: inv.progress, s: s, request: inv.request, inv: inv}
-	start := time.Now()
+	// A fast procedure's handlers are timed one in eight (a slow one among
+	// them is found by the watch when it runs on the session's goroutine).
+	var start time.Time
+	timed := !p.fast() || p.timings.Add(1)%8 == 0
+	if timed {
+		start = time.Now()
+	}
 	res, err := p.Handler(inv.ctx, e)
-	p.took(time.Since(start))
+	if timed {
+		p.took(time.Since(start))
+	}
 	if inv.ctx.wasInterrupted() {
 		err = &Error{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
 	}
@@ -227,8 +236,9 @@ func (s *Session) serve(inv *invocation) {
 	} else {
 		out = errorMessage(inv.request, err)
 	}
-	if werr := s.l.write(out); werr != nil && !errors.Is(werr, ErrConnectionLost) {
-		_ = s.l.write(errorMessage(inv.request, werr))
+	hold := inv.hold && s.l.fc != nil
+	if werr := s.l.writeOrHold(out, hold); werr != nil && !errors.Is(werr, ErrConnectionLost) {
+		_ = s.l.writeOrHold(errorMessage(inv.request, werr), hold)
 	}
 	p.inFlight.Add(-1)
 	inv.ctx.end(context.Canceled)

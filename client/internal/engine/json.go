@@ -91,8 +91,11 @@ func appendJSONList(b []byte, l []any, depth int) ([]byte, error) {
 }
 
 func appendJSONDict(b []byte, d map[string]any, depth int) ([]byte, error) {
-	if d == nil {
+	switch {
+	case d == nil:
 		return append(b, "null"...), nil
+	case len(d) == 0 && depth < maxDepth:
+		return append(b, "{}"...), nil // the options of most messages
 	}
 	if depth >= maxDepth {
 		return b, errDepth

@@ -7,6 +7,7 @@ package engine
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gammazero/nexus/v3/wamp"
@@ -263,6 +264,10 @@ func FuzzSkip(f *testing.F) {
 	f.Add([]byte{0x82, 0xa1, 'a', 0x01, 0xc4, 0x01, 'a', 0x02}, false) // a key twice, as a string and as binary
 	f.Add([]byte(`{"a":1,"\u0061":2}`), true)                          // a key twice, once escaped
 	f.Add([]byte(`{"\ud800":1,"\udc00":2}`), true)                     // two lone surrogates, both U+FFFD
+	for _, n := range []string{"1e400", "1e299", "1.8e308", "-17976931348623159e292", "1e-400", "123.5E+0007", "0.5e00300"} {
+		f.Add([]byte(n), true) // near a float's range
+	}
+	f.Add([]byte(strings.Repeat("9", 310)), true)
 	f.Fuzz(func(t *testing.T, data []byte, json bool) {
 		if json {
 			v, s := jsonParser{b: data}, jsonParser{b: data}

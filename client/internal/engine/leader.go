@@ -364,7 +364,11 @@ func (s *Session) sessionLoop(gen uint64) bool {
 // or while it served an invocation itself), false when the link ended. On
 // a link without frameConn it keeps the role for good.
 func (s *Session) readAsSession(gen uint64) bool {
+	defer s.l.flushHeld() // leaving the role, or the link ended
 	for {
+		if s.l.fc != nil && !s.l.fc.ready(true) {
+			s.l.flushHeld() // answers held while more messages waited
+		}
 		msg, err := s.l.receive(true)
 		if err != nil {
 			if s.l.fc != nil && isTimeout(err) {

@@ -91,8 +91,11 @@ func appendList(b []byte, l []any, depth int) ([]byte, error) {
 }
 
 func appendDict(b []byte, d map[string]any, depth int) ([]byte, error) {
-	if d == nil {
+	switch {
+	case d == nil:
 		return append(b, 0xc0), nil
+	case len(d) == 0 && depth <= maxDepth:
+		return append(b, 0x80), nil // the options of most messages
 	}
 	if depth > maxDepth {
 		return b, errDepth

@@ -117,8 +117,10 @@ type Procedure struct {
 	inFlight atomic.Int64
 	refused  atomic.Uint64
 	// handlerNanos is the moving average of its handlers' times, plus one
-	// (0: none yet): see inline.go.
+	// (0: none yet), timings counts its invocations while it is fast: see
+	// inline.go.
 	handlerNanos atomic.Int64
+	timings      atomic.Uint32
 }
 
 // Retire marks p as no longer wanted: a Session whose REGISTERED for p

@@ -8,7 +8,11 @@
 
 package engine
 
-import "bytes"
+import (
+	"bytes"
+	"math"
+	"strconv"
+)
 
 // keySet holds the keys of one map being skipped, to refuse a repeated
 // one as the parsers do. The first few are compared in place; a larger map
@@ -179,7 +183,7 @@ func (p *jsonParser) skip(depth int) {
 	case c == '"':
 		p.text()
 	case c == '-' || c >= '0' && c <= '9':
-		p.num()
+		p.skipNumber()
 	case c == 't':
 		p.literal("true")
 	case c == 'f':
@@ -188,6 +192,59 @@ func (p *jsonParser) skip(depth int) {
 		p.literal("null")
 	default:
 		p.fail("a value expected")
+	}
+}
+
+// skipNumber passes over a number as num reads it. Only a number that
+// may be beyond a float's range (num refuses it) is parsed: one whose
+// integer digits and exponent make it 1e300 or more.
+func (p *jsonParser) skipNumber() {
+	start := p.i
+	if p.b[p.i] == '-' {
+		p.i++
+	}
+	digits := p.i
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == '0':
+		p.i++
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		p.skipDigits()
+	default:
+		p.fail("a digit expected")
+		return
+	}
+	scale := p.i - digits // the number is below 10^scale
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if !p.skipDigits() {
+			p.fail("a digit expected")
+			return
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		neg := false
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			neg = p.b[p.i] == '-'
+			p.i++
+		}
+		e := p.i
+		if !p.skipDigits() {
+			p.fail("a digit expected")
+			return
+		}
+		switch exp := p.b[e:p.i]; {
+		case neg:
+		case len(exp) > 4:
+			scale = math.MaxInt32
+		default:
+			n, _ := strconv.Atoi(string(exp))
+			scale += n
+		}
+	}
+	if scale >= 300 {
+		p.i = start
+		p.num()
 	}
 }
 
