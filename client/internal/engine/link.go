@@ -39,7 +39,7 @@ type link struct {
 	queued atomic.Int32
 	// held: writeOrHold left frames held, which no write flushed since.
 	held atomic.Bool
-	wbuf   []byte // the encoding of the last message written, under wmu
+	wbuf []byte // the encoding of the last message written, under wmu
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
 	rbuf      []byte   // the last message read, by the holder of the reader role
