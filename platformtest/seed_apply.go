@@ -29,6 +29,12 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 	var err error
 	p.reg.Do(func(st *registry.State) { res, err = p.apply(st, s) })
 	p.reconcile()
+	for _, in := range res.Installations {
+		if err != nil {
+			break
+		}
+		err = p.openDataBackend(in.Realm(), in.App().Name()) // postgres.go
+	}
 	if err == nil {
 		err = p.applySeedData(s, res) // fleetdb_seed.go
 	}
