@@ -74,6 +74,7 @@ type pgStore struct {
 	prefix string // before every schema and role name
 	meta   string // the schema of the store's own functions
 	tsdb   *tsdbInfo
+	fold   string         // the collation ILIKE folds case in; empty without ICU
 	conn   *pgconn.Config // where the server is, for the read-only URLs
 
 	mu      sync.Mutex
@@ -168,6 +169,13 @@ func (s *pgStore) setup(ctx context.Context) error {
 		}
 		if _, err := tx.Exec(ctx, helperFunctions(qi(s.meta))); err != nil {
 			return err
+		}
+		var icu bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')").Scan(&icu); err != nil {
+			return err
+		}
+		if icu {
+			s.fold = `"und-x-icu"`
 		}
 		var err error
 		s.tsdb, err = detectTimescale(ctx, tx)

@@ -43,6 +43,9 @@ type pgFilter struct {
 	// col returns the SQL of column i, of the type of its stored form.
 	col  func(i int) string
 	meta string // the quoted schema of the store's functions
+	// fold is the collation ILIKE folds case in (Unicode); empty: the
+	// operand's (ASCII only).
+	fold string
 }
 
 // sql returns f as a SQL condition; "TRUE" for a nil f.
@@ -253,7 +256,9 @@ func (c *pgFilter) in(f *Filter) string {
 // like is LIKE, ILIKE and their negations: text, bigint and boolean
 // columns (as text) and text at a path match, other columns never. A
 // backslash escapes the next character; a lone backslash at the end is
-// dropped, as the reference does.
+// dropped, as the reference does. ILIKE folds the case of every letter
+// (ICU's root collation) where the server has ICU, of ASCII letters
+// otherwise.
 func (c *pgFilter) like(f *Filter) string {
 	var x string
 	switch {
@@ -267,7 +272,11 @@ func (c *pgFilter) like(f *Filter) string {
 		return "FALSE"
 	}
 	op := strings.TrimPrefix(f.Op, "NOT ")
-	match := x + " " + op + " " + c.args.add(likePattern(f.Value.(string))) + "::text"
+	operand := x
+	if op == "ILIKE" && c.fold != "" {
+		operand = "(" + x + " COLLATE " + c.fold + ")"
+	}
+	match := operand + " " + op + " " + c.args.add(likePattern(f.Value.(string))) + "::text"
 	if strings.HasPrefix(f.Op, "NOT ") {
 		return "(" + x + " IS NOT NULL AND NOT (" + match + "))"
 	}

@@ -199,7 +199,7 @@ func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now
 		}
 		sel, names = append(sel, "count(*)"), append(names, qi("rows"))
 		for _, s := range d.sources {
-			sel = append(sel, "avg(("+s.expr+")::double precision)", "min("+s.expr+")", "max("+s.expr+")", "count("+s.expr+")")
+			sel = append(sel, avgSQL(s.expr), "min("+s.expr+")", "max("+s.expr+")", "count("+s.expr+")")
 			names = append(names, qi(s.name+"_avg"), qi(s.name+"_min"), qi(s.name+"_max"), qi(s.name+"_count"))
 		}
 		stmt := "WITH w AS (SELECT coalesce((SELECT max(tsp) + $2::interval FROM " + d.name + "), (SELECT " + bucket + "($2::interval, min(tsp)) FROM " + pt.name + ")) AS lo, " +

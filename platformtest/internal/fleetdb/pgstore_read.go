@@ -31,7 +31,7 @@ import (
 
 // filter returns a filter compiler over the table's columns.
 func (t *pgTables) filter(pt *pgTable, args *sqlArgs) *pgFilter {
-	return &pgFilter{args: args, cols: pt.ts.Columns, meta: qi(t.s.meta), col: func(i int) string { return qi(pt.cols[i]) }}
+	return &pgFilter{args: args, cols: pt.ts.Columns, meta: qi(t.s.meta), fold: t.s.fold, col: func(i int) string { return qi(pt.cols[i]) }}
 }
 
 // rangeSQL is start ≤ tsp < end, TRUE for open bounds.

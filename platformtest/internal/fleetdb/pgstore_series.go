@@ -7,7 +7,7 @@
 //	GROUP BY 1, 2, … LIMIT MaxGroups + 1
 //
 // Metrics: COUNT counts non-null values (a JSON null at a path is
-// null); AVG of double precision (bigint read as double precision, as
+// null); AVG the sum of double precision over the count (bigint read as double precision, as
 // the reference adds float64); SUM of a bigint column exact; MIN and MAX
 // in the column's order (text byte-wise); a path cast to numeric for
 // AVG, SUM, MIN and MAX by ifl_cast_numeric (22P02 for a value that is no
@@ -62,7 +62,7 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 		case "COUNT":
 			v = "count(" + v + ")"
 		case "AVG":
-			v = "avg((" + v + ")::double precision)"
+			v = avgSQL(v)
 		case "SUM":
 			if typ == template.TypeBigint && m.Path == nil {
 				v = "sum(" + v + ")::bigint"
@@ -114,6 +114,13 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 		out = append(out, g)
 	}
 	return out, rows.Err()
+}
+
+// avgSQL is the average of the non-null values of v as the reference
+// computes it: their sum over their count (PostgreSQL's avg of double
+// precision also sums the squares, which overflow long before the sum).
+func avgSQL(v string) string {
+	return "(sum((" + v + ")::double precision) / nullif(count(" + v + "), 0))"
 }
 
 // refValue converts the value of a ref to its stored form.

@@ -204,7 +204,7 @@ func (t *pgTables) ReadTransform(ctx context.Context, transform string, q *Trans
 		return nil, nil
 	}
 	var args sqlArgs
-	f := &pgFilter{args: &args, cols: v.Columns, meta: qi(t.s.meta), col: func(i int) string {
+	f := &pgFilter{args: &args, cols: v.Columns, meta: qi(t.s.meta), fold: t.s.fold, col: func(i int) string {
 		c := v.Columns[i]
 		x := "(" + qi(c.ID) + ")::" + pgType(c.Type)
 		if pgType(c.Type) == "text" {
