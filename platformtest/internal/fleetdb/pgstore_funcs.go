@@ -23,7 +23,8 @@ import (
 // goSpace is what Go's strings.TrimSpace removes (unicode.IsSpace).
 const goSpace = " \t\n\v\f\r\u0085\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
 
-// sqlChars is an E” literal holding the characters of s.
+// sqlChars is an escape string literal (E-prefixed) holding the
+// characters of s.
 func sqlChars(s string) string {
 	var b strings.Builder
 	b.WriteString("E'")
