@@ -140,8 +140,7 @@ func (t *pgTables) createView(ctx context.Context, tx pgx.Tx, v *TransformSchema
 	}
 	head := "CREATE " + kind + " " + t.qualified(v.Name) + " AS "
 	sql := strings.TrimSpace(v.Def.SQL)
-	// QueryExecModeExec: one statement, never a list of them.
-	if _, err := tx.Exec(ctx, head+sql, pgx.QueryExecModeExec); err != nil {
+	if err := execOne(ctx, tx, head+sql); err != nil {
 		return fmt.Errorf("transform %q: %s", v.Name, sqlFailure(err, sql, utf8.RuneCountInString(head)))
 	}
 	cols, err := columnsOf(ctx, tx, t.qualified(v.Name))
@@ -158,6 +157,18 @@ func (t *pgTables) createView(ctx context.Context, tx pgx.Tx, v *TransformSchema
 		return fmt.Errorf("transform %q: its SQL gives no column %s, which its columns declare", v.Name, strings.Join(missing, ", "))
 	}
 	return nil
+}
+
+// execOne runs one statement with the extended protocol, which refuses
+// a list of statements (pgx's Exec without arguments would send it as a
+// simple query, running every statement of the list).
+func execOne(ctx context.Context, tx pgx.Tx, sql string) error {
+	rows, err := tx.Query(ctx, sql, pgx.QueryExecModeExec)
+	if err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
 }
 
 // sqlFailure describes a failure of the SQL of a transform: PostgreSQL's
