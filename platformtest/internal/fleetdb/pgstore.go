@@ -177,12 +177,21 @@ func (s *pgStore) setup(ctx context.Context) error {
 		if icu {
 			s.fold = `"und-x-icu"`
 		}
+		if s.cfg.Scratch {
+			note := scratchNote + time.Now().UTC().Format(time.RFC3339)
+			if _, err := tx.Exec(ctx, "COMMENT ON SCHEMA "+qi(s.meta)+" IS "+ql(note)); err != nil {
+				return err
+			}
+		}
 		var err error
 		s.tsdb, err = detectTimescale(ctx, tx)
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("postgres: set up schema %s at %s: %w", s.meta, s.where(), err)
+	}
+	if s.cfg.Scratch {
+		s.sweepScratch(ctx)
 	}
 	if s.tsdb == nil {
 		s.log.Info("postgres: TimescaleDB is not available; time_bucket is the store's own, chunkTimeInterval and columnstore are not applied", "at", s.where())
@@ -233,6 +242,48 @@ func (s *pgStore) dropScratch(ctx context.Context, schemas, roles []string) erro
 		return fmt.Errorf("postgres: drop the scratch schemas: %w", err)
 	}
 	return nil
+}
+
+// scratchNote starts the comment of a scratch store's own schema,
+// followed by when it started.
+const scratchNote = "ironflock scratch store, started "
+
+// scratchAge is how old a scratch store's schemas are when a new scratch
+// store drops them: their store is gone (a killed test), since no test
+// runs that long.
+const scratchAge = 3 * time.Hour
+
+// sweepScratch drops the schemas and roles of scratch stores that
+// started more than scratchAge ago and were never closed.
+func (s *pgStore) sweepScratch(ctx context.Context) {
+	rows, err := s.pool.Query(ctx, `SELECT nspname, obj_description(oid, 'pg_namespace') FROM pg_namespace
+		WHERE nspname LIKE '%ironflock' AND starts_with(coalesce(obj_description(oid, 'pg_namespace'), ''), $1)`, scratchNote)
+	if err != nil {
+		s.log.Warn("postgres: looking for old scratch schemas", "err", err)
+		return
+	}
+	var stale []string
+	for rows.Next() {
+		var name, note string
+		if rows.Scan(&name, &note) != nil {
+			continue
+		}
+		started, err := time.Parse(time.RFC3339, strings.TrimPrefix(note, scratchNote))
+		if err == nil && time.Since(started) > scratchAge {
+			stale = append(stale, strings.TrimSuffix(name, "ironflock"))
+		}
+	}
+	rows.Close()
+	for _, prefix := range stale {
+		var schemas, roles []string
+		_ = s.pool.QueryRow(ctx, "SELECT coalesce(array_agg(nspname), '{}') FROM pg_namespace WHERE starts_with(nspname, $1)", prefix).Scan(&schemas)
+		_ = s.pool.QueryRow(ctx, "SELECT coalesce(array_agg(rolname), '{}') FROM pg_roles WHERE starts_with(rolname, $1)", prefix).Scan(&roles)
+		if err := s.dropScratch(ctx, schemas, roles); err != nil {
+			s.log.Warn("postgres: dropping an old scratch store", "prefix", prefix, "err", err)
+		} else {
+			s.log.Info("postgres: dropped the schemas of a scratch store that was never closed", "prefix", prefix)
+		}
+	}
 }
 
 // schemaName is the schema of a realm: realm-2-26-dev → realm_2_26_dev,
