@@ -31,8 +31,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
+	db := addDBFlags(fs)        // db.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-spill-dir DIR] [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-spill-dir DIR] [-db URL] [-db-wait DURATION] [-db-allow-drop]\n              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -67,6 +68,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if *spillDir != "" {
 		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
+	if o := db.option(); o != nil {
+		opts = append(opts, o)
+	}
 	consoleOpt, token := cons.console(*listen)
 	if consoleOpt != nil {
 		opts = append(opts, consoleOpt)
@@ -86,8 +90,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
 	}
+	sql, err := db.sqlAccess(log, p, res)
+	if err != nil {
+		return fmt.Errorf("direct SQL: %w", err)
+	}
 	if *envFile != "" {
-		if err := writeEnvFile(*envFile, p, res); err != nil {
+		if err := writeEnvFile(*envFile, p, res, sql); err != nil {
 			return fmt.Errorf("env file: %w", err)
 		}
 		log.Info("environment file written", "path", *envFile)

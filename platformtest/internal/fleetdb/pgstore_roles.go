@@ -31,8 +31,11 @@ type pgReader struct {
 	password string
 }
 
-// readerRole is the name of a realm's read-only role.
-func (t *pgTables) readerRole() string { return objName(t.schema, "_reader") }
+// readerRole is the name of a realm's read-only role: roles belong to
+// the whole server, so it names the database too.
+func (t *pgTables) readerRole() string {
+	return objName(t.s.prefix+t.s.conn.Database+"_"+strings.TrimPrefix(t.schema, t.s.prefix), "_reader")
+}
 
 // grantReader lets an existing read-only role read the tables a
 // migration made (a role made in an earlier run).
