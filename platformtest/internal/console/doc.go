@@ -3,7 +3,8 @@
 // fleet (projects, devices with their environment, apps and releases,
 // installations with realm and stage, groups, grants), the live sessions
 // and the live traffic, the rows of tables and a chart of a numeric column,
-// the stored files and the agents' tools, and that break things on purpose
+// the stored files and the agents' tools, read-only SQL on a realm's data
+// backend (with the PostgreSQL store), and that break things on purpose
 // (faults) and call tools when allowed.
 //
 // It lives under platformtest/internal, not in cmd/flockd, because most of

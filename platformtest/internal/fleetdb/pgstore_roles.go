@@ -117,11 +117,27 @@ func (t *pgTables) ReaderURL(ctx context.Context) (string, error) {
 	} else {
 		u.Host = net.JoinHostPort(t.s.conn.Host, strconv.Itoa(int(t.s.conn.Port)))
 	}
-	if t.s.conn.TLSConfig == nil {
+	if mode := sslMode(t.s.cfg.URL); mode != "" {
+		q.Set("sslmode", mode)
+	} else if t.s.conn.TLSConfig == nil {
 		q.Set("sslmode", "disable")
 	}
 	u.RawQuery = q.Encode()
 	return u.String(), nil
+}
+
+// sslMode returns the sslmode of a connection string, "" when it names
+// none.
+func sslMode(conn string) string {
+	if u, err := url.Parse(conn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Query().Get("sslmode")
+	}
+	for _, kv := range strings.Fields(conn) {
+		if v, ok := strings.CutPrefix(kv, "sslmode="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // QuerySQL runs one read-only statement as the realm's read-only role,
