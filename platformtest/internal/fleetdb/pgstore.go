@@ -106,6 +106,12 @@ func NewPostgresStore(ctx context.Context, cfg PostgresConfig) (Store, error) {
 	}
 	pc.ConnConfig.RuntimeParams["application_name"] = "ironflock " + strings.TrimSuffix(prefix, "_")
 	pc.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	// The store's statements are short: compiling them (JIT) costs more
+	// than it saves, and a series groups few buckets that the planner
+	// cannot foresee (it expects a group per row), so memory for hashing
+	// them keeps it from sorting a table on disk.
+	pc.ConnConfig.RuntimeParams["jit"] = "off"
+	pc.ConnConfig.RuntimeParams["work_mem"] = "64MB"
 	log := cfg.Log
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

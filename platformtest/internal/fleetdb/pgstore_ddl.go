@@ -10,7 +10,8 @@
 // A table: its columns typed (pgType), tsp NOT NULL, _seq (the insertion
 // sequence, an identity), the generated id of error-logs (an identity),
 // UNIQUE (entity key…, tsp) for a table with an entity key, an index on
-// (tsp, _seq) and one on (entity key…, tsp, _seq). A column's comment is
+// (tsp, _seq) and one on (entity key…, tsp DESC, _seq DESC), the order
+// of the latest row per entity. A column's comment is
 // its template name and description; a secret column's comment says so,
 // which is how a migration sees a column become secret or stop being one.
 
@@ -206,7 +207,7 @@ func (t *pgTables) entityDDL(ts *TableSchema, pt *pgTable) []string {
 	list := strings.Join(keys, ", ")
 	return []string{
 		"ALTER TABLE " + pt.name + " ADD CONSTRAINT " + qi(objName(ts.Name, "_entity")) + " UNIQUE (" + list + ", tsp)",
-		"CREATE INDEX " + qi(objName(ts.Name, "_latest")) + " ON " + pt.name + " (" + list + ", tsp, " + qi(seqColumn) + ")",
+		"CREATE INDEX " + qi(objName(ts.Name, "_latest")) + " ON " + pt.name + " (" + list + ", tsp DESC, " + qi(seqColumn) + " DESC)",
 	}
 }
 

@@ -9,7 +9,7 @@
 //	no key:  SELECT … FROM (SELECT * … ORDER BY tsp DESC, _seq DESC LIMIT 1) WHERE range AND filter
 //
 // The index on (tsp, _seq) serves the plain read backwards; the one on
-// (key…, tsp, _seq) the latest rows per entity.
+// (key…, tsp DESC, _seq DESC) the latest rows per entity in order.
 
 package fleetdb
 
@@ -78,6 +78,17 @@ func (t *pgTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]an
 			cols[i] = i
 		}
 	}
+	stmt, args := t.readSQL(pt, q, cols)
+	rows, err := t.s.pool.Query(ctx, stmt, args...)
+	if err != nil {
+		return nil, err
+	}
+	return collectRows(rows, pt, cols)
+}
+
+// readSQL returns the statement of a table read with the columns cols and
+// its arguments.
+func (t *pgTables) readSQL(pt *pgTable, q *ReadQuery, cols []int) (string, sqlArgs) {
 	sel := make([]string, len(cols))
 	for i, c := range cols {
 		sel[i] = qi(pt.cols[c])
@@ -106,11 +117,7 @@ func (t *pgTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]an
 		fmt.Fprintf(&b, " OFFSET %s", args.add(q.Offset))
 	}
 	fmt.Fprintf(&b, " LIMIT %s", args.add(q.Limit))
-	rows, err := t.s.pool.Query(ctx, b.String(), args...)
-	if err != nil {
-		return nil, err
-	}
-	return collectRows(rows, pt, cols)
+	return b.String(), args
 }
 
 // keyConditions returns the top-level conditions of f that touch only the

@@ -34,6 +34,45 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 	if err != nil {
 		return nil, err
 	}
+	stmt, args, err := t.seriesSQL(pt, q)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := t.s.pool.Query(ctx, stmt, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SeriesGroup
+	for rows.Next() {
+		if len(out) == q.MaxGroups {
+			return nil, ErrTooManyGroups
+		}
+		vs, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		g := SeriesGroup{Bucket: vs[0].(time.Time).UnixMilli(), Values: make([]any, len(q.Metrics))}
+		if len(q.GroupBy) > 0 {
+			g.Keys = make([]any, len(q.GroupBy))
+			for i, r := range q.GroupBy {
+				if g.Keys[i], err = refValue(pt, r, vs[1+i]); err != nil {
+					return nil, err
+				}
+			}
+		}
+		for i, m := range q.Metrics {
+			if g.Values[i], err = metricValue(pt, &m, vs[1+len(q.GroupBy)+i]); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, g)
+	}
+	return out, rows.Err()
+}
+
+// seriesSQL returns the statement of a series read and its arguments.
+func (t *pgTables) seriesSQL(pt *pgTable, q *SeriesQuery) (string, sqlArgs, error) {
 	var args sqlArgs
 	f := t.filter(pt, &args)
 	meta := qi(t.s.meta)
@@ -76,44 +115,14 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 		case "LAST":
 			v = "(array_agg(" + v + " ORDER BY " + order + "))[1]"
 		default:
-			return nil, fmt.Errorf("postgres store: unknown series method %q", m.Method)
+			return "", nil, fmt.Errorf("postgres store: unknown series method %q", m.Method)
 		}
 		sel = append(sel, v)
 	}
 	where := rangeSQL(&args, Bound{Set: true, Ms: q.Start}, Bound{Set: true, Ms: q.End}) + " AND " + f.sql(q.Filter)
 	stmt := "SELECT " + strings.Join(sel, ", ") + " FROM " + pt.name + " WHERE " + where +
 		" GROUP BY " + strings.Join(groups, ", ") + " LIMIT " + args.add(int64(q.MaxGroups)+1)
-	rows, err := t.s.pool.Query(ctx, stmt, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []SeriesGroup
-	for rows.Next() {
-		if len(out) == q.MaxGroups {
-			return nil, ErrTooManyGroups
-		}
-		vs, err := rows.Values()
-		if err != nil {
-			return nil, err
-		}
-		g := SeriesGroup{Bucket: vs[0].(time.Time).UnixMilli(), Values: make([]any, len(q.Metrics))}
-		if len(q.GroupBy) > 0 {
-			g.Keys = make([]any, len(q.GroupBy))
-			for i, r := range q.GroupBy {
-				if g.Keys[i], err = refValue(pt, r, vs[1+i]); err != nil {
-					return nil, err
-				}
-			}
-		}
-		for i, m := range q.Metrics {
-			if g.Values[i], err = metricValue(pt, &m, vs[1+len(q.GroupBy)+i]); err != nil {
-				return nil, err
-			}
-		}
-		out = append(out, g)
-	}
-	return out, rows.Err()
+	return stmt, args, nil
 }
 
 // avgSQL is the average of the non-null values of v as the reference
