@@ -115,6 +115,17 @@ func (p *Platform) RefreshTransform(realm, transform string) error {
 	return p.fleet.RefreshTransform(context.Background(), realm, transform)
 }
 
+// secretKey returns the key of secret columns that a store keeps with its
+// rows, so that a platform reads the secrets the last one on the same
+// database wrote; nil (a fresh key) for a store that keeps none.
+func secretKey(store fleetdb.Store) ([]byte, error) {
+	ks, ok := store.(fleetdb.KeyStore)
+	if !ok {
+		return nil, nil
+	}
+	return ks.SecretKey(context.Background(), fleetdb.NewSecretKey())
+}
+
 // openDataBackend opens the data backend of realm, so that a data
 // template its store refuses (a transform whose SQL fails, a migration
 // that would drop data) fails the installation that brought the realm.

@@ -137,3 +137,30 @@ func testMigration(t *testing.T, url string) {
 		t.Errorf("the dropped column is still there: %v", rows[0])
 	}
 }
+
+// TestSecretsOutliveThePlatform: the key of secret columns is kept with
+// the rows, so the next platform on the same database decrypts the
+// secrets the last one stored.
+func TestSecretsOutliveThePlatform(t *testing.T) { eachPostgres(t, testSecretsOutliveThePlatform) }
+
+func testSecretsOutliveThePlatform(t *testing.T, url string) {
+	prefix := freshPrefix(t, url)
+	for run := range 2 {
+		p, err := Start(WithPostgres(url, PostgresSchemaPrefix(prefix)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := p.AddProject("plant", Key(2))
+		in := p.Install(pr.AddDevice("press", Key(42)), p.AddApp("sensors", readerTemplate, Key(26)), Dev)
+		if run == 0 {
+			if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0, "pin": "1234"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows := p.DecryptedTableRows(in.Realm(), "readings")
+		if len(rows) != 1 || rows[0]["pin"] != "1234" {
+			t.Errorf("run %d: %v", run, rows)
+		}
+		p.Close()
+	}
+}

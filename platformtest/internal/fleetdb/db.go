@@ -31,6 +31,10 @@ type Config struct {
 	// Log receives what the scheduled work and the store report; nil
 	// discards it.
 	Log *slog.Logger
+	// SecretKey is the 32-byte key of secret columns; anything else is a
+	// fresh random key. A store whose rows outlive the platform gives it
+	// (KeyStore).
+	SecretKey []byte
 }
 
 // realClock is real time.
@@ -49,8 +53,8 @@ type DB struct {
 	backends map[string]*backend
 }
 
-// New returns a DB over cfg.Store with a fresh random key for secret
-// columns.
+// New returns a DB over cfg.Store with cfg.SecretKey (or a fresh random
+// key) for secret columns.
 func New(cfg Config) *DB {
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore()
@@ -61,7 +65,7 @@ func New(cfg Config) *DB {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &DB{cfg: cfg, seal: newSealer(), backends: map[string]*backend{}}
+	return &DB{cfg: cfg, seal: newSealer(cfg.SecretKey), backends: map[string]*backend{}}
 }
 
 // Close stops the backends' schedules and closes the DB's store.

@@ -176,6 +176,9 @@ func (s *pgStore) setup(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, helperFunctions(qi(s.meta))); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+qi(s.meta)+".secret_key (id int PRIMARY KEY CHECK (id = 1), key bytea NOT NULL)"); err != nil {
+			return err
+		}
 		var icu bool
 		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')").Scan(&icu); err != nil {
 			return err
@@ -248,6 +251,19 @@ func (s *pgStore) dropScratch(ctx context.Context, schemas, roles []string) erro
 		return fmt.Errorf("postgres: drop the scratch schemas: %w", err)
 	}
 	return nil
+}
+
+// SecretKey returns the key of secret columns kept in the store's schema
+// (readable by the store's user only, not by the read-only roles), or
+// keeps fresh when there is none yet.
+func (s *pgStore) SecretKey(ctx context.Context, fresh []byte) ([]byte, error) {
+	var key []byte
+	err := s.pool.QueryRow(ctx, "WITH ins AS (INSERT INTO "+qi(s.meta)+".secret_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING RETURNING key) "+
+		"SELECT key FROM ins UNION ALL SELECT key FROM "+qi(s.meta)+".secret_key WHERE id = 1 LIMIT 1", fresh).Scan(&key)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: the key of secret columns: %w", err)
+	}
+	return key, nil
 }
 
 // scratchNote starts the comment of a scratch store's own schema,

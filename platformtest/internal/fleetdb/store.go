@@ -134,6 +134,16 @@ type SQLAccess interface {
 	QuerySQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error)
 }
 
+// KeyStore is implemented by a store whose rows outlive the platform (the
+// PostgreSQL store): it keeps the key of secret columns with them, so
+// that the next platform on the same storage decrypts what the last one
+// encrypted.
+type KeyStore interface {
+	// SecretKey returns the stored key, or stores fresh and returns it
+	// when there is none yet.
+	SecretKey(ctx context.Context, fresh []byte) ([]byte, error)
+}
+
 // SQLResult is the answer of a direct SQL query: its columns and rows as
 // text (NULL as nil), at most the row limit.
 type SQLResult struct {
