@@ -75,6 +75,9 @@ func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
 		}
 		stmts := []string{
 			verb + " ROLE " + role + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION PASSWORD " + ql(r.password),
+			// Membership lets a store's user without SUPERUSER drop what
+			// the role owns (DROP OWNED BY) when a scratch store closes.
+			"GRANT " + role + " TO CURRENT_USER",
 			"ALTER ROLE " + role + " SET search_path TO " + t.searchPath(),
 			"ALTER ROLE " + role + " SET default_transaction_read_only TO on",
 			"GRANT CONNECT ON DATABASE " + qi(t.s.conn.Database) + " TO " + role,
