@@ -31,7 +31,7 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 	for _, a := range in {
 		// A row first: a map has no methods, so it is no option, and this
 		// look costs less than one for an option interface.
-		if m, ok := a.(map[string]any); ok && flatWireMap(m) {
+		if m, ok := a.(map[string]any); ok && wireMap(m) {
 			args = append(args, a) // already its own wire form
 			continue
 		}
@@ -73,27 +73,51 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 	return args, kwargs, opts, nil
 }
 
-// flatWireMap reports whether m is already in wire form with nothing to
-// convert: valid UTF-8 keys, and values that are nil, bool, int64, float64
-// or valid UTF-8 strings, as a row often is. Such a map is sent as it is
+// maxWireDepth bounds how deep wireMap looks: a deeper value (or a cyclic
+// one) goes through the encoder, which reports cycles.
+const maxWireDepth = 32
+
+// wireMap reports whether m is already in wire form with nothing to
+// convert: valid UTF-8 keys, and values that are nil, bool, int64,
+// float64, valid UTF-8 strings, or maps and lists of such values (at most
+// maxWireDepth deep), as a row often is. Such a map is sent as it is
 // instead of copied: the message is written before the operation returns,
 // so the caller's map is only read, and only meanwhile.
-func flatWireMap(m map[string]any) bool {
+func wireMap(m map[string]any) bool { return wireMapAt(m, 0) }
+
+func wireMapAt(m map[string]any, depth int) bool {
+	if depth > maxWireDepth {
+		return false
+	}
 	for k, v := range m {
-		if !utf8.ValidString(k) {
-			return false
-		}
-		switch x := v.(type) {
-		case nil, bool, int64, float64:
-		case string:
-			if !utf8.ValidString(x) {
-				return false
-			}
-		default:
+		if !utf8.ValidString(k) || !wireValue(v, depth) {
 			return false
 		}
 	}
 	return true
+}
+
+// wireValue reports whether v is in wire form (see wireMap).
+func wireValue(v any, depth int) bool {
+	switch x := v.(type) {
+	case nil, bool, int64, float64:
+		return true
+	case string:
+		return utf8.ValidString(x)
+	case map[string]any:
+		return x != nil && wireMapAt(x, depth+1)
+	case []any:
+		if x == nil || depth >= maxWireDepth {
+			return false
+		}
+		for _, e := range x {
+			if !wireValue(e, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // argPaths name the first positional arguments in error messages without

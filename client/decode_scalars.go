@@ -13,33 +13,38 @@ import (
 // decodeTime accepts RFC 3339 strings (with or without zone, date only) and
 // epoch milliseconds, the two forms timestamps take on the wire.
 func decodeTime(src any, dst reflect.Value, path string) error {
+	t, err := timeValue(src, path)
+	if err != nil {
+		return err
+	}
+	dst.Set(reflect.ValueOf(t))
+	return nil
+}
+
+// timeValue is decodeTime without reflection: null is the zero time.
+func timeValue(src any, path string) (time.Time, error) {
 	switch x := src.(type) {
 	case nil:
-		dst.Set(reflect.Zero(timeType))
-		return nil
+		return time.Time{}, nil
 	case string:
 		t, err := parseTimestamp(x)
 		if err != nil {
-			return decodeErr(path, src, timeType)
+			return time.Time{}, decodeErr(path, src, timeType)
 		}
-		dst.Set(reflect.ValueOf(t))
-		return nil
+		return t, nil
 	}
 	if ms, ok := asInt64(src); ok {
-		dst.Set(reflect.ValueOf(time.UnixMilli(ms).UTC()))
-		return nil
+		return time.UnixMilli(ms).UTC(), nil
 	}
 	if f, ok := asFloat64(src); ok && !math.IsNaN(f) && !math.IsInf(f, 0) {
 		ms := math.Floor(f)
 		// float64(math.MaxInt64) is 2^63, the first value beyond int64.
 		if ms < math.MinInt64 || ms >= math.MaxInt64 {
-			return fmt.Errorf("decode %s: %s epoch milliseconds is beyond the range of a time (±2^63 ms)", path, describe(src))
+			return time.Time{}, fmt.Errorf("decode %s: %s epoch milliseconds is beyond the range of a time (±2^63 ms)", path, describe(src))
 		}
-		t := time.UnixMilli(int64(ms)).Add(time.Duration((f - ms) * float64(time.Millisecond))).UTC()
-		dst.Set(reflect.ValueOf(t))
-		return nil
+		return time.UnixMilli(int64(ms)).Add(time.Duration((f - ms) * float64(time.Millisecond))).UTC(), nil
 	}
-	return decodeErr(path, src, timeType)
+	return time.Time{}, decodeErr(path, src, timeType)
 }
 
 var timestampLayouts = []string{

@@ -130,7 +130,7 @@ func (e *encoder) stringMap(m map[string]any, path string) (any, error) {
 			out[validString(k)] = ev
 			continue
 		}
-		ev, err := e.value(reflect.ValueOf(v), path+"."+k)
+		ev, err := e.nested(v, path+"."+k)
 		if err != nil {
 			return nil, err
 		}
@@ -154,13 +154,29 @@ func (e *encoder) anyList(l []any, path string) (any, error) {
 			out[i] = ev
 			continue
 		}
-		ev, err := e.value(reflect.ValueOf(v), path+"["+strconv.Itoa(i)+"]")
+		ev, err := e.nested(v, path+"["+strconv.Itoa(i)+"]")
 		if err != nil {
 			return nil, err
 		}
 		out[i] = ev
 	}
 	return out, nil
+}
+
+// nested encodes a value inside a map[string]any or []any: maps and lists
+// of those types directly, anything else through the general walk.
+func (e *encoder) nested(v any, path string) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		if x != nil {
+			return e.stringMap(x, path)
+		}
+	case []any:
+		if x != nil {
+			return e.anyList(x, path)
+		}
+	}
+	return e.value(reflect.ValueOf(v), path)
 }
 
 type sliceKey struct {

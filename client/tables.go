@@ -95,11 +95,15 @@ func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, 
 	if rv.Len() == 0 {
 		return "", nil, nil, invalidArg(op, t, "rows is empty; a batch needs at least one row")
 	}
-	batch, err := encodeValue(rows, "rows")
-	if err != nil {
-		return "", nil, nil, invalidArg(op, t, "%v", err)
+	batch, ok := wireBatch(rows)
+	if !ok {
+		enc, err := encodeValue(rows, "rows")
+		if err != nil {
+			return "", nil, nil, invalidArg(op, t, "%v", err)
+		}
+		batch = enc.([]any)
 	}
-	for i, r := range batch.([]any) {
+	for i, r := range batch {
 		if _, ok := r.(map[string]any); !ok {
 			return "", nil, nil, invalidArg(op, t, "rows[%d] is not a row object (%T)", i, r)
 		}
@@ -116,6 +120,33 @@ func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, 
 	}
 	args, kw := withMetadata([]any{batch}, kw, c.meta)
 	return t, args, kw, nil
+}
+
+// wireBatch returns rows as the batch to send when it is a []any or
+// []map[string]any of non-nil row maps already in wire form (see
+// wireMap): the maps are sent as they are, not copied.
+func wireBatch(rows any) ([]any, bool) {
+	switch l := rows.(type) {
+	case []any:
+		for _, r := range l {
+			if m, ok := r.(map[string]any); !ok || m == nil || !wireMap(m) {
+				return nil, false
+			}
+		}
+		return l, true
+	case []map[string]any:
+		for _, m := range l {
+			if m == nil || !wireMap(m) {
+				return nil, false
+			}
+		}
+		out := make([]any, len(l))
+		for i, m := range l {
+			out[i] = m
+		}
+		return out, true
+	}
+	return nil, false
 }
 
 // PublishRowsToTable publishes a non-empty batch of rows in one message;

@@ -74,7 +74,8 @@
 //     uninstalls take effect for the next join at once.
 //   - There are no PLATFORM apps: every app of a project can be a provider
 //     of cross-app reads.
-//   - Uninstall leaves joined sessions alone, and realms are never removed.
+//   - Uninstall leaves joined sessions alone, and realms are removed only by
+//     Reconcile, when no installation of the seed uses them any more.
 //   - CBOR, WebSocket compression, salted WAMP-CRA and payload
 //     pass-through mode are not offered. The JSON binary convention is
 //     applied to arguments and keyword arguments only. EVENT details carry
@@ -149,7 +150,9 @@
 //     NaN), authid the device serial, the storage typing of each column
 //     type with Postgres-like errors (42804, 22007, 22008), a missing tsp
 //     (append: runtime_error [{}]; publication: dropped, with an error-logs
-//     row of source "system"), all-or-nothing batches, entity-key merge
+//     row of source "system"), keys no column reads dropped from the
+//     stored row (both logged as warnings, and failing the test with
+//     WithStrictColumns), all-or-nothing batches, entity-key merge
 //     inserts and entity_key_conflict, the secret placeholder and
 //     ciphertext rules, the storage refusal switch; answers
 //     {"success": true} and {"success": true, "count": n}.
@@ -280,7 +283,9 @@
 // show what happened. Everything returned is a copy. The recording keeps
 // every inbound message by default, as a test wants; WithRecording bounds
 // it to a ring of the newest messages (by count and bytes) and
-// WithoutRecording turns it off, as cmd/flockd does for a long run.
+// WithoutRecording turns it off, as cmd/flockd does for a long run. The
+// authentication log keeps the newest DefaultAuthLogLimit attempts
+// (WithAuthLogLimit), and an interception its newest 10000 messages.
 //
 // WithConsole serves flockd's web console (internal/console) at / on the
 // same HTTP server: the fleet, sessions, live traffic, tables, files,
@@ -298,6 +303,22 @@
 //
 // In a test, package clienttest gives a started SDK client for an
 // installation in one line.
+//
+// # Data folder
+//
+// WithDataDir keeps the provisioned world (projects, devices with their
+// serials and credential keys, apps and releases, groups, installations
+// with their credential epochs, realms, users and tokens, grants) in a data
+// folder (internal/datadir: bbolt files, a format version, a lock), every
+// change on disk before the call that made it returns; a platform started
+// again on the folder has the same world, so device programs reconnect with
+// the credentials they hold. A folder another platform holds, of a newer
+// format, or with a damaged or truncated file is refused; CheckDataDir
+// checks one without serving it. Reconcile brings the kept world in line
+// with a seed, as flockd does with its configuration at every start:
+// additions, removals (with their realms' data) and template changes,
+// refusing a change that drops data unless AllowDrop. Rows and file objects
+// are kept in memory for now. Without WithDataDir everything is in memory.
 //
 // # Cross-app reads
 //

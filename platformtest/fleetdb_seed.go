@@ -13,14 +13,19 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// applySeedData inserts a seed's table rows and sets its transform rows.
-func (p *Platform) applySeedData(s *Seed, res *SeedResult) error {
+// applySeedData inserts a seed's table rows (those of installation i in
+// table for which want is true; all when want is nil) and sets its
+// transform rows.
+func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, table string) bool) error {
 	for i, si := range s.Installations {
 		if len(si.Rows) == 0 || i >= len(res.Installations) {
 			continue
 		}
 		in := res.Installations[i]
 		for _, table := range slices.Sorted(maps.Keys(si.Rows)) {
+			if want != nil && !want(i, table) {
+				continue
+			}
 			if err := p.InsertRows(in, table, si.Rows[table]...); err != nil {
 				return fmt.Errorf("installations[%d].rows: %w", i, err)
 			}

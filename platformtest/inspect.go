@@ -101,7 +101,8 @@ func (p *Platform) Calls() []Message { return messages(p.rt.Recorded(router.Kind
 // ClearRecorded forgets the recorded messages.
 func (p *Platform) ClearRecorded() { p.rt.ClearRecorded() }
 
-// AuthLog returns the authentication log, oldest first.
+// AuthLog returns the authentication log, oldest first: the newest
+// attempts within its bound (DefaultAuthLogLimit, WithAuthLogLimit).
 func (p *Platform) AuthLog() []AuthAttempt {
 	in := p.rt.AuthLog()
 	out := make([]AuthAttempt, len(in))

@@ -47,8 +47,10 @@ func (p *Platform) install(d *Device, a *App, stage Stage) (*Installation, error
 		return nil, errors.New("install: device and app are required")
 	}
 	var m *registry.Installation
-	var err error
-	p.reg.Do(func(s *registry.State) { m, err = s.Install(d.m, a.m, string(stage)) })
+	err := p.reg.Update(func(s *registry.State) (err error) {
+		m, err = s.Install(d.m, a.m, string(stage))
+		return err
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -235,11 +237,11 @@ func (in *Installation) SetCurrentState(s AppState) {
 	if in.p.tb != nil {
 		in.p.tb.Helper()
 	}
-	in.p.provision(func(*registry.State) error {
+	in.p.provision(func(st *registry.State) error {
 		if !slices.Contains(allAppStates, s) {
 			return fmt.Errorf("set current state: unknown app state %q", s)
 		}
-		in.m.Current = string(s)
+		st.SetCurrent(in.m, string(s))
 		return nil
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/appaccess"
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/edge"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
@@ -41,6 +42,7 @@ type Platform struct {
 	addr  string     // host:port, fixed when the platform starts
 
 	reg     *registry.Registry // the provisioned world
+	data    *datadir.Dir       // the data folder (datadir.go); nil: everything in memory
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
@@ -49,6 +51,8 @@ type Platform struct {
 	agents    *agents.Runtime // the agent runtime (agents.go)
 
 	files *fleetfiles.Service // the file service of every realm (files.go)
+
+	closing sync.Once // Close
 
 	mu     sync.Mutex                 // guards writes
 	writes map[string][]*Interception // RefuseWrites, by realm
@@ -59,11 +63,12 @@ type Platform struct {
 // platform made by New (a duplicate name, an unknown device...) fail tb too.
 func New(tb testing.TB, opts ...Option) *Platform {
 	tb.Helper()
-	p, err := Start(opts...)
+	// tb is known before the platform's goroutines start (WithStrictColumns
+	// fails it from them).
+	p, err := Start(append(opts[:len(opts):len(opts)], func(s *settings) { s.tb = tb })...)
 	if err != nil {
 		tb.Fatalf("platformtest: %v", err)
 	}
-	p.tb = tb
 	tb.Cleanup(p.Close)
 	return p
 }
@@ -76,9 +81,13 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
-	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
+	p := &Platform{set: set, log: set.logger, clock: newClock(set.start), tb: set.tb}
+	if err := p.openStores(); err != nil { // datadir.go
+		return nil, err
+	}
 	ln, err := net.Listen("tcp", set.addr)
 	if err != nil {
+		p.closeStores()
 		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
 	}
 	p.addr = ln.Addr().String()
@@ -87,21 +96,24 @@ func Start(opts ...Option) (*Platform, error) {
 	guard, err := edge.New(edge.Config{Loopback: loopback(ln.Addr()), Hosts: set.hosts, Origins: set.origins, Log: p.log}, mux)
 	if err != nil {
 		_ = ln.Close()
+		p.closeStores()
 		return nil, err
 	}
-	p.reg = registry.New(registry.Config{Clock: p.clock, Log: p.log, Build: set.build, StrictAuth: set.strict})
 	store, err := set.openFleetStore()
 	if err != nil {
 		_ = ln.Close()
+		p.closeStores()
 		return nil, err
 	}
 	key, err := secretKey(store) // postgres.go
 	if err != nil {
 		_ = ln.Close()
 		_ = store.Close()
+		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log, SecretKey: key})
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log,
+		SecretKey: key, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
@@ -110,7 +122,7 @@ func Start(opts ...Option) (*Platform, error) {
 	}
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
-		Keepalive: set.keepalive, Record: set.record, Services: services,
+		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Limits: set.limits, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs
@@ -123,7 +135,9 @@ func Start(opts ...Option) (*Platform, error) {
 
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
-		_ = p.fleet.Close()
+		p.files.Close()
+		p.closeFleet()
+		p.closeStores()
 		return nil, err
 	}
 	p.log.Info("platform listening", "url", p.URL())
@@ -152,12 +166,25 @@ func (p *Platform) Clock() *Clock { return p.clock }
 // router and the HTTP server, and waits for all their goroutines. Close is
 // idempotent.
 func (p *Platform) Close() {
-	p.rt.Close()
-	p.files.Close()
-	p.closeFleet()
-	p.clock.stop()
-	p.log.Info("platform closed")
+	p.closing.Do(func() {
+		if auditOnClose && p.tb != nil {
+			if err := p.reg.Audit(); err != nil {
+				p.tb.Errorf("platformtest: %v", err)
+			}
+		}
+		p.rt.Close()
+		p.files.Close()
+		p.closeFleet()
+		p.clock.stop()
+		p.closeStores()
+		p.log.Info("platform closed")
+	})
 }
+
+// auditOnClose makes Close of a platform made by New check that the
+// registry kept every change it made (registry.Audit); this package's
+// tests set it.
+var auditOnClose = false
 
 // reconcile brings the router's realms in line with the provisioned ones
 // (an install may have created a realm).

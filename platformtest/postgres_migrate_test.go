@@ -109,7 +109,7 @@ func testMigration(t *testing.T, url string) {
 	if err == nil {
 		t.Fatal("a template that drops and retypes columns was applied")
 	}
-	for _, want := range []string{`app "sensors"`, `table "readings"`, `removes column "note"`, `changes column "temp" from double precision to bigint`, "-db-allow-drop"} {
+	for _, want := range []string{`app "sensors"`, `table "readings"`, `removes column "note"`, `changes column "temp" from double precision to bigint`, "-allow-drop"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("refusal %q lacks %q", err, want)
 		}
@@ -162,5 +162,70 @@ func testSecretsOutliveThePlatform(t *testing.T, url string) {
 			t.Errorf("run %d: %v", run, rows)
 		}
 		p.Close()
+	}
+}
+
+// TestReconcileWithPostgres: flockd's reconciliation opens the app
+// backends of the configuration, so a transform PostgreSQL refuses stops
+// it; a realm the configuration no longer has goes with its schema.
+func TestReconcileWithPostgres(t *testing.T) { eachPostgres(t, testReconcileWithPostgres) }
+
+func testReconcileWithPostgres(t *testing.T, url string) {
+	prefix := freshPrefix(t, url)
+	dir := t.TempDir()
+	seed := func(tpl string, installed bool) *Seed {
+		s := &Seed{
+			Projects: []SeedProject{{Name: "plant", SwarmKey: 2, Devices: []SeedDevice{{Name: "press", DeviceKey: 42}}}},
+			Apps:     []SeedApp{{Name: "sensors", AppKey: 26, DataTemplate: tpl}},
+		}
+		if installed {
+			s.Installations = []SeedInstallation{{Project: "plant", Device: "press", App: "sensors"}}
+		}
+		return s
+	}
+	start := func() *Platform {
+		t.Helper()
+		p, err := Start(WithDataDir(dir), WithPostgres(url, PostgresSchemaPrefix(prefix)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	broken := strings.Replace(readerTemplate, "SELECT max(temp) AS temp FROM readings", "SELECT max(tmep) AS temp FROM readings", 1)
+	p := start()
+	if _, err := p.Reconcile(seed(broken, true)); err == nil || !strings.Contains(err.Error(), `transform "hottest": column "tmep" does not exist`) {
+		t.Errorf("reconcile with a broken transform: %v", err)
+	}
+	p.Close()
+
+	p = start()
+	res, err := p.Reconcile(seed(readerTemplate, true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	realmName := res.Installations[0].Realm()
+	if err := p.InsertRows(res.Installations[0], "readings", map[string]any{"tsp": t0, "temp": 20}); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+
+	admin := sqlConn(t, url)
+	schemaExists := func() bool {
+		var n int
+		if err := admin.QueryRow(testCtx(t), "SELECT count(*) FROM pg_namespace WHERE nspname = $1", schemaOf(prefix, realmName)).Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n == 1
+	}
+	if !schemaExists() {
+		t.Fatal("no schema for the installed app")
+	}
+	p = start()
+	defer p.Close()
+	if _, err := p.Reconcile(seed(readerTemplate, false)); err != nil {
+		t.Fatal(err)
+	}
+	if schemaExists() {
+		t.Errorf("the schema of %s outlived its realm", realmName)
 	}
 }

@@ -62,9 +62,7 @@ func handle[M any, H any](p *Platform, m *M, mk func() *H) *H {
 // provision runs f under the registry's lock and fails the test (panics
 // on a platform made by Start) when it returns an error.
 func (p *Platform) provision(f func(s *registry.State) error) {
-	var err error
-	p.reg.Do(func(s *registry.State) { err = f(s) })
-	if err != nil {
+	if err := p.reg.Update(f); err != nil {
 		if p.tb != nil {
 			p.tb.Helper()
 		}

@@ -26,8 +26,10 @@ type SeedResult struct {
 // what was provisioned before stays.
 func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 	var res *SeedResult
-	var err error
-	p.reg.Do(func(st *registry.State) { res, err = p.apply(st, s) })
+	err := p.reg.Update(func(st *registry.State) (err error) {
+		res, err = p.apply(st, s)
+		return err
+	})
 	p.reconcile()
 	for _, in := range res.Installations {
 		if err != nil {
@@ -36,7 +38,7 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 		err = p.openDataBackend(in.Realm(), in.App().Name()) // postgres.go
 	}
 	if err == nil {
-		err = p.applySeedData(s, res) // fleetdb_seed.go
+		err = p.applySeedData(s, res, nil) // fleetdb_seed.go
 	}
 	if err == nil {
 		err = p.applySeedFiles(s) // seed_files.go

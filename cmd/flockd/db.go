@@ -1,7 +1,7 @@
 // This file holds flockd's side of the PostgreSQL store (docs/postgres.md):
-// the flags that choose it (-db, -db-wait, -db-allow-drop) and the
-// read-only connection string of each app backend, printed in the log and
-// written to the environment file.
+// the flags that choose it (-db, -db-wait; -allow-drop, data.go, lets its
+// migrations drop columns too) and the read-only connection string of each
+// app backend, printed in the log and written to the environment file.
 
 package main
 
@@ -15,27 +15,27 @@ import (
 
 // dbFlags are the PostgreSQL store's command-line flags.
 type dbFlags struct {
-	url       *string
-	wait      *time.Duration
-	allowDrop *bool
+	url  *string
+	wait *time.Duration
 }
 
 func addDBFlags(fs *flag.FlagSet) dbFlags {
 	return dbFlags{
 		url: fs.String("db", "", "keep the tables in the PostgreSQL database at `URL` (postgres://user:password@host:port/database): a schema per app backend,\n"+
 			"transforms computed from their SQL, dropAfter and downsample applied, read-only SQL access (default: in memory)"),
-		wait:      fs.Duration("db-wait", 0, "wait up to `DURATION` for the -db server at start (default: fail at once when it cannot be reached)"),
-		allowDrop: fs.Bool("db-allow-drop", false, "let a changed data template drop the columns it removes and re-create, empty, those it retypes (their values are lost)"),
+		wait: fs.Duration("db-wait", 0, "wait up to `DURATION` for the -db server at start (default: fail at once when it cannot be reached)"),
 	}
 }
 
-// option returns the platform option of the flags; nil without -db.
-func (f dbFlags) option() platformtest.Option {
+// option returns the platform option of the flags, nil without -db;
+// allowDrop (-allow-drop) lets a changed data template drop the columns it
+// removes and re-create, empty, those it retypes.
+func (f dbFlags) option(allowDrop bool) platformtest.Option {
 	if *f.url == "" {
 		return nil
 	}
 	opts := []platformtest.PostgresOption{platformtest.PostgresWait(*f.wait)}
-	if *f.allowDrop {
+	if allowDrop {
 		opts = append(opts, platformtest.PostgresAllowDrop())
 	}
 	return platformtest.WithPostgres(*f.url, opts...)

@@ -5,18 +5,15 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -146,25 +143,6 @@ files:
 // process, which a test can kill.
 const childArgs = "FLOCKD_TEST_CHILD_ARGS"
 
-func TestMain(m *testing.M) {
-	if js := os.Getenv(childArgs); js != "" {
-		var args []string
-		if err := json.Unmarshal([]byte(js), &args); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := run(ctx, args, os.Stdout, os.Stderr, nil)
-		stop()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "flockd:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
-
 // TestKilledFlockdSpill: a flockd that is killed (SIGKILL, no cleanup)
 // leaves the file of an object over 1 MiB in its spill folder; the next
 // flockd with that folder removes it when it starts. Neither writes
@@ -173,7 +151,7 @@ func TestKilledFlockdSpill(t *testing.T) {
 	leakcheck.Check(t)
 	tmp, spill, envDir := t.TempDir(), filepath.Join(t.TempDir(), "spill"), t.TempDir()
 	envPath := filepath.Join(envDir, "env.json")
-	args, _ := json.Marshal([]string{"-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
+	args, _ := json.Marshal([]string{"-memory", "-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childArgs+"="+string(args), "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	stderr, err := cmd.StderrPipe()

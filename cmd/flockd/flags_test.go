@@ -27,7 +27,7 @@ func serveWithPlatform(t *testing.T, args ...string) *platformtest.Platform {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- run(ctx, append([]string{"-listen", "127.0.0.1:0"}, args...), io.Discard, io.Discard,
+		done <- run(ctx, append([]string{"-listen", "127.0.0.1:0"}, inMemory(args)...), io.Discard, io.Discard,
 			func(p *platformtest.Platform) { got <- p })
 	}()
 	t.Cleanup(func() {

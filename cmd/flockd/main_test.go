@@ -8,6 +8,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,9 +44,28 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// inMemory adds -memory to args that name no data folder, so that a test
+// keeps nothing (and writes no .flockd beside the package's sources).
+func inMemory(args []string) []string {
+	if slices.Contains(args, "-data") || slices.Contains(args, "-memory") {
+		return args
+	}
+	return append([]string{"-memory"}, args...)
+}
+
 // serveInBackground runs flockd with args until the test ends and returns
 // the environment file it wrote and its log.
 func serveInBackground(t *testing.T, args ...string) (envFile, *syncBuffer) {
+	t.Helper()
+	f, logs, stop := serveStoppable(t, inMemory(args)...)
+	t.Cleanup(stop)
+	return f, logs
+}
+
+// serveStoppable runs flockd with args (as given: no -memory added) and
+// returns the environment file it wrote, its log and a function that
+// stops it and checks its clean shutdown.
+func serveStoppable(t *testing.T, args ...string) (envFile, *syncBuffer, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	path := filepath.Join(t.TempDir(), "env.json")
@@ -56,20 +76,24 @@ func serveInBackground(t *testing.T, args ...string) (envFile, *syncBuffer) {
 		done <- run(ctx, append([]string{"-listen", "127.0.0.1:0", "-env-file", path}, args...), io.Discard, logs,
 			func(*platformtest.Platform) { close(ready) })
 	}()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
-		}
-		if !strings.Contains(logs.String(), "flockd stopped") {
-			t.Errorf("no clean shutdown in the log:\n%s", logs)
-		}
-	})
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("run: %v", err)
+			}
+			if !strings.Contains(logs.String(), "flockd stopped") {
+				t.Errorf("no clean shutdown in the log:\n%s", logs)
+			}
+		})
+	}
 	select {
 	case <-ready:
 	case err := <-done:
 		t.Fatalf("flockd ended early: %v\n%s", err, logs)
 	case <-time.After(20 * time.Second):
+		cancel()
 		t.Fatalf("flockd not ready:\n%s", logs)
 	}
 	b, err := os.ReadFile(path)
@@ -80,7 +104,7 @@ func serveInBackground(t *testing.T, args ...string) (envFile, *syncBuffer) {
 	if err := json.Unmarshal(b, &f); err != nil {
 		t.Fatalf("env file: %v\n%s", err, b)
 	}
-	return f, logs
+	return f, logs, stop
 }
 
 // joinWithEnv connects a raw nexus client the way a device app would: from
@@ -193,7 +217,8 @@ func TestRunErrors(t *testing.T) {
 		{"unknown flag", []string{"-nope"}, "flag provided but not defined"},
 		{"extra argument", []string{"-listen", "127.0.0.1:0", "extra"}, `unexpected argument "extra"`},
 		{"unknown command", []string{"frobnicate"}, `unknown command "frobnicate"`},
-		{"bad address", []string{"-listen", "256.0.0.1:1"}, "listen"},
+		{"bad address", []string{"-memory", "-listen", "256.0.0.1:1"}, "listen"},
+		{"memory and data", []string{"-memory", "-data", dir}, "-memory and -data exclude each other"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := run(context.Background(), tc.args, io.Discard, io.Discard, nil)
@@ -202,7 +227,16 @@ func TestRunErrors(t *testing.T) {
 			}
 		})
 	}
-	if err := run(context.Background(), []string{"-h"}, io.Discard, io.Discard, nil); err != nil {
+	var usage bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, io.Discard, &usage, nil); err != nil {
 		t.Errorf("-h: %v", err)
+	}
+	for _, want := range []string{"flockd COMMAND ARGS", "\n  check ", "\n  env ", "\n  validate ", "-listen address"} {
+		if !strings.Contains(usage.String(), want) {
+			t.Errorf("flockd -h does not show %q:\n%s", want, usage.String())
+		}
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard, nil); err == nil || !strings.Contains(err.Error(), "the commands are check, env, validate") {
+		t.Errorf("unknown command: %v", err)
 	}
 }

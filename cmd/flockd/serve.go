@@ -5,13 +5,14 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -28,25 +29,34 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	recordBytes := fs.Int64("record-bytes", 64<<20, "keep at most `n` bytes of recorded payloads (0: no bound)")
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
+	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
 	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
+	data := addDataFlags(fs)    // data.go
 	db := addDBFlags(fs)        // db.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-env-file FILE] [-record-messages N] [-record-bytes N] [-no-record] [-strict-auth]\n              [-spill-dir DIR] [-db URL] [-db-wait DURATION] [-db-allow-drop]\n              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
+			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
+			"              [-db URL] [-db-wait DURATION]\n"+
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
+		fmt.Fprintln(stderr, "\nCommands:")
+		for _, name := range slices.Sorted(maps.Keys(commands)) {
+			fmt.Fprintf(stderr, "  %-9s %s\n", name, commands[name].summary)
+		}
+		fmt.Fprintln(stderr, "\nWithout a command flockd serves a fake IronFlock platform (docs/flockd.md). Flags:")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	if help, err := parseArgs(fs, args); help || err != nil {
 		return err
-	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 
 	seed, err := loadSeed(*config)
+	if err != nil {
+		return err
+	}
+	dir, err := data.folder(*config)
 	if err != nil {
 		return err
 	}
@@ -56,8 +66,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
-	opts := []platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
-		platformtest.WithRecording(*recordMsgs, *recordBytes)}
+	dataOpts, reconcileOpts := data.options(dir)
+	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
+		platformtest.WithRecording(*recordMsgs, *recordBytes), platformtest.WithAuthLogLimit(*authLog)}, dataOpts...)
 	opts = append(opts, edge.options()...)
 	if *noRecord {
 		opts = append(opts, platformtest.WithoutRecording())
@@ -68,7 +79,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if *spillDir != "" {
 		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
-	if o := db.option(); o != nil {
+	if o := db.option(*data.allowDrop); o != nil {
 		opts = append(opts, o)
 	}
 	consoleOpt, token := cons.console(*listen)
@@ -80,11 +91,23 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		return err
 	}
 	defer p.Close()
-	res, err := p.Apply(seed)
+	res, err := p.Reconcile(seed, reconcileOpts...)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	stopDemo := func() {}
+	if *config == "" {
+		stopDemo = startDemo(p, res, log) // demo_device.go
+		defer stopDemo()
+	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
+	if dir := p.DataDir(); dir != "" {
+		log.Info("data folder", "path", dir)
+	} else if *db.url == "" {
+		log.Info("in memory: nothing is kept after flockd stops")
+	} else {
+		log.Info("in memory: only the tables' rows are kept after flockd stops, in PostgreSQL")
+	}
 	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
@@ -105,6 +128,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	<-ctx.Done()
 	log.Info("flockd stopping")
+	stopDemo()
 	p.Close()
 	log.Info("flockd stopped")
 	return nil
@@ -145,6 +169,13 @@ const demoTemplate = `data:
         - id: source
           name: Source
           dataType: string
+files:
+  namespaces:
+    - name: default
+      description: Everything else
+    - name: snapshots
+      description: Camera snapshots of the demo sensors
+      contentTypes: ["image/*"]
 `
 
 // demoToken is the bearer token of the demo's user alice, admin of the
@@ -158,7 +189,7 @@ func demoSeed() *platformtest.Seed {
 			Name:    "demo",
 			Devices: []platformtest.SeedDevice{{Name: "sensor-1"}, {Name: "sensor-2"}},
 		}},
-		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
+		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate, AITemplate: demoAITemplate}},
 		Installations: []platformtest.SeedInstallation{
 			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV", Rows: demoRows(0)},
 			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV", Rows: demoRows(1)},

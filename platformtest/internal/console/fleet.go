@@ -206,12 +206,13 @@ type overviewView struct {
 	Recorded                                                         router.RecordingStats
 	Withheld, Refusing                                               []string
 	Actions                                                          []Action
+	Storage                                                          storageView // storage.go
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request) {
 	f := c.snapshot()
 	v := overviewView{Projects: len(f.Projects), Apps: len(f.Apps), Sessions: len(c.cfg.Router.Sessions()),
-		Withheld: c.cfg.Router.Withheld(), Refusing: c.refusing(), Actions: c.Actions()}
+		Withheld: c.cfg.Router.Withheld(), Refusing: c.refusing(), Actions: c.Actions(), Storage: c.storage()}
 	realms := map[string]bool{}
 	for _, p := range f.Projects {
 		v.Devices += len(p.Devices)
@@ -300,7 +301,7 @@ func (c *Console) app(w http.ResponseWriter, r *http.Request) {
 	key, _ := strconv.Atoi(r.PathValue("key"))
 	for _, a := range c.snapshot().Apps {
 		if a.Key == key {
-			c.render(w, "app", "App "+a.Name, "/fleet", a)
+			c.render(w, "app", "App "+a.Name, "/fleet", appPage{appView: a, TableLinks: tableLinks(a)})
 			return
 		}
 	}

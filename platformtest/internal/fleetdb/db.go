@@ -35,6 +35,10 @@ type Config struct {
 	// fresh random key. A store whose rows outlive the platform gives it
 	// (KeyStore).
 	SecretKey []byte
+	// Dropped, when set, is told of every row that lost a key no column
+	// reads or was dropped for its missing tsp (drops.go), on the
+	// writer's service goroutine.
+	Dropped func(Drop)
 }
 
 // realClock is real time.
@@ -51,6 +55,7 @@ type DB struct {
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
+	drops    dropLog // what writes lost (drops.go)
 }
 
 // New returns a DB over cfg.Store with cfg.SecretKey (or a fresh random
@@ -95,6 +100,7 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 		return b, nil // created meanwhile
 	}
 	b, schema := newBackend(ri, tpl, db.seal)
+	b.dropped = db.reportDrops
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}

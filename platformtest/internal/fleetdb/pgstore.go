@@ -229,7 +229,8 @@ func (s *pgStore) Close() error {
 	return s.dropScratch(ctx, append(schemas, s.meta), roles)
 }
 
-// dropScratch drops the schemas and roles of a scratch store.
+// dropScratch drops schemas with everything in them and roles with their
+// privileges.
 func (s *pgStore) dropScratch(ctx context.Context, schemas, roles []string) error {
 	var errs []error
 	for _, r := range roles {
@@ -325,6 +326,24 @@ func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 	s.schemas = append(s.schemas, t.schema)
 	s.mu.Unlock()
 	return t, nil
+}
+
+// DropRealm drops a realm's schema with every row and its read-only role.
+func (s *pgStore) DropRealm(ctx context.Context, realm string) error {
+	schema := s.schemaName(realm)
+	role := s.readerRole(schema)
+	var exists bool
+	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
+		return fmt.Errorf("postgres: drop %s: %w", schema, err)
+	}
+	var roles []string
+	if exists {
+		roles = []string{role}
+	}
+	if err := s.dropScratch(ctx, []string{schema}, roles); err != nil {
+		return fmt.Errorf("postgres: drop %s: %w", schema, err)
+	}
+	return nil
 }
 
 // pgTables is the storage of one realm in its schema.

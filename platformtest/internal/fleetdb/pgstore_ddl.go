@@ -247,7 +247,7 @@ func (t *pgTables) alterTable(ctx context.Context, tx pgx.Tx, ts *TableSchema, p
 		if len(retyped) > 0 {
 			what = append(what, "changes column "+strings.Join(retyped, ", "))
 		}
-		return nil, fmt.Errorf("the template %s; the stored values would be lost, so the migration is refused (allow it with flockd -db-allow-drop)", strings.Join(what, " and "))
+		return nil, fmt.Errorf("the template %s; the stored values would be lost, so the migration is refused (allow it with flockd -allow-drop, platformtest.PostgresAllowDrop)", strings.Join(what, " and "))
 	}
 	drop, create, err := t.entityChange(ctx, tx, ts, pt)
 	if err != nil {

@@ -33,8 +33,11 @@ type pgReader struct {
 
 // readerRole is the name of a realm's read-only role: roles belong to
 // the whole server, so it names the database too.
-func (t *pgTables) readerRole() string {
-	return objName(t.s.prefix+t.s.conn.Database+"_"+strings.TrimPrefix(t.schema, t.s.prefix), "_reader")
+func (t *pgTables) readerRole() string { return t.s.readerRole(t.schema) }
+
+// readerRole is the read-only role of a realm's schema.
+func (s *pgStore) readerRole(schema string) string {
+	return objName(s.prefix+s.conn.Database+"_"+strings.TrimPrefix(schema, s.prefix), "_reader")
 }
 
 // grantReader lets an existing read-only role read the tables a

@@ -144,6 +144,15 @@ type KeyStore interface {
 	SecretKey(ctx context.Context, fresh []byte) ([]byte, error)
 }
 
+// RealmDropper is implemented by a store that keeps realms beyond the
+// platform (the PostgreSQL store): DropRealm removes a realm's storage
+// with every row, whether this process opened it or not; a realm it never
+// stored is no error. The DB calls it when the platform forgets a realm
+// (Forget).
+type RealmDropper interface {
+	DropRealm(ctx context.Context, realm string) error
+}
+
 // SQLResult is the answer of a direct SQL query: its columns and rows as
 // text (NULL as nil), at most the row limit.
 type SQLResult struct {

@@ -19,16 +19,17 @@ var AppNamePattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,63}$`)
 
 // App is an app that can be installed on devices.
 type App struct {
-	Key  int
-	Name string
+	Key  int    `json:"key"`
+	Name string `json:"name"`
 	// DataTemplate and AITemplate are the templates as given, possibly
 	// "". They follow the app's newest READY release.
-	DataTemplate string
-	AITemplate   string
+	DataTemplate string `json:"data_template,omitempty"`
+	AITemplate   string `json:"ai_template,omitempty"`
 
-	Description string
-	Owner       *User // nil: provisioned in Go or by a seed, owned by no user
-	Created     time.Time
+	Description string    `json:"description,omitempty"`
+	Owner       *User     `json:"-"` // nil: provisioned in Go or by a seed, owned by no user; kept by name
+	Created     time.Time `json:"created,omitzero"`
+	Seeded      bool      `json:"seeded,omitempty"`
 }
 
 // ParseDataTemplate parses an app's data template; "" (or only white
@@ -70,6 +71,7 @@ func (s *State) AddApp(name, dataTemplate, aiTemplate string, spec Spec) (*App, 
 	}
 	a := &App{Key: key, Name: name, DataTemplate: dataTemplate, AITemplate: aiTemplate, Created: s.Now()}
 	s.apps[key] = a
+	s.touchApp(a)
 	s.addInitialRelease(a)
 	return a, nil
 }
@@ -79,6 +81,7 @@ func (s *State) CreateApp(u *User, name, description string) *App {
 	key, _ := s.allocKey("app", Spec{}, func(k int) bool { return s.apps[k] != nil })
 	a := &App{Key: key, Name: name, Description: description, Owner: u, Created: s.Now()}
 	s.apps[key] = a
+	s.touchApp(a)
 	s.log.Info("app created", "app", name, "key", key, "owner", u.Name)
 	return a
 }
@@ -137,13 +140,16 @@ func (s *State) DeleteApp(a *App) {
 			s.CancelBuild(r)
 		}
 		delete(s.releases, r.Key)
+		s.touchRelease(r)
 	}
 	for k := range s.grants {
 		if k.consumer == a.Key || k.provider == strings.ToLower(a.Name) {
 			delete(s.grants, k)
+			s.touchGrant(k)
 		}
 	}
 	delete(s.apps, a.Key)
+	s.touchApp(a)
 	s.log.Info("app deleted", "app", a.Name, "key", a.Key)
 }
 

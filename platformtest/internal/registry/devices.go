@@ -22,17 +22,18 @@ var SerialPattern = regexp.MustCompile(`^\S+$`)
 
 // Device is a registered device.
 type Device struct {
-	Key     int
-	Name    string
-	Serial  string
-	Project *Project
-	CredKey string // app_cred_key: the key of its per-app credentials
+	Key     int      `json:"key"`
+	Name    string   `json:"name"`
+	Serial  string   `json:"serial"`
+	Project *Project `json:"-"`        // kept by its key (records.go)
+	CredKey string   `json:"cred_key"` // app_cred_key: the key of its per-app credentials
 
-	Description  string
-	Architecture string
-	Created      time.Time
+	Description  string    `json:"description,omitempty"`
+	Architecture string    `json:"architecture,omitempty"`
+	Created      time.Time `json:"created,omitzero"`
+	Seeded       bool      `json:"seeded,omitempty"`
 
-	Location *Location // location.go; nil before the first update
+	Location *Location `json:"location,omitempty"` // location.go; nil before the first update
 }
 
 // AddDevice adds a device. Spec: Key, Serial, Project (default: the
@@ -73,6 +74,7 @@ func (s *State) AddDevice(name string, spec Spec) (*Device, error) {
 	}
 	d := &Device{Key: key, Name: name, Serial: serial, Project: pr, CredKey: RandomHex(32), Created: s.Now()}
 	s.devices[key] = d
+	s.touchDevice(d)
 	return d, nil
 }
 
@@ -127,9 +129,13 @@ func (s *State) DeleteDevice(d *Device) {
 		s.RemoveInstall(in)
 	}
 	for _, g := range s.groups {
-		g.Devices = slices.DeleteFunc(g.Devices, func(m *Device) bool { return m == d })
+		if slices.Contains(g.Devices, d) {
+			g.Devices = slices.DeleteFunc(g.Devices, func(m *Device) bool { return m == d })
+			s.touchGroup(g)
+		}
 	}
 	delete(s.devices, d.Key)
+	s.touchDevice(d)
 	s.log.Info("device deleted", "device", d.Name, "key", d.Key)
 }
 

@@ -50,7 +50,10 @@ func (s *State) Grant(pr *Project, consumer *App, provider string) error {
 	if !declared {
 		return fmt.Errorf("grant: app %q does not consume %q: its data template has no consumes entry for it", consumer.Name, provider)
 	}
-	s.grants[k] = true
+	if _, ok := s.grants[k]; !ok {
+		s.grants[k] = false
+		s.touchGrant(k)
+	}
 	s.log.Info("data access granted", "project", pr.Name, "consumer", consumer.Name, "provider", k.provider)
 	return nil
 }
@@ -61,10 +64,11 @@ func (s *State) Revoke(pr *Project, consumer *App, provider string) error {
 	if err != nil {
 		return err
 	}
-	if !s.grants[k] {
+	if _, ok := s.grants[k]; !ok {
 		return fmt.Errorf("revoke: app %q holds no grant for %q in project %q", consumer.Name, provider, pr.Name)
 	}
 	delete(s.grants, k)
+	s.touchGrant(k)
 	s.log.Info("data access revoked", "project", pr.Name, "consumer", consumer.Name, "provider", k.provider)
 	return nil
 }
@@ -87,13 +91,15 @@ func (s *State) grantKey(pr *Project, consumer *App, provider string) (grantKey,
 // name, any case) in project swarm: by a grant naming it or the wildcard
 // grant.
 func (s *State) Granted(swarm, consumer int, provider string) bool {
-	return s.grants[grantKey{swarm, consumer, strings.ToLower(provider)}] || s.grants[grantKey{swarm, consumer, Wildcard}]
+	_, named := s.grants[grantKey{swarm, consumer, strings.ToLower(provider)}]
+	return named || s.WildcardGranted(swarm, consumer)
 }
 
 // WildcardGranted reports whether the consumer holds the wildcard grant in
 // project swarm.
 func (s *State) WildcardGranted(swarm, consumer int) bool {
-	return s.grants[grantKey{swarm, consumer, Wildcard}]
+	_, ok := s.grants[grantKey{swarm, consumer, Wildcard}]
+	return ok
 }
 
 // Grants returns every grant, ordered by project, consumer and provider.

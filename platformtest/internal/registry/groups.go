@@ -17,11 +17,12 @@ import (
 
 // Group is a named set of devices of one project.
 type Group struct {
-	Key     int
-	Name    string
-	Project *Project
-	Devices []*Device
-	Apps    []*GroupApp // installed on every member
+	Key     int         `json:"key"`
+	Name    string      `json:"name"`
+	Project *Project    `json:"-"` // kept by keys, as are the devices and apps
+	Devices []*Device   `json:"-"`
+	Apps    []*GroupApp `json:"-"` // installed on every member
+	Seeded  bool        `json:"seeded,omitempty"`
 }
 
 // GroupApp is an app installed on a group.
@@ -56,6 +57,7 @@ func (s *State) AddGroup(pr *Project, name string, spec Spec, devices []*Device)
 	}
 	g := &Group{Key: key, Name: name, Project: pr, Devices: slices.Clone(devices)}
 	s.groups[key] = g
+	s.touchGroup(g)
 	return g, nil
 }
 
@@ -93,6 +95,7 @@ func (s *State) AddMember(g *Group, d *Device) {
 		return
 	}
 	g.Devices = append(g.Devices, d)
+	s.touchGroup(g)
 	for _, ga := range g.Apps {
 		s.inherit(g, ga, d)
 	}
@@ -101,6 +104,7 @@ func (s *State) AddMember(g *Group, d *Device) {
 // RemoveMember removes d from g; d loses what it inherited from g.
 func (s *State) RemoveMember(g *Group, d *Device) {
 	g.Devices = slices.DeleteFunc(g.Devices, func(m *Device) bool { return m == d })
+	s.touchGroup(g)
 	for _, ga := range g.Apps {
 		s.dropInherited(g, ga.App, d)
 	}
@@ -110,6 +114,7 @@ func (s *State) RemoveMember(g *Group, d *Device) {
 func (s *State) AddGroupApp(g *Group, ga *GroupApp) {
 	g.Apps = append(g.Apps, ga)
 	slices.SortFunc(g.Apps, func(a, b *GroupApp) int { return cmp.Compare(a.App.Key, b.App.Key) })
+	s.touchGroup(g)
 	for _, d := range g.Devices {
 		s.inherit(g, ga, d)
 	}
@@ -122,10 +127,11 @@ func (s *State) UpdateGroupApp(g *Group, ga *GroupApp, rel *Release, target stri
 		ga.Release = rel
 	}
 	ga.Target = target
+	s.touchGroup(g)
 	for _, d := range g.Devices {
 		for _, in := range s.InstallsOf(d, ga.App.Key) {
 			if in.Group == g {
-				in.SetTarget(ga.Target, ga.Release)
+				s.SetTarget(in, ga.Target, ga.Release)
 			}
 		}
 	}
@@ -134,6 +140,7 @@ func (s *State) UpdateGroupApp(g *Group, ga *GroupApp, rel *Release, target stri
 // RemoveGroupApp removes an app from g; its members lose it.
 func (s *State) RemoveGroupApp(g *Group, ga *GroupApp) {
 	g.Apps = slices.DeleteFunc(g.Apps, func(x *GroupApp) bool { return x == ga })
+	s.touchGroup(g)
 	for _, d := range g.Devices {
 		s.dropInherited(g, ga.App, d)
 	}
@@ -151,7 +158,7 @@ func (s *State) inherit(g *Group, ga *GroupApp, d *Device) {
 		return
 	}
 	in.Group = g
-	in.SetTarget(ga.Target, ga.Release)
+	s.SetTarget(in, ga.Target, ga.Release)
 }
 
 // dropInherited removes from d the installation of app a inherited from
@@ -172,7 +179,7 @@ func (s *State) dropInherited(g *Group, a *App, d *Device) {
 		}
 		if heir != nil && hga.Stage == in.Stage {
 			in.Group = heir
-			in.SetTarget(hga.Target, hga.Release)
+			s.SetTarget(in, hga.Target, hga.Release)
 			continue
 		}
 		s.RemoveInstall(in)

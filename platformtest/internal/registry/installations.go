@@ -32,19 +32,20 @@ type instKey struct {
 
 // Installation is an app installed on a device in a stage.
 type Installation struct {
-	Device *Device
-	App    *App
-	Stage  string
-	Realm  string
+	Device *Device `json:"-"` // kept by keys, as are the app, release and group
+	App    *App    `json:"-"`
+	Stage  string  `json:"stage"`
+	Realm  string  `json:"realm"`
 
-	Epoch     int       // current credential epoch, from 1
-	PrevUntil time.Time // platform time until which Epoch-1 is still valid
-	Removed   bool
+	Epoch     int       `json:"epoch"`               // current credential epoch, from 1
+	PrevUntil time.Time `json:"prev_until,omitzero"` // platform time until which Epoch-1 is still valid
+	Removed   bool      `json:"-"`
 
-	Release *Release // nil: installed in Go while the app had no READY release
-	Target  string
-	Current string
-	Group   *Group // the group it is inherited from; nil: installed directly
+	Release *Release `json:"-"` // nil: installed in Go while the app had no READY release
+	Target  string   `json:"target"`
+	Current string   `json:"current"`
+	Group   *Group   `json:"-"` // the group it is inherited from; nil: installed directly
+	Seeded  bool     `json:"seeded,omitempty"`
 }
 
 // Install installs app a on device d in stage and creates the realm
@@ -72,8 +73,10 @@ func (s *State) Install(d *Device, a *App, stage string) (*Installation, error) 
 	in := &Installation{Device: d, App: a, Stage: st, Realm: ri.Name, Epoch: 1,
 		Release: s.NewestReady(a), Target: wire.AppStateRunning, Current: wire.AppStateRunning}
 	s.installs[k] = in
+	s.touchInstall(in)
 	if _, ok := s.realms[ri.Name]; !ok {
 		s.realms[ri.Name] = ri
+		s.touchRealm(ri)
 	}
 	s.log.Info("installed", "app", a.Name, "device", d.Name, "stage", st, "realm", ri.Name)
 	return in, nil
@@ -85,6 +88,7 @@ func (s *State) RemoveInstall(in *Installation) {
 	k := instKey{in.Device.Key, in.App.Key, in.Stage}
 	if s.installs[k] == in {
 		delete(s.installs, k)
+		s.touchInstall(in)
 	}
 	in.Removed = true
 	s.log.Info("uninstalled", "app", in.App.Name, "device", in.Device.Name, "stage", in.Stage)
@@ -147,13 +151,20 @@ func (s *State) Realms() []realm.Info {
 	return out
 }
 
-// SetTarget sets the target state (the current state follows at once)
-// and, when rel is not nil, the release.
-func (in *Installation) SetTarget(target string, rel *Release) {
+// SetTarget sets the target state of in (the current state follows at
+// once) and, when rel is not nil, its release.
+func (s *State) SetTarget(in *Installation, target string, rel *Release) {
 	in.Target, in.Current = target, target
 	if rel != nil {
 		in.Release = rel
 	}
+	s.touchInstall(in)
+}
+
+// SetCurrent sets the state the device agent reports for in.
+func (s *State) SetCurrent(in *Installation, state string) {
+	in.Current = state
+	s.touchInstall(in)
 }
 
 // Credential returns the per-app credential of an epoch: authid
@@ -185,6 +196,7 @@ func (s *State) Rotate(in *Installation) (authID, secret string, err error) {
 	}
 	in.Epoch++
 	in.PrevUntil = s.Now().Add(CredentialGrace)
+	s.touchInstall(in)
 	s.log.Info("credential rotated", "realm", in.Realm, "device", in.Device.Name, "epoch", in.Epoch)
 	authID, secret = in.Credential(in.Epoch)
 	return authID, secret, nil

@@ -8,8 +8,9 @@ import "time"
 // Location is a device's position (degrees) and the platform time it was
 // set.
 type Location struct {
-	Long, Lat float64
-	Updated   time.Time
+	Long    float64   `json:"long"`
+	Lat     float64   `json:"lat"`
+	Updated time.Time `json:"updated"`
 }
 
 // SetLocation sets d's position to long, lat at the platform's time,
@@ -18,5 +19,6 @@ type Location struct {
 func (s *State) SetLocation(d *Device, long, lat float64) Location {
 	loc := Location{Long: long, Lat: lat, Updated: s.Now()}
 	d.Location = &loc
+	s.touchDevice(d)
 	return loc
 }

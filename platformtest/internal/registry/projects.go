@@ -6,8 +6,9 @@ import "fmt"
 
 // Project is a project (swarm).
 type Project struct {
-	Key  int
-	Name string
+	Key    int    `json:"key"`
+	Name   string `json:"name"`
+	Seeded bool   `json:"seeded,omitempty"` // provisioned from a seed (Seeded)
 }
 
 // AddProject adds a project. Spec: Key only.
@@ -27,6 +28,7 @@ func (s *State) AddProject(name string, spec Spec) (*Project, error) {
 	}
 	pr := &Project{Key: key, Name: name}
 	s.projects[key] = pr
+	s.touchProject(pr)
 	return pr, nil
 }
 

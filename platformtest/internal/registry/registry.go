@@ -16,10 +16,13 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
-// Registry guards the State of one platform.
+// Registry guards the State of one platform and keeps it in its Store
+// (persist.go).
 type Registry struct {
-	mu sync.Mutex
-	st State
+	mu    sync.Mutex
+	st    State
+	cfg   Config
+	store Store
 }
 
 // Config configures a Registry.
@@ -32,9 +35,14 @@ type Config struct {
 	StrictAuth bool
 }
 
-// New returns an empty registry.
+// New returns an empty registry kept in a new MemoryStore.
 func New(cfg Config) *Registry {
-	return &Registry{st: State{
+	return &Registry{st: newState(cfg), cfg: cfg, store: NewMemoryStore()}
+}
+
+// newState returns an empty state.
+func newState(cfg Config) State {
+	return State{
 		clock:    cfg.Clock,
 		log:      cfg.Log,
 		build:    cfg.Build,
@@ -49,15 +57,8 @@ func New(cfg Config) *Registry {
 		releases: map[int]*Release{},
 		grants:   map[grantKey]bool{},
 		next:     map[string]int{},
-	}}
-}
-
-// Do runs f with the state, under the registry's lock. f must not block
-// nor take locks of other packages.
-func (r *Registry) Do(f func(s *State)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	f(&r.st)
+		dirty:    map[ref]struct{}{},
+	}
 }
 
 // State is the provisioned world. Its methods and the fields of the
@@ -76,8 +77,9 @@ type State struct {
 	groups   map[int]*Group
 	users    map[string]*User
 	releases map[int]*Release
-	grants   map[grantKey]bool // grants.go
+	grants   map[grantKey]bool // grants.go; true: seeded
 	next     map[string]int    // next key to try per kind
+	dirty    map[ref]struct{}  // entities changed since the last save (persist.go)
 }
 
 // Now returns the platform time.
@@ -117,6 +119,7 @@ func (s *State) allocKey(kind string, spec Spec, used func(int) bool) (int, erro
 		k++
 	}
 	s.next[kind] = k + 1
+	s.touch(KindCounter, kind)
 	return k, nil
 }
 

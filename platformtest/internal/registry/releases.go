@@ -30,24 +30,24 @@ const initialVersion = "1.0.0"
 
 // Release is a version of an app.
 type Release struct {
-	Key          int
-	App          *App
-	Version      string
-	DataTemplate string
-	AITemplate   string
-	Created      time.Time
+	Key          int       `json:"key"`
+	App          *App      `json:"-"` // kept by its key
+	Version      string    `json:"version"`
+	DataTemplate string    `json:"data_template,omitempty"`
+	AITemplate   string    `json:"ai_template,omitempty"`
+	Created      time.Time `json:"created,omitzero"`
 
-	Status   string
-	Err      string    // why the build failed
-	FinishAt time.Time // platform time at which a build ends
-	Finished time.Time // zero while BUILDING
+	Status   string    `json:"status"`
+	Err      string    `json:"err,omitempty"`      // why the build failed
+	FinishAt time.Time `json:"finish_at,omitzero"` // platform time at which a build ends
+	Finished time.Time `json:"finished,omitzero"`  // zero while BUILDING
 	outcome  string    // READY or FAILED, decided when the build starts
 	outErr   string    // the validator's message when outcome is FAILED
 	// Done is closed when the build ends.
-	Done chan struct{}
+	Done chan struct{} `json:"-"`
 	// Waiters counts requests waiting for the build (tests synchronise on
 	// it).
-	Waiters int
+	Waiters int `json:"-"`
 }
 
 // addInitialRelease gives an app provisioned in Go or by a seed a READY
@@ -65,6 +65,7 @@ func (s *State) newRelease(a *App, version, data, ai string, now time.Time) *Rel
 		Created: now, Done: make(chan struct{}),
 	}
 	s.releases[key] = r
+	s.touchRelease(r)
 	return r
 }
 
@@ -90,6 +91,7 @@ func (s *State) Settle() {
 		if r.Status == ReleaseBuilding && !now.Before(r.FinishAt) {
 			r.Status, r.Err, r.Finished = r.outcome, r.outErr, r.FinishAt
 			close(r.Done)
+			s.touchRelease(r)
 			if r.Status == ReleaseReady {
 				s.followNewestReady(r.App)
 			}
@@ -102,20 +104,23 @@ func (s *State) Settle() {
 func (s *State) CancelBuild(r *Release) {
 	r.Status, r.Finished = ReleaseCanceled, s.Now()
 	close(r.Done)
+	s.touchRelease(r)
 	s.log.Info("release build canceled", "app", r.App.Name, "version", r.Version)
 }
 
 // DeleteRelease forgets a release that is not BUILDING.
 func (s *State) DeleteRelease(r *Release) {
 	delete(s.releases, r.Key)
+	s.touchRelease(r)
 	s.followNewestReady(r.App)
 }
 
 // followNewestReady makes the app's templates those of its newest READY
 // release; unchanged when it has none.
 func (s *State) followNewestReady(a *App) {
-	if r := s.NewestReady(a); r != nil {
+	if r := s.NewestReady(a); r != nil && (a.DataTemplate != r.DataTemplate || a.AITemplate != r.AITemplate) {
 		a.DataTemplate, a.AITemplate = r.DataTemplate, r.AITemplate
+		s.touchApp(a)
 	}
 }
 

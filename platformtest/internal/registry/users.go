@@ -8,15 +8,18 @@ package registry
 import (
 	"crypto/subtle"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // User is a management API user.
 type User struct {
-	Name     string
-	Token    string
-	Projects map[int]string // swarm key → wire.RoleAdmin or wire.RoleViewer
+	Name     string         `json:"name"`
+	Token    string         `json:"token"`
+	Projects map[int]string `json:"projects"` // swarm key → wire.RoleAdmin or wire.RoleViewer
+	Seeded   bool           `json:"seeded,omitempty"`
 }
 
 // AddUser adds a user with a bearer token and project roles.
@@ -46,7 +49,18 @@ func (s *State) AddUser(name, token string, roles map[*Project]string) (*User, e
 		u.Projects[pr.Key] = role
 	}
 	s.users[name] = u
+	s.touchUser(u)
 	return u, nil
+}
+
+// Users returns every user, ordered by name.
+func (s *State) Users() []*User {
+	out := make([]*User, 0, len(s.users))
+	for _, u := range s.users {
+		out = append(out, u)
+	}
+	slices.SortFunc(out, func(a, b *User) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // User returns the user named name, or nil.

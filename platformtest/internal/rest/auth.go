@@ -104,15 +104,20 @@ func requireOwner(u *registry.User, a *registry.App) *apiError {
 }
 
 // read runs f with c.st set, under the registry's lock, after settling
-// the builds.
+// the builds. What f changed is kept before read returns; a change that
+// cannot be kept (the data folder's disk refused it) is a 500.
 func (api *API) read(c *restCall, f func() (int, any, *apiError)) (status int, body any, err *apiError) {
 	c.online = api.cfg.Online()
-	api.reg.Do(func(s *registry.State) {
+	kerr := api.reg.Update(func(s *registry.State) error {
 		defer func() { c.st = nil }()
 		c.st = s
 		s.Settle()
 		status, body, err = f()
+		return nil
 	})
+	if kerr != nil && err == nil {
+		return 0, nil, errorf(http.StatusInternalServerError, wire.CodeInternal, "the change could not be kept: %v", kerr)
+	}
 	return status, body, err
 }
 

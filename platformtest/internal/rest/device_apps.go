@@ -70,7 +70,7 @@ func (api *API) restInstallApp(c *restCall) (int, any, *apiError) {
 		if ierr != nil { // cannot happen: device, app and stage are checked
 			return 0, nil, invalid("%v", ierr)
 		}
-		in.SetTarget(wire.AppStateRunning, rel)
+		c.st.SetTarget(in, wire.AppStateRunning, rel)
 		return http.StatusCreated, deviceAppViewOf(in), nil
 	})
 }
@@ -211,7 +211,7 @@ func (api *API) restSetAppState(c *restCall) (int, any, *apiError) {
 				return 0, nil, err
 			}
 		}
-		in.SetTarget(target, rel)
+		c.st.SetTarget(in, target, rel)
 		return http.StatusOK, deviceAppViewOf(in), nil
 	})
 }

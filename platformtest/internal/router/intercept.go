@@ -44,10 +44,11 @@ type Interception struct {
 	f  Fault
 
 	mu       sync.Mutex
-	left     int // -1: until cancelled
-	seen     []Message
-	wake     chan struct{} // closed and replaced at each match
-	release  chan struct{} // closed by Release and Cancel, then replaced
+	left     int              // -1: until cancelled
+	seen     bounded[Message] // the newest matches (maxSeen)
+	matched  int              // every match
+	wake     chan struct{}    // closed and replaced at each match
+	release  chan struct{}    // closed by Release and Cancel, then replaced
 	canceled bool
 }
 
@@ -55,7 +56,7 @@ type Interception struct {
 // acknowledgement is never answered, whatever the fault.
 func (rt *Router) Intercept(f Fault) *Interception {
 	f.Args = wirevalue.CloneList(f.Args)
-	i := &Interception{rt: rt, f: f, left: f.Times, wake: make(chan struct{}), release: make(chan struct{})}
+	i := &Interception{rt: rt, f: f, left: f.Times, seen: bounded[Message]{limit: maxSeen}, wake: make(chan struct{}), release: make(chan struct{})}
 	if f.Times <= 0 {
 		i.left = -1
 	}
@@ -91,12 +92,14 @@ func (i *Interception) Release() {
 }
 
 // Seen returns copies of the messages the interception matched, oldest
-// first.
+// first: the newest 10000 (an interception kept for hours, a console
+// fault, would otherwise grow without end).
 func (i *Interception) Seen() []Message {
 	i.mu.Lock()
 	defer i.mu.Unlock()
-	out := make([]Message, len(i.seen))
-	for n, m := range i.seen {
+	seen := i.seen.all()
+	out := make([]Message, len(seen))
+	for n, m := range seen {
 		out[n] = m.clone()
 	}
 	return out
@@ -106,7 +109,7 @@ func (i *Interception) Seen() []Message {
 func (i *Interception) Wait(ctx context.Context, n int) error {
 	for {
 		i.mu.Lock()
-		got, wake := len(i.seen), i.wake
+		got, wake := i.matched, i.wake
 		i.mu.Unlock()
 		if got >= n {
 			return nil
@@ -158,7 +161,8 @@ func (rt *Router) take(m *Message) *Interception {
 	rt.mu.Unlock()
 	for _, i := range hits {
 		i.mu.Lock()
-		i.seen = append(i.seen, m.clone())
+		i.seen.add(m.clone())
+		i.matched++
 		close(i.wake)
 		i.wake = make(chan struct{})
 		i.mu.Unlock()

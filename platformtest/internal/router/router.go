@@ -16,6 +16,7 @@
 package router
 
 import (
+	"cmp"
 	"log/slog"
 	"net"
 	"net/http"
@@ -44,6 +45,9 @@ type Config struct {
 	Limits Limits
 	// Record bounds the recording; the zero value keeps everything.
 	Record RecordLimits
+	// AuthLog is how many authentication attempts the log keeps, the
+	// newest; 0 or less: DefaultAuthLogLimit.
+	AuthLog int
 }
 
 // Router is the platform's message router. It is safe for concurrent use.
@@ -79,7 +83,7 @@ type Router struct {
 	sessions      map[uint64]*session
 	sessWake      chan struct{} // closed and replaced whenever sessions change
 	rec           recording
-	authLog       []AuthAttempt
+	authLog       bounded[AuthAttempt]
 	interceptions []*Interception
 
 	taps taps // watchers of the live traffic (tap.go)
@@ -98,6 +102,7 @@ func New(cfg Config) *Router {
 		withheld: map[string]bool{},
 		services: cfg.Services,
 		rec:      recording{lim: cfg.Record},
+		authLog:  bounded[AuthAttempt]{limit: cmp.Or(max(cfg.AuthLog, 0), DefaultAuthLogLimit)},
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
 	}

@@ -232,9 +232,21 @@ func (rt *Router) Recorded(kind string) []Message {
 	return out
 }
 
-// AuthLog returns the authentication log, oldest first.
+// AuthLog returns the authentication log, oldest first: the newest
+// attempts within the bound (Config.AuthLog).
 func (rt *Router) AuthLog() []AuthAttempt {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
-	return slices.Clone(rt.authLog)
+	return slices.Clone(rt.authLog.all())
+}
+
+// AuthLogLimit returns the bound of the authentication log.
+func (rt *Router) AuthLogLimit() int { return rt.authLog.limit }
+
+// AuthLogDropped returns how many attempts the authentication log let go
+// to stay within its bound.
+func (rt *Router) AuthLogDropped() int64 {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	return rt.authLog.lost()
 }

@@ -1,0 +1,32 @@
+// This file holds what the overview shows of where the platform keeps its
+// world: the data folder (or memory), its size on disk, the rows and file
+// objects kept, and the bound of the authentication log.
+
+package console
+
+// Storage is where the platform keeps its world, as the overview shows
+// it. The platform fills it (Config.Storage).
+type Storage struct {
+	Folder  string // the data folder; "" when everything is in memory
+	Bytes   int64  // the folder's size on disk
+	Rows    int64  // table rows kept, error-logs included
+	Objects int64  // file objects kept
+	Err     string // why the figures could not be read, if so
+}
+
+// storageView is the storage part of the overview.
+type storageView struct {
+	Storage
+	AuthLog, AuthLimit int
+	AuthDropped        int64
+}
+
+// storage gathers the storage part of the overview.
+func (c *Console) storage() storageView {
+	var v storageView
+	if c.cfg.Storage != nil {
+		v.Storage = c.cfg.Storage()
+	}
+	v.AuthLog, v.AuthLimit, v.AuthDropped = len(c.cfg.Router.AuthLog()), c.cfg.Router.AuthLogLimit(), c.cfg.Router.AuthLogDropped()
+	return v
+}

@@ -1,0 +1,179 @@
+// This file holds DB, a bbolt file of the folder, with group commit: the
+// writes of concurrent callers are gathered into one transaction and one
+// fsync, as etcd's backend batches its transactions. One goroutine per
+// file commits: it takes the first waiting write, every write waiting
+// behind it (up to maxBatch), runs them in one transaction and commits
+// it; writes that arrive meanwhile wait for the next round. A lone writer
+// waits for its own commit only, never for a timer.
+
+package datadir
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// maxBatch is the most writes one transaction takes.
+const maxBatch = 1024
+
+// DB is a bbolt file of the folder (Dir.DB). It is safe for concurrent
+// use.
+type DB struct {
+	name     string
+	bolt     *bolt.DB
+	readOnly bool
+
+	reqs chan *write   // unbuffered: a send succeeds once the committer took it
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the committer has ended
+	once sync.Once
+}
+
+// write is one caller's write waiting for its commit.
+type write struct {
+	fn   func(*bolt.Tx) error
+	done chan outcome // buffered, one outcome
+}
+
+type outcome struct {
+	err   error
+	panic any // fn panicked: the caller panics with it
+}
+
+func newDB(name string, b *bolt.DB, readOnly bool) *DB {
+	db := &DB{name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write),
+		stop: make(chan struct{}), done: make(chan struct{})}
+	if readOnly {
+		close(db.done)
+	} else {
+		go db.commitLoop()
+	}
+	return db
+}
+
+// Name returns the file's name in the folder, such as "registry.db".
+func (db *DB) Name() string { return db.name }
+
+// Bolt returns the bbolt database, for what View and Update do not offer
+// (statistics). Writes made through it directly do not share commits.
+func (db *DB) Bolt() *bolt.DB { return db.bolt }
+
+// View runs fn in a read-only transaction.
+func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
+
+// Update runs fn in a read-write transaction shared with the writes of
+// other callers waiting at the same time, and returns once that
+// transaction is committed and synced to disk, or has failed. When fn
+// returns an error the transaction is rolled back, that error is returned
+// and the other writes are run again without fn; so fn must change
+// nothing but the transaction, and may be run more than once. A panic in
+// fn is a panic of the caller. ctx bounds the wait for the committer to
+// take the write; once taken, Update waits for its commit (a fraction of
+// a second), so that what it returns is true.
+func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
+	if db.readOnly {
+		return fmt.Errorf("%w: %s", ErrReadOnly, db.name)
+	}
+	w := &write{fn: fn, done: make(chan outcome, 1)}
+	select {
+	case db.reqs <- w:
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-db.stop:
+		return fmt.Errorf("%w: %s", ErrClosed, db.name)
+	}
+	o := <-w.done
+	if o.panic != nil {
+		panic(o.panic)
+	}
+	return o.err
+}
+
+// commitLoop is the committer.
+func (db *DB) commitLoop() {
+	defer close(db.done)
+	batch := make([]*write, 0, maxBatch)
+	for {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch[:0], w)
+		case <-db.stop:
+			return
+		}
+	gather:
+		for len(batch) < maxBatch {
+			select {
+			case w := <-db.reqs:
+				batch = append(batch, w)
+			default:
+				break gather
+			}
+		}
+		db.commit(batch)
+		clear(batch)
+	}
+}
+
+// commit runs the writes of batch in one transaction and reports each
+// outcome. A write that fails or panics is answered and left out, and the
+// others run again in a fresh transaction.
+func (db *DB) commit(batch []*write) {
+	for len(batch) > 0 {
+		tx, err := db.bolt.Begin(true)
+		if err != nil {
+			for _, w := range batch {
+				w.done <- outcome{err: fmt.Errorf("%s: %w", db.name, err)}
+			}
+			return
+		}
+		failed, o := -1, outcome{}
+		for i, w := range batch {
+			if o = run(w.fn, tx); o.err != nil || o.panic != nil {
+				failed = i
+				break
+			}
+		}
+		if failed >= 0 {
+			_ = tx.Rollback()
+			batch[failed].done <- o
+			batch = append(batch[:failed:failed], batch[failed+1:]...)
+			continue
+		}
+		if err := tx.Commit(); err != nil {
+			err = fmt.Errorf("%s: commit: %w", db.name, err)
+			for _, w := range batch {
+				w.done <- outcome{err: err}
+			}
+			return
+		}
+		for _, w := range batch {
+			w.done <- outcome{}
+		}
+		return
+	}
+}
+
+// run calls fn, turning a panic into an outcome.
+func run(fn func(*bolt.Tx) error, tx *bolt.Tx) (o outcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			o = outcome{panic: r}
+		}
+	}()
+	return outcome{err: fn(tx)}
+}
+
+// close stops the committer once the writes it took are answered, and
+// closes the file.
+func (db *DB) close() error {
+	db.once.Do(func() {
+		if !db.readOnly {
+			close(db.stop)
+		}
+	})
+	<-db.done
+	return db.bolt.Close()
+}

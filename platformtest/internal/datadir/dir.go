@@ -1,0 +1,301 @@
+// This file holds Dir, an open data folder: Open (lock, format, checks,
+// upgrade), the bbolt files and blob folders it hands to the services,
+// its size on disk, and Close.
+
+package datadir
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+)
+
+// Dir is an open data folder, held by this process until Close. It is
+// safe for concurrent use.
+type Dir struct {
+	path     string
+	lock     *os.File
+	readOnly bool
+	version  int
+	files    []FileReport // what the check at Open found, by name
+	copyPath string       // the copy made before an upgrade; "" without one
+	log      *slog.Logger
+
+	mu     sync.Mutex
+	dbs    map[string]*DB
+	closed bool
+}
+
+// Option configures Open.
+type Option func(*options)
+
+type options struct {
+	log      *slog.Logger
+	readOnly bool
+	format   format
+}
+
+// WithLogger sets the logger of the folder's events (upgrades). The
+// default discards them.
+func WithLogger(l *slog.Logger) Option {
+	return func(o *options) {
+		if l != nil {
+			o.log = l
+		}
+	}
+}
+
+// ReadOnly opens the folder to check it: it must exist and hold a data
+// folder, nothing in it is created, upgraded or written (but the lock
+// file), and DB opens files read-only.
+func ReadOnly() Option { return func(o *options) { o.readOnly = true } }
+
+// withFormat replaces the current format (tests of the upgrade).
+func withFormat(f format) Option { return func(o *options) { o.format = f } }
+
+// Open opens the data folder at path, creating it when it does not exist
+// (and ReadOnly is not given). It refuses a folder another process holds
+// (ErrInUse), a folder of a newer format (ErrNewerFormat), a folder with
+// a damaged file (ErrDamaged) and a non-empty folder that is not a data
+// folder (ErrNotDataDir). A folder of an older format is copied beside
+// itself and upgraded (CopyPath).
+func Open(path string, opts ...Option) (*Dir, error) {
+	o := options{log: slog.New(slog.DiscardHandler), format: current()}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, fmt.Errorf("data folder %s: %w", path, err)
+	}
+	if err := prepare(abs, o.readOnly); err != nil {
+		return nil, err
+	}
+	lock, err := lockDir(abs)
+	if err != nil {
+		return nil, err
+	}
+	d := &Dir{path: abs, lock: lock, readOnly: o.readOnly, log: o.log, dbs: map[string]*DB{}}
+	if err := d.open(o.format); err != nil {
+		_ = unlockDir(lock)
+		return nil, err
+	}
+	return d, nil
+}
+
+// prepare makes sure path is a folder, creating it unless readOnly.
+func prepare(path string, readOnly bool) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !readOnly:
+		if err := os.MkdirAll(path, 0o700); err != nil {
+			return fmt.Errorf("data folder %s: %w", path, err)
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("data folder %s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("%w: %s is not a folder", ErrNotDataDir, path)
+	}
+	return nil
+}
+
+// open reads the format, checks the files and upgrades an older folder.
+func (d *Dir) open(f format) error {
+	version, present, err := readFormat(d.path)
+	if err != nil {
+		return err
+	}
+	if !present {
+		return d.create(f)
+	}
+	if version > f.version {
+		return fmt.Errorf("%w: %s was written by data folder format %d; this flockd reads format %d and older: use a newer flockd",
+			ErrNewerFormat, d.path, version, f.version)
+	}
+	d.version = version
+	if err := d.checkFiles(); err != nil {
+		return err
+	}
+	if version == f.version || d.readOnly {
+		return nil
+	}
+	if d.copyPath, err = upgrade(d.path, version, f, d.log); err != nil {
+		return err
+	}
+	d.version = f.version
+	return d.checkFiles()
+}
+
+// create makes a new folder of format f; a folder holding anything but
+// the lock file is not one to take.
+func (d *Dir) create(f format) error {
+	entries, err := os.ReadDir(d.path)
+	if err != nil {
+		return fmt.Errorf("data folder %s: %w", d.path, err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Name() != LockFile {
+			names = append(names, e.Name())
+		}
+	}
+	if len(names) > 0 {
+		if len(names) > 3 {
+			names = append(names[:3], "…")
+		}
+		return fmt.Errorf("%w: %s holds %s but no %s file; give flockd an empty or new folder of its own",
+			ErrNotDataDir, d.path, strings.Join(names, ", "), FormatFile)
+	}
+	if d.readOnly {
+		return fmt.Errorf("%w: %s is empty: no data folder was written there yet", ErrNotDataDir, d.path)
+	}
+	d.version = f.version
+	return writeFormat(d.path, f.version)
+}
+
+// checkFiles checks every bbolt file of the folder (check.go).
+func (d *Dir) checkFiles() error {
+	entries, err := os.ReadDir(d.path)
+	if err != nil {
+		return fmt.Errorf("data folder %s: %w", d.path, err)
+	}
+	d.files = d.files[:0]
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), dbSuffix) {
+			continue
+		}
+		rep, err := checkFile(d.path, e.Name())
+		if err != nil {
+			return err
+		}
+		d.files = append(d.files, rep)
+	}
+	return nil
+}
+
+// dbSuffix ends the name of every bbolt file of the folder.
+const dbSuffix = ".db"
+
+// namePattern is what the name of a service's file or folder must match.
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+// Path returns the folder's absolute path.
+func (d *Dir) Path() string { return d.path }
+
+// Format returns the folder's format version (after an upgrade, the
+// current one).
+func (d *Dir) Format() int { return d.version }
+
+// CopyPath returns where Open copied the folder before upgrading it; ""
+// when it did not.
+func (d *Dir) CopyPath() string { return d.copyPath }
+
+// Files returns what the check at Open found in each bbolt file, by name.
+func (d *Dir) Files() []FileReport { return slices.Clone(d.files) }
+
+// DB returns the bbolt file name+".db" of the folder, opening it (and
+// creating it, unless the folder is read-only) on first use; later calls
+// return the same DB. name is a service's: lower-case letters, digits and
+// '-'. In a read-only folder a file that does not exist is an error
+// wrapping fs.ErrNotExist.
+func (d *Dir) DB(name string) (*DB, error) {
+	if !namePattern.MatchString(name) {
+		return nil, fmt.Errorf("data folder %s: file name %q: want lower-case letters, digits and '-'", d.path, name)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil, fmt.Errorf("%w: %s", ErrClosed, d.path)
+	}
+	if db := d.dbs[name]; db != nil {
+		return db, nil
+	}
+	file := name + dbSuffix
+	path := filepath.Join(d.path, file)
+	if d.readOnly {
+		if _, err := os.Stat(path); err != nil {
+			return nil, fmt.Errorf("data folder %s: %w", d.path, err)
+		}
+	} else if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		d.log.Info("data folder file created", "folder", d.path, "file", file)
+	}
+	b, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: time.Second, ReadOnly: d.readOnly, FreelistType: bolt.FreelistMapType})
+	if err != nil {
+		return nil, openError(d.path, file, err)
+	}
+	if !d.readOnly {
+		if err := syncDir(d.path); err != nil { // the new file's entry
+			_ = b.Close()
+			return nil, fmt.Errorf("data folder %s: %w", d.path, err)
+		}
+	}
+	db := newDB(file, b, d.readOnly)
+	d.dbs[name] = db
+	return db, nil
+}
+
+// Folder returns the path of the sub-folder name of the folder, where a
+// service keeps blobs, creating it unless the folder is read-only. name
+// follows DB's rule. What the service writes there is its own to sync
+// and to check when it opens it.
+func (d *Dir) Folder(name string) (string, error) {
+	if !namePattern.MatchString(name) {
+		return "", fmt.Errorf("data folder %s: folder name %q: want lower-case letters, digits and '-'", d.path, name)
+	}
+	path := filepath.Join(d.path, name)
+	if d.readOnly {
+		return path, nil
+	}
+	if err := os.MkdirAll(path, 0o700); err != nil {
+		return "", fmt.Errorf("data folder %s: %w", d.path, err)
+	}
+	return path, syncDir(d.path)
+}
+
+// Size returns the bytes the folder's files take, the lock file included.
+func (d *Dir) Size() (int64, error) {
+	var n int64
+	err := filepath.WalkDir(d.path, func(_ string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) { // removed meanwhile
+				return nil
+			}
+			return err
+		}
+		if e.Type().IsRegular() {
+			if fi, err := e.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n, err
+}
+
+// Close closes every file (waiting for the commits in flight) and lets the
+// folder go. Calling it more than once is harmless.
+func (d *Dir) Close() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return nil
+	}
+	d.closed = true
+	var errs []error
+	for _, db := range d.dbs {
+		errs = append(errs, db.close())
+	}
+	errs = append(errs, unlockDir(d.lock))
+	return errors.Join(errs...)
+}

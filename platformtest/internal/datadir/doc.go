@@ -1,0 +1,32 @@
+// Package datadir is flockd's data folder: the directory in which a
+// platform keeps its world across restarts (flockd -data DIR,
+// platformtest.WithDataDir). It owns the folder, not what the services put
+// in it:
+//
+//	DIR/
+//	  FORMAT        "flockd data folder format N": the layout's version
+//	  flockd.lock   the pid of the flockd holding the folder (flock)
+//	  registry.db   a bbolt file per service that keeps records
+//	  …             (fleet.db, files.db, …: opened with Dir.DB)
+//	  files/        a folder per service that keeps blobs (Dir.Folder)
+//
+// Open takes the folder for one process (an exclusive flock on
+// flockd.lock, refused with "DIR is in use by flockd pid N"), reads its
+// format version (a newer one is refused naming both versions; an older
+// one is upgraded in place by the steps of migrations.go after a copy of
+// the folder is made beside it), and checks every bbolt file before any
+// of them is opened for writing (check.go): a damaged or truncated file is
+// refused naming the file and what is wrong; it is never reset and never
+// served half.
+//
+// The embedded store is bbolt (go.etcd.io/bbolt): one file per service, a
+// copy-on-write B+tree whose every commit is written and fsynced before
+// Commit returns, so a kill at any moment leaves the last commit whole.
+// DB.Update gathers the writes of concurrent callers into one transaction
+// and one fsync (group commit); a caller's write is on disk when Update
+// returns.
+//
+// Every value a service stores goes through Put (and is read back through
+// Get or Value): it carries a CRC-32C of its key and bytes, so that the
+// check at Open finds a damaged value as well as a damaged page.
+package datadir

@@ -1,0 +1,170 @@
+// This file holds how the registry keeps its world (store.go): every
+// method of State that changes an entity marks it (touch), and when the
+// function given to Do or Update returns, the marked entities are encoded
+// (records.go) and saved to the Store as one change, under the registry's
+// lock, so that changes are kept in the order they were made and a change
+// is kept before the call that made it returns. Open loads a kept world.
+//
+// A change that cannot be kept (the disk refuses it) stays in memory and
+// marked: Update reports the error, Do logs it, and the next save tries
+// it again with whatever comes next.
+
+package registry
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+)
+
+// Open returns the registry kept in store, with the world it holds.
+func Open(cfg Config, store Store) (*Registry, error) {
+	r := &Registry{cfg: cfg, store: store}
+	st, err := r.loadState()
+	if err != nil {
+		return nil, err
+	}
+	r.st = st
+	cfg.Log.Info("registry loaded", "projects", len(st.projects), "devices", len(st.devices), "apps", len(st.apps),
+		"installations", len(st.installs), "users", len(st.users))
+	return r, nil
+}
+
+// loadState reads the store into a new state.
+func (r *Registry) loadState() (State, error) {
+	entities, err := r.store.Load()
+	if err != nil {
+		return State{}, err
+	}
+	st := newState(r.cfg)
+	if err := st.load(entities); err != nil {
+		return State{}, fmt.Errorf("registry: %w", err)
+	}
+	return st, nil
+}
+
+// Do runs f with the state, under the registry's lock, and keeps what f
+// changed before it returns (a change that cannot be kept is logged and
+// tried again at the next save). f must not block nor take locks of other
+// packages.
+func (r *Registry) Do(f func(s *State)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	f(&r.st)
+	if err := r.saveLocked(); err != nil {
+		r.st.log.Error("registry: a change is not kept", "err", err)
+	}
+}
+
+// Update is Do for a change that reports its errors: f's error, or the
+// error of keeping what f changed (what f changed before an error is kept
+// too).
+func (r *Registry) Update(f func(s *State) error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	err := f(&r.st)
+	return errors.Join(err, r.saveLocked())
+}
+
+// Transact is Update for a change that is all or nothing: when f fails,
+// what it changed is undone (the state is read again from the store) and
+// nothing is kept.
+func (r *Registry) Transact(f func(s *State) error) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := f(&r.st); err != nil {
+		if len(r.st.dirty) > 0 {
+			st, lerr := r.loadState()
+			if lerr != nil {
+				return errors.Join(err, fmt.Errorf("undo: %w", lerr))
+			}
+			r.st = st
+		}
+		return err
+	}
+	return r.saveLocked()
+}
+
+// saveLocked keeps the marked entities as one change. The caller holds
+// r.mu.
+func (r *Registry) saveLocked() error {
+	s := &r.st
+	if len(s.dirty) == 0 {
+		return nil
+	}
+	changes := make([]Entity, 0, len(s.dirty))
+	for rf := range s.dirty {
+		doc, err := s.doc(rf)
+		if err != nil {
+			return err
+		}
+		changes = append(changes, Entity{Kind: rf.kind, ID: rf.id, Doc: doc})
+	}
+	slices.SortFunc(changes, func(a, b Entity) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
+	})
+	if err := r.store.Save(context.Background(), changes); err != nil {
+		return fmt.Errorf("registry: keep %d changed entities: %w", len(changes), err)
+	}
+	clear(s.dirty)
+	return nil
+}
+
+// touch marks an entity changed (or removed): the next save keeps it.
+func (s *State) touch(kind Kind, id string) { s.dirty[ref{kind, id}] = struct{}{} }
+
+func (s *State) touchProject(pr *Project) { s.touch(KindProject, keyID(pr.Key)) }
+func (s *State) touchDevice(d *Device)    { s.touch(KindDevice, keyID(d.Key)) }
+func (s *State) touchApp(a *App)          { s.touch(KindApp, keyID(a.Key)) }
+func (s *State) touchRelease(r *Release)  { s.touch(KindRelease, keyID(r.Key)) }
+func (s *State) touchGroup(g *Group)      { s.touch(KindGroup, keyID(g.Key)) }
+func (s *State) touchUser(u *User)        { s.touch(KindUser, u.Name) }
+func (s *State) touchRealm(ri realm.Info) { s.touch(KindRealm, ri.Name) }
+func (s *State) touchGrant(k grantKey)    { s.touch(KindGrant, grantID(k)) }
+func (s *State) touchInstall(in *Installation) {
+	s.touch(KindInstallation, instID(instKey{in.Device.Key, in.App.Key, in.Stage}))
+}
+
+// Audit compares the world in memory with the one kept in the store and
+// describes every difference: an entity changed without being marked is
+// not kept. Tests call it after a change.
+func (r *Registry) Audit() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	kept, err := r.store.Load()
+	if err != nil {
+		return err
+	}
+	stored := map[ref][]byte{}
+	for _, e := range kept {
+		stored[ref{e.Kind, e.ID}] = e.Doc
+	}
+	var diffs []string
+	for _, rf := range r.st.refs() {
+		doc, err := r.st.doc(rf)
+		if err != nil {
+			return err
+		}
+		switch old, ok := stored[rf]; {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s %s is not kept", rf.kind, rf.id))
+		case !bytes.Equal(old, doc):
+			diffs = append(diffs, fmt.Sprintf("%s %s is kept as %s, is %s", rf.kind, rf.id, old, doc))
+		}
+		delete(stored, rf)
+	}
+	for rf := range stored {
+		diffs = append(diffs, fmt.Sprintf("%s %s is kept but gone", rf.kind, rf.id))
+	}
+	if len(diffs) > 0 {
+		slices.Sort(diffs)
+		return fmt.Errorf("registry audit: %s", strings.Join(diffs, "; "))
+	}
+	return nil
+}
