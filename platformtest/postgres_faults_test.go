@@ -235,17 +235,23 @@ func testPostgresLost(t *testing.T, dbURL string) {
 	isStorageError("series while the server is gone", call(t, w.c, "history.transformed.series.readings",
 		q("limit", 10, "metrics", list(q("ref", "temp", "method", "AVG")), "timeRange", list(ms(0), ms(time.Hour))), nil, false))
 
-	px.setUp(true)
-	for attempt := 0; ; attempt++ {
-		r := appendRow()
-		if r.errURI == "" {
-			break
-		}
-		isStorageError("append after the server came back", r)
-		if attempt == 10 {
-			t.Fatalf("the platform did not reconnect after %d appends", attempt)
+	// Once the server is back, appends fail on the pool's dead
+	// connections (never succeed falsely) until it has replaced them.
+	recovers := func(what string) {
+		t.Helper()
+		for attempt := 0; ; attempt++ {
+			r := appendRow()
+			if r.errURI == "" {
+				return
+			}
+			isStorageError(what, r)
+			if attempt == 10 {
+				t.Fatalf("%s: the platform did not reconnect after %d appends", what, attempt)
+			}
 		}
 	}
+	px.setUp(true)
+	recovers("append after the server came back")
 	if n := len(w.p.TableRows(w.realm, "readings")); n != acked {
 		t.Fatalf("%d rows stored, %d acknowledged", n, acked)
 	}
@@ -275,16 +281,7 @@ func testPostgresLost(t *testing.T, dbURL string) {
 		px.serverPorts()).Scan(&killed); err != nil || killed == 0 {
 		t.Fatalf("terminate the platform's sessions: %d, %v", killed, err)
 	}
-	for attempt := 0; ; attempt++ {
-		r := appendRow()
-		if r.errURI == "" {
-			break
-		}
-		isStorageError("append after its session was terminated", r)
-		if attempt == 10 {
-			t.Fatal("the platform did not reconnect after its sessions were terminated")
-		}
-	}
+	recovers("append after its session was terminated")
 	if n := len(w.p.TableRows(w.realm, "readings")); n != acked {
 		t.Fatalf("at the end: %d rows stored, %d acknowledged", n, acked)
 	}

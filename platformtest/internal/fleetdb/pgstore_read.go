@@ -17,9 +17,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"math"
 	"net/netip"
-	"strconv"
 	"strings"
 	"time"
 
@@ -321,9 +319,3 @@ func (t *pgTables) Span(ctx context.Context, table string) (oldest, newest int64
 	}
 	return lo.UnixMilli(), hi.UnixMilli(), true, nil
 }
-
-// formatMs is epoch milliseconds as a decimal, for messages.
-func formatMs(ms int64) string { return strconv.FormatInt(ms, 10) }
-
-// finite reports a float that is neither NaN nor infinite.
-func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

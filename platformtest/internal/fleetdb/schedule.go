@@ -175,13 +175,9 @@ func (db *DB) RunSchedules(ctx context.Context) error {
 // computes transforms and publishes the view on transformed.<transform>,
 // as a schedule tick does.
 func (db *DB) RefreshTransform(ctx context.Context, realm, transform string) error {
-	b, err := db.backend(ctx, realm)
+	b, v, err := db.transform(ctx, realm, transform)
 	if err != nil {
-		return fmt.Errorf("transform %q: %w", transform, err)
-	}
-	v := b.views[transform]
-	if v == nil {
-		return fmt.Errorf("transform %q: realm %q declares no such transform", transform, realm)
+		return err
 	}
 	if m, ok := b.store.(Maintainer); ok {
 		if err := m.RefreshTransform(ctx, transform); err != nil {
