@@ -17,7 +17,10 @@ import (
 )
 
 // PostgresOption configures the PostgreSQL store of WithPostgres.
-type PostgresOption func(*fleetdb.PostgresConfig)
+type PostgresOption func(*postgresSettings)
+
+// postgresSettings collects what the PostgresOptions set.
+type postgresSettings struct{ cfg fleetdb.PostgresConfig }
 
 // PostgresScratch gives the platform schemas and roles of its own, named
 // with a fresh random prefix, which Close drops: a test's isolated state
@@ -25,14 +28,14 @@ type PostgresOption func(*fleetdb.PostgresConfig)
 // (realm_2_26_dev) and stay after Close, so that the next platform on the
 // same database finds the rows.
 func PostgresScratch() PostgresOption {
-	return func(c *fleetdb.PostgresConfig) { c.Scratch = true }
+	return func(s *postgresSettings) { s.cfg.Scratch = true }
 }
 
 // PostgresSchemaPrefix puts prefix before the name of every schema and
 // role the platform makes, so that several platforms can share a
 // database without sharing their realms' rows.
 func PostgresSchemaPrefix(prefix string) PostgresOption {
-	return func(c *fleetdb.PostgresConfig) { c.Prefix = prefix }
+	return func(s *postgresSettings) { s.cfg.Prefix = prefix }
 }
 
 // PostgresAllowDrop lets the migration at start drop the columns a
@@ -41,13 +44,13 @@ func PostgresSchemaPrefix(prefix string) PostgresOption {
 // lost. Without it such a template is refused when the realm's data
 // backend opens.
 func PostgresAllowDrop() PostgresOption {
-	return func(c *fleetdb.PostgresConfig) { c.AllowDrop = true }
+	return func(s *postgresSettings) { s.cfg.AllowDrop = true }
 }
 
 // PostgresWait makes the platform wait up to d for the database server
 // to accept connections at start, instead of failing at once.
 func PostgresWait(d time.Duration) PostgresOption {
-	return func(c *fleetdb.PostgresConfig) { c.Wait = d }
+	return func(s *postgresSettings) { s.cfg.Wait = d }
 }
 
 // WithPostgres makes the data backends keep their rows in the PostgreSQL
@@ -71,13 +74,13 @@ func PostgresWait(d time.Duration) PostgresOption {
 // transform's SQL.
 func WithPostgres(url string, opts ...PostgresOption) Option {
 	return func(s *settings) {
-		cfg := fleetdb.PostgresConfig{URL: url}
+		ps := postgresSettings{cfg: fleetdb.PostgresConfig{URL: url}}
 		for _, o := range opts {
-			o(&cfg)
+			o(&ps)
 		}
 		s.fleetStore = func() (fleetdb.Store, error) {
-			cfg.Log = s.logger
-			return fleetdb.NewPostgresStore(context.Background(), cfg)
+			ps.cfg.Log = s.logger
+			return fleetdb.NewPostgresStore(context.Background(), ps.cfg)
 		}
 	}
 }

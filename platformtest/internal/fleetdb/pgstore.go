@@ -151,7 +151,7 @@ func (s *pgStore) await(ctx context.Context) error {
 			if s.cfg.Wait > 0 {
 				return fmt.Errorf("postgres: the server at %s did not answer within %v: %w", s.where(), s.cfg.Wait, err)
 			}
-			return fmt.Errorf("postgres: cannot reach the server at %s (wait for it with -db-wait): %w", s.where(), err)
+			return fmt.Errorf("postgres: cannot reach the server at %s (wait for it: flockd -db-wait, platformtest.PostgresWait): %w", s.where(), err)
 		}
 		s.log.Info("postgres: waiting for the server", "at", s.where(), "err", err)
 		select {
@@ -226,12 +226,15 @@ func (s *pgStore) Close() error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	return s.dropScratch(ctx, append(schemas, s.meta), roles)
+	return s.dropSchemas(ctx, append(schemas, s.meta), roles)
 }
 
-// dropScratch drops schemas with everything in them and roles with their
-// privileges.
-func (s *pgStore) dropScratch(ctx context.Context, schemas, roles []string) error {
+// dropSchemas drops schemas with everything in them and roles (those
+// that exist) with their privileges.
+func (s *pgStore) dropSchemas(ctx context.Context, schemas, roles []string) error {
+	if err := s.pool.QueryRow(ctx, "SELECT coalesce(array_agg(rolname), '{}') FROM pg_roles WHERE rolname = ANY($1)", roles).Scan(&roles); err != nil {
+		return fmt.Errorf("postgres: drop schemas: %w", err)
+	}
 	var errs []error
 	for _, r := range roles {
 		if _, err := s.pool.Exec(ctx, "DROP OWNED BY "+qi(r)+" CASCADE"); err != nil {
@@ -249,7 +252,7 @@ func (s *pgStore) dropScratch(ctx context.Context, schemas, roles []string) erro
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		return fmt.Errorf("postgres: drop the scratch schemas: %w", err)
+		return fmt.Errorf("postgres: drop schemas: %w", err)
 	}
 	return nil
 }
@@ -301,7 +304,7 @@ func (s *pgStore) sweepScratch(ctx context.Context) {
 		var schemas, roles []string
 		_ = s.pool.QueryRow(ctx, "SELECT coalesce(array_agg(nspname), '{}') FROM pg_namespace WHERE starts_with(nspname, $1)", prefix).Scan(&schemas)
 		_ = s.pool.QueryRow(ctx, "SELECT coalesce(array_agg(rolname), '{}') FROM pg_roles WHERE starts_with(rolname, $1)", prefix).Scan(&roles)
-		if err := s.dropScratch(ctx, schemas, roles); err != nil {
+		if err := s.dropSchemas(ctx, schemas, roles); err != nil {
 			s.log.Warn("postgres: dropping an old scratch store", "prefix", prefix, "err", err)
 		} else {
 			s.log.Info("postgres: dropped the schemas of a scratch store that was never closed", "prefix", prefix)
@@ -331,16 +334,7 @@ func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 // DropRealm drops a realm's schema with every row and its read-only role.
 func (s *pgStore) DropRealm(ctx context.Context, realm string) error {
 	schema := s.schemaName(realm)
-	role := s.readerRole(schema)
-	var exists bool
-	if err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", role).Scan(&exists); err != nil {
-		return fmt.Errorf("postgres: drop %s: %w", schema, err)
-	}
-	var roles []string
-	if exists {
-		roles = []string{role}
-	}
-	if err := s.dropScratch(ctx, []string{schema}, roles); err != nil {
+	if err := s.dropSchemas(ctx, []string{schema}, []string{s.readerRole(schema)}); err != nil {
 		return fmt.Errorf("postgres: drop %s: %w", schema, err)
 	}
 	return nil
