@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -205,6 +206,7 @@ func testPostgresDownAtStart(t *testing.T, dbURL string) {
 func TestPostgresLost(t *testing.T) { eachPostgres(t, testPostgresLost) }
 
 func testPostgresLost(t *testing.T, dbURL string) {
+	leakcheck.Check(t)
 	px := newPGProxy(t, dbURL)
 	w := newPGWorld(t, px.url, readerTemplate)
 	acked := 0

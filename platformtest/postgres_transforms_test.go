@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 )
 
@@ -55,6 +56,7 @@ data:
 func TestTransformsComputed(t *testing.T) { eachPostgres(t, testTransformsComputed) }
 
 func testTransformsComputed(t *testing.T, url string) {
+	leakcheck.Check(t) // the pool's and the schedules' goroutines end with the platform
 	w := newPGWorld(t, url, transformTemplate)
 	at := func(d time.Duration) time.Time { return t0.Add(d) }
 	w.insert(t, "readings",
