@@ -336,10 +336,7 @@ func testDifferential(t *testing.T, s unitStore) {
 // reference does: numbers as JavaScript's String() and Go's JSON write
 // them, json values as canonical JSON texts.
 func TestPostgresConversions(t *testing.T) {
-	for _, s := range unitStores[1:] {
-		if s.name != "postgres" {
-			continue
-		}
+	for _, s := range postgresStores() {
 		t.Run("store="+s.name, func(t *testing.T) {
 			st := s.open(t).(*pgStore)
 			t.Cleanup(func() { _ = st.Close() })
