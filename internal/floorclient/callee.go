@@ -36,7 +36,7 @@ func (c *Conn) Register(ctx context.Context, procedure string, options map[strin
 			continue
 		}
 		if code != codeRegistered {
-			return fmt.Errorf("floorclient: register %s: %w", procedure, &RequestError{Code: code, Request: rid})
+			return fmt.Errorf("floorclient: register %s: %w", procedure, c.requestError(code, rid))
 		}
 		return nil
 	}

@@ -44,7 +44,7 @@ func (c *Conn) read() {
 		}
 		var rerr error
 		if code != codePublished && code != codeResult {
-			rerr = &RequestError{Code: code, Request: id}
+			rerr = c.requestError(code, id)
 		}
 		ch <- reply{id: id, err: rerr}
 	}

@@ -25,6 +25,7 @@ type Conn struct {
 	format Format
 	nextID atomic.Uint64
 	rbuf   []byte // read buffer of Do and Pipeline, and of the reader
+	last   []byte // the message readOne read last, in rbuf
 
 	closeOnce sync.Once
 
@@ -147,7 +148,7 @@ func (c *Conn) Do(ctx context.Context, t *Template) error {
 			continue // not ours (an unrelated message): keep reading
 		}
 		if code != int(t.reply) {
-			return &RequestError{Code: code, Request: rid}
+			return c.requestError(code, rid)
 		}
 		return nil
 	}
@@ -161,7 +162,7 @@ func (c *Conn) readOne() (int, uint64, error) {
 		return 0, 0, err
 	}
 	msg, err := readMessage(r, c.rbuf)
-	c.rbuf = msg[:cap(msg)]
+	c.rbuf, c.last = msg[:cap(msg)], msg
 	if err != nil {
 		return 0, 0, err
 	}

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -160,6 +161,8 @@ func TestDo(t *testing.T) {
 	var re *RequestError
 	if err := c.Do(ctx, missing); !errors.As(err, &re) || re.Code != codeError {
 		t.Errorf("call of a missing procedure: %v, want an ERROR", err)
+	} else if !strings.Contains(re.Reply, "wamp.error.no_such_procedure") {
+		t.Errorf("the ERROR's reply %q does not hold its URI", re.Reply)
 	}
 	// The connection still works after an ERROR.
 	if err := c.Do(ctx, pub); err != nil {

@@ -46,7 +46,7 @@ func (c *Conn) Pipeline(ctx context.Context, t *Template, depth int, take func()
 		}
 		delete(inFlight, id)
 		if code != int(t.reply) {
-			return ok, &RequestError{Code: code, Request: id}
+			return ok, c.requestError(code, id)
 		}
 		ok++
 		done()

@@ -20,13 +20,26 @@ var errShort = errors.New("floorclient: truncated message")
 type RequestError struct {
 	Code    int    // WAMP message type code of the reply
 	Request uint64 // the request ID it answers
+	Reply   string // the start of the reply as it came (its error URI, arguments…)
 }
 
 func (e *RequestError) Error() string {
 	if e.Code == codeError {
-		return fmt.Sprintf("floorclient: request %d answered with ERROR", e.Request)
+		return fmt.Sprintf("floorclient: request %d answered with ERROR: %q", e.Request, e.Reply)
 	}
-	return fmt.Sprintf("floorclient: request %d answered with message type %d", e.Request, e.Code)
+	return fmt.Sprintf("floorclient: request %d answered with message type %d: %q", e.Request, e.Code, e.Reply)
+}
+
+// replyExcerpt is how much of an unexpected reply a RequestError keeps.
+const replyExcerpt = 200
+
+// requestError is the RequestError of the message readOne read last.
+func (c *Conn) requestError(code int, id uint64) *RequestError {
+	b := c.last
+	if len(b) > replyExcerpt {
+		b = b[:replyExcerpt]
+	}
+	return &RequestError{Code: code, Request: id, Reply: string(b)}
 }
 
 // header reads the message type and request ID of msg, in msgpack. For
