@@ -491,7 +491,7 @@ func (r *Reader) Key() []byte {
 func (r *Reader) Path(root string) string {
 	p := root
 	for i := range r.n {
-		f := &r.inline[0]
+		var f *frame
 		if i < len(r.inline) {
 			f = &r.inline[i]
 		} else {
