@@ -356,29 +356,7 @@ func (p *jsonParser) details(take func(k []byte) bool) {
 		p.fail("a dictionary expected")
 		return
 	}
-	p.i++
-	p.ws()
-	if p.i < len(p.b) && p.b[p.i] == '}' {
-		p.i++
-		return
-	}
-	var keys keySet
-	for p.err == nil {
-		k, ok := p.key()
-		if !ok {
-			return
-		}
-		if keys.add(k) {
-			p.fail("a repeated key")
-			return
-		}
-		if !take(k) {
-			p.skip(1)
-		}
-		if !p.next('}', "',' or '}' expected") {
-			return
-		}
-	}
+	p.entries(1, take)
 }
 
 // whole reads a detail as detailInt takes it from a decoded one.

@@ -340,21 +340,12 @@ func (r *Reader) Text() []byte {
 		}
 		return r.text
 	}
-	p := &r.mp
-	c := p.u8()
-	if b, ok := p.str(c); ok {
-		return b
+	b := r.mp.mapKey() // a string, or binary: what a key may be
+	if r.mp.bad {
+		r.fail()
+		return nil
 	}
-	switch c {
-	case 0xc4:
-		return p.need(p.u8())
-	case 0xc5:
-		return p.need(p.u16())
-	case 0xc6:
-		return p.need(p.n32())
-	}
-	r.fail()
-	return nil
+	return b
 }
 
 // String reads a KindString or KindBinary value as a string; a short one

@@ -272,6 +272,13 @@ func (p *jsonParser) skipObject(depth int) {
 		p.err = errDepth
 		return
 	}
+	p.entries(depth, nil)
+}
+
+// entries walks the dictionary at its '{', refusing a repeated key: take,
+// when not nil, reads the value of each key it wants (returning true),
+// and the values of the others are skipped at depth.
+func (p *jsonParser) entries(depth int, take func(k []byte) bool) {
 	p.i++
 	p.ws()
 	if p.i < len(p.b) && p.b[p.i] == '}' {
@@ -288,7 +295,9 @@ func (p *jsonParser) skipObject(depth int) {
 			p.fail("a repeated key")
 			return
 		}
-		p.skip(depth)
+		if take == nil || !take(k) {
+			p.skip(depth)
+		}
 		if !p.next('}', "',' or '}' expected") {
 			return
 		}
