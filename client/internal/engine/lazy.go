@@ -205,22 +205,7 @@ func (p *parser) details(take func(k []byte) bool) {
 		p.bad = true
 		return
 	}
-	n := p.mapLen()
-	if p.bad || n > len(p.b)/2 {
-		p.bad = true
-		return
-	}
-	var keys keySet
-	for range n {
-		k := p.mapKey()
-		if p.bad || keys.add(k) {
-			p.bad = true
-			return
-		}
-		if !take(k) {
-			p.skip(1)
-		}
-	}
+	p.entries(p.mapLen(), 0, take)
 }
 
 // whole reads a detail as detailInt takes it from a decoded one.

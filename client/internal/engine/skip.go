@@ -135,6 +135,13 @@ func (p *parser) skipList(n, depth int) {
 }
 
 func (p *parser) skipMap(n, depth int) {
+	p.entries(n, depth, nil)
+}
+
+// entries walks the n entries of a map (at depth) after its header,
+// refusing a repeated key: take, when not nil, reads the value of each
+// key it wants (returning true), and the values of the others are skipped.
+func (p *parser) entries(n, depth int, take func(k []byte) bool) {
 	if p.bad || n > len(p.b)/2 {
 		p.bad = true
 		return
@@ -146,7 +153,9 @@ func (p *parser) skipMap(n, depth int) {
 			p.bad = true
 			return
 		}
-		p.skip(depth + 1)
+		if take == nil || !take(k) {
+			p.skip(depth + 1)
+		}
 	}
 }
 
