@@ -131,6 +131,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	var f *fleet
+	var logs childLogs // of the children, for a failed run
 	if o.flockdEnv != "" {
 		if f, err = readFleet(o.flockdEnv); err != nil {
 			return err
@@ -142,6 +143,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer p.stop()
+		logs.add("flockd", p.log)
 	}
 	if o.memory {
 		return runMemory(ctx, o, f, stdout, stderr)
@@ -164,6 +166,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer cp.stop()
+		logs.add("callee", cp.log)
 		t.Procedure = proc
 		info.Callee = "SDK client in a child process, procedure " + proc
 	}
@@ -173,6 +176,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer d.stop()
+		logs.add("driver", d.p.log)
 		t.Driver = d
 		info.Driver = "floor client in a child process, pipelined, calling the measured callee's \"" + serveFunction + "\""
 	}
@@ -184,7 +188,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTimed(ctx, w, sc, o.warmup, o.duration)
 	})
 	if err != nil {
-		return err
+		return logs.explain(err)
 	}
 	extra, err := runScripts(ctx, o, t, scs, stderr)
 	if err != nil {
