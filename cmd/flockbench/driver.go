@@ -119,12 +119,17 @@ func driverMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	conn, err := floorclient.Dial(ctx, env[driverURLKey], r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+	// A connection per run: the floor client reads only while it calls, so
+	// a link kept between runs would miss the router's pings and be closed
+	// (flockd closes a link that missed two pongs).
+	dial := func() (*floorclient.Conn, error) {
+		return floorclient.Dial(ctx, env[driverURLKey], r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+	}
+	conn, err := dial() // the fleet and credentials work
 	if err != nil {
 		return fmt.Errorf("driver: %w", err)
 	}
-	defer conn.Close()
-	defer conn.Watch(ctx)()
+	_ = conn.Close()
 	fmt.Fprintln(stdout, driverReady)
 	var (
 		stop    atomic.Bool
@@ -165,7 +170,14 @@ func driverMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 			reported = false
 			mu.Unlock()
 			running.Go(func() {
-				n, err := conn.Pipeline(ctx, tpl, depth, func() bool { return !stop.Load() }, func() {})
+				n := 0
+				c, err := dial()
+				if err == nil {
+					unwatch := c.Watch(ctx)
+					n, err = c.Pipeline(ctx, tpl, depth, func() bool { return !stop.Load() }, func() {})
+					unwatch()
+					_ = c.Close()
+				}
 				answered.Store(int64(n))
 				if err != nil {
 					report(n, err) // at once: the parent learns of it before "stop"
