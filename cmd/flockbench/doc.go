@@ -42,9 +42,9 @@
 // alone. In the serve scenarios the measured client is the callee: it
 // registers the device function "serve" on the caller's device, and a
 // driver (flockbench -driver, the floor client in a child process,
-// pipelining 1 or 16 calls) calls it with the row; an operation is an
-// invocation served (received, decoded, handled, answered), and only the
-// callee's CPU is counted.
+// pipelining 1 or 16 calls over a connection of its own for each interval)
+// calls it with the row; an operation is an invocation served (received,
+// decoded, handled, answered), and only the callee's CPU is counted.
 //
 // The clients: "sdk" is the SDK as an app uses it, decoding a call's
 // result into a struct (client.Into, one per caller) and an invocation's
@@ -61,7 +61,9 @@
 // warm-up, one interval of -duration, disconnect. -count rounds repeat
 // this, the clients of a scenario back to back in each round (in reverse
 // order every other round), so that the machine's load weighs on them
-// alike. For each interval, CPU per operation is the user and system CPU
+// alike. A run that fails (a link dropped, a call answered with an error)
+// prints the error with the last lines of the logs of flockd (when it
+// started it), the callee and the driver. For each interval, CPU per operation is the user and system CPU
 // time of this process (getrusage RUSAGE_SELF) divided by the operations
 // completed, allocations and bytes come from runtime.ReadMemStats,
 // throughput from the wall clock. With -count above 1 the interval with
