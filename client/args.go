@@ -19,15 +19,36 @@ type Kwargs map[string]any
 type noOptions interface{ noOptions() }
 
 // splitArgs separates positional arguments, keyword arguments and the
-// per-call options of type O (CallOption, PublishOption or noOptions), and
-// converts every value to its wire form; options of another operation are
-// refused. With kwargs present and no positional argument, args is an empty
-// (not nil) list: some routers abort a session over a missing args slot
-// followed by kwargs.
-func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, error) {
+// per-call options of type O (CallOption, PublishOption or noOptions),
+// handing each option to apply, and converts every value to its wire form;
+// options of another operation are refused. With kwargs present and no
+// positional argument, args is an empty (not nil) list: some routers abort
+// a session over a missing args slot followed by kwargs. When the
+// positional arguments are in wire form already and come first, args is
+// in[:k] itself: the engine copies what it sends.
+func splitArgs[O any](op, uri string, in []any, apply func(O)) ([]any, map[string]any, error) {
+	k := 0
+	for k < len(in) && wireArg(in[k]) {
+		k++
+	}
+	fast := true
+	for _, a := range in[k:] {
+		if _, ok := a.(O); !ok {
+			fast = false
+			break
+		}
+	}
+	if fast {
+		for _, a := range in[k:] {
+			apply(a.(O))
+		}
+		if k == 0 {
+			return nil, nil, nil
+		}
+		return in[:k:k], nil, nil
+	}
 	var args []any
 	var kwargs map[string]any
-	var opts []O
 	for _, a := range in {
 		// A row first: a map has no methods, so it is no option, and this
 		// look costs less than one for an option interface.
@@ -36,7 +57,7 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 			continue
 		}
 		if o, ok := a.(O); ok {
-			opts = append(opts, o)
+			apply(o)
 			continue
 		}
 		switch x := a.(type) {
@@ -51,18 +72,18 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 				}
 				ev, err := encodeValue(v, "kwargs."+k)
 				if err != nil {
-					return nil, nil, nil, invalidArg(op, uri, "%v", err)
+					return nil, nil, invalidArg(op, uri, "%v", err)
 				}
 				kwargs[validString(k)] = ev
 			}
 		case CallOption:
-			return nil, nil, nil, invalidArg(op, uri, "call options are not accepted here")
+			return nil, nil, invalidArg(op, uri, "call options are not accepted here")
 		case PublishOption:
-			return nil, nil, nil, invalidArg(op, uri, "publish options are not accepted here")
+			return nil, nil, invalidArg(op, uri, "publish options are not accepted here")
 		default:
 			ev, err := encodeValue(a, argPath(len(args)))
 			if err != nil {
-				return nil, nil, nil, invalidArg(op, uri, "%v", err)
+				return nil, nil, invalidArg(op, uri, "%v", err)
 			}
 			args = append(args, ev)
 		}
@@ -70,7 +91,21 @@ func splitArgs[O any](op, uri string, in []any) ([]any, map[string]any, []O, err
 	if kwargs != nil && args == nil {
 		args = []any{}
 	}
-	return args, kwargs, opts, nil
+	return args, kwargs, nil
+}
+
+// wireArg reports whether a positional argument is sent as it is: a row
+// in wire form (wireMap) or a scalar the encoder keeps.
+func wireArg(a any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		return x != nil && wireMap(x)
+	case nil, bool, int64, float64:
+		return true
+	case string:
+		return utf8.ValidString(x)
+	}
+	return false
 }
 
 // maxWireDepth bounds how deep wireMap looks: a deeper value (or a cyclic

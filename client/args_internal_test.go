@@ -42,14 +42,14 @@ func TestWireMap(t *testing.T) {
 		}
 	}
 	row := map[string]any{"t": 21.5}
-	args, _, _, err := splitArgs[noOptions]("Publish", "com.example.t", []any{row})
+	args, _, err := splitArgs[noOptions]("Publish", "com.example.t", []any{row}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m, ok := args[0].(map[string]any); !ok || len(m) != 1 || m["t"] != 21.5 {
 		t.Errorf("a wire map became %#v", args[0])
 	}
-	args, _, _, err = splitArgs[noOptions]("Publish", "com.example.t", []any{map[string]any{"n": 4}})
+	args, _, err = splitArgs[noOptions]("Publish", "com.example.t", []any{map[string]any{"n": 4}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestWireMap(t *testing.T) {
 		t.Errorf("an int in a map was sent as %T, want int64", n)
 	}
 	nested := map[string]any{"tsp": "2026-01-01T00:00:00Z", "sensor": map[string]any{"v": 0.5}}
-	args, _, _, err = splitArgs[noOptions]("Publish", "com.example.t", []any{nested})
+	args, _, err = splitArgs[noOptions]("Publish", "com.example.t", []any{nested}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

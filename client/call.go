@@ -41,18 +41,27 @@ func (r Result) payload() ([]any, map[string]any, error) {
 
 // CallOption changes how a call is made; pass it among the arguments of
 // Call or CallDeviceFunction.
-type CallOption interface{ applyCall(*callSettings) }
+type CallOption interface {
+	// applyCall returns s with the option applied (by value: the settings
+	// of a call stay on its stack).
+	applyCall(s callSettings) callSettings
+}
 
 type callSettings struct {
 	timeout    time.Duration
 	progress   func(*Result)
 	discloseMe bool
 	waitReg    time.Duration // WaitForRegistration; 0: no retries
+	into       any           // Into's pointer; nil: none
+	intoNil    bool          // Into was given a nil pointer
 }
 
 type callOption func(*callSettings)
 
-func (f callOption) applyCall(s *callSettings) { f(s) }
+func (f callOption) applyCall(s callSettings) callSettings {
+	f(&s)
+	return s
+}
 
 // Timeout bounds the call: the router and the callee are told, and the call
 // is canceled when it elapses.
@@ -71,10 +80,26 @@ func DiscloseMe() CallOption {
 	return callOption(func(s *callSettings) { s.discloseMe = true })
 }
 
+// Into decodes the call's result into the value dst points to, as
+// Result.Decode would (the first positional result, or the keyword results
+// when there is none), straight from the message: the Result returned then
+// carries no Args or Kwargs. A value that does not decode fails the call
+// with the decoding error. Progressive results still come as Results.
+func Into[T any](dst *T) CallOption { return intoOption[T]{dst} }
+
+// intoOption is Into's option: one pointer, so that it is passed without
+// an allocation.
+type intoOption[T any] struct{ dst *T }
+
+func (o intoOption[T]) applyCall(s callSettings) callSettings {
+	s.into, s.intoNil = o.dst, o.dst == nil
+	return s
+}
+
 // Call calls the procedure uri and returns its result. Arguments are
 // positional; a Kwargs value among them becomes keyword arguments, and
-// CallOption values (Timeout, Progress, DiscloseMe, WaitForRegistration)
-// configure the call. No
+// CallOption values (Timeout, Progress, DiscloseMe, WaitForRegistration,
+// Into) configure the call. No
 // device metadata is added. Canceling ctx sends CANCEL to the router. While
 // disconnected, Call waits for a session (10 s by default) and then fails
 // with ErrNotConnected. A refusal is a *WampError inside the returned error.
@@ -95,18 +120,18 @@ func (c *Client) Call(ctx context.Context, uri string, args ...any) (*Result, er
 // CallOptions.
 func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, error) {
 	var cs callSettings
-	wargs, kwargs, opts, err := splitArgs[CallOption](op, uri, args)
+	wargs, kwargs, err := splitArgs(op, uri, args, func(o CallOption) { cs = o.applyCall(cs) })
 	if err != nil {
 		return nil, nil, cs, err
-	}
-	for _, o := range opts {
-		o.applyCall(&cs)
 	}
 	if cs.timeout < 0 {
 		return nil, nil, cs, invalidArg(op, uri, "negative timeout %s", durationText(cs.timeout))
 	}
 	if cs.waitReg < 0 {
 		return nil, nil, cs, invalidArg(op, uri, "negative wait for the registration %s", durationText(cs.waitReg))
+	}
+	if cs.intoNil {
+		return nil, nil, cs, invalidArg(op, uri, "Into needs a non-nil pointer")
 	}
 	return wargs, kwargs, cs, nil
 }
@@ -125,6 +150,9 @@ func (c *Client) call(ctx context.Context, op, uri string, args []any, kwargs ma
 	opts := engine.CallOptions{Timeout: cs.timeout, DiscloseMe: cs.discloseMe}
 	if cs.progress != nil {
 		opts.Progress = func(p engine.Payload) { cs.progress(&Result{Args: p.Args, Kwargs: p.Kwargs}) }
+	}
+	if cs.into != nil {
+		opts.Decode = func(r *engine.Reader) error { return decodePayloadRaw(r, cs.into) }
 	}
 	res, err := s.Call(ctx, uri, args, kwargs, opts)
 	if err != nil {

@@ -93,7 +93,7 @@ func (c *Client) CallData(ctx context.Context, procedure string, payload map[str
 	}
 	var cs callSettings
 	for _, o := range opts {
-		o.applyCall(&cs)
+		cs = o.applyCall(cs)
 	}
 	if cs.timeout < 0 {
 		return nil, invalidArg(op, procedure, "negative timeout %v", cs.timeout)

@@ -83,7 +83,11 @@
 // floats, integers as int64. A Kwargs value among the arguments becomes the
 // keyword arguments. Values received are map[string]any, []any, string,
 // int64, float64, bool, []byte or nil; Decode and the Decode methods of
-// Event, Result and Invocation convert them into Go types.
+// Event, Result and Invocation convert them into Go types. Into (a call
+// option) and LazyArgs (a registration option) decode a call's result and
+// an invocation's arguments into a Go value straight from the message,
+// without that wire form; a handler's struct result is written straight
+// into its answer.
 //
 // # Errors
 //

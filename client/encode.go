@@ -227,11 +227,7 @@ func (e *encoder) value(v reflect.Value, path string) (any, error) {
 		}
 		return int64(u), nil
 	case reflect.Float32:
-		f, _ := strconv.ParseFloat(strconv.FormatFloat(v.Float(), 'g', -1, 32), 64)
-		if math.IsNaN(v.Float()) || math.IsInf(v.Float(), 0) {
-			f = v.Float()
-		}
-		return f, nil
+		return float32Wire(v.Float()), nil
 	case reflect.Float64:
 		return v.Float(), nil
 	case reflect.String:

@@ -205,7 +205,9 @@ func TestEncodeErrors(t *testing.T) {
 }
 
 func TestSplitArgs(t *testing.T) {
-	args, kwargs, opts, err := splitArgs[CallOption]("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)})
+	var opts []CallOption
+	collect := func(o CallOption) { opts = append(opts, o) }
+	args, kwargs, err := splitArgs("Call", "x", []any{1, Kwargs{"a": 1}, "s", Kwargs{"a": 2, "b": true}, Timeout(time.Second)}, collect)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,11 +220,24 @@ func TestSplitArgs(t *testing.T) {
 	if len(opts) != 1 {
 		t.Errorf("opts = %d, want 1", len(opts))
 	}
-	args, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Kwargs{"k": 1}})
+	args, _, err = splitArgs[PublishOption]("Publish", "x", []any{Kwargs{"k": 1}}, nil)
 	if err != nil || args == nil || len(args) != 0 {
 		t.Errorf("kwargs-only: args = %#v, %v; want an empty non-nil list", args, err)
 	}
-	_, _, _, err = splitArgs[PublishOption]("Publish", "x", []any{Timeout(time.Second)})
+	_, _, err = splitArgs[PublishOption]("Publish", "x", []any{Timeout(time.Second)}, nil)
+	if err == nil || !strings.Contains(err.Error(), "call options are not accepted") {
+		t.Errorf("call option in publish: err = %v", err)
+	}
+	// Wire-form arguments before the options are sent as given, without a
+	// list of their own; the options are still applied.
+	opts = nil
+	row := map[string]any{"t": 21.5}
+	in := []any{row, "s", Timeout(time.Second)}
+	args, _, err = splitArgs("Call", "x", in, collect)
+	if err != nil || len(args) != 2 || &args[0] != &in[0] || len(opts) != 1 {
+		t.Errorf("wire-form arguments: args = %#v, opts = %d, %v; want in[:2] and 1 option", args, len(opts), err)
+	}
+	_, _, err = splitArgs[PublishOption]("Publish", "x", []any{row, Timeout(time.Second)}, nil)
 	if err == nil || !strings.Contains(err.Error(), "call options are not accepted") {
 		t.Errorf("call option in publish: err = %v", err)
 	}

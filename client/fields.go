@@ -1,5 +1,5 @@
 // This file holds the struct fields the encoder and decoder see, resolved
-// from json tags the way encoding/json does, and cached per type.
+// from json tags the way encoding/json does (cached per type: typeinfo.go).
 
 package client
 
@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // structField is one field of a struct as encoding/json sees it: its JSON
@@ -20,21 +19,10 @@ type structField struct {
 	omitZero  bool
 	quoted    bool // ",string"
 	tagged    bool
-}
-
-var fieldCache sync.Map // reflect.Type → []structField
-
-// fieldsOf returns the fields of struct type t following the rules of
-// encoding/json: tags name and drop fields, embedded structs promote their
-// fields, and among fields with the same name the shallowest wins, then a
-// tagged one, else all of them are dropped.
-func fieldsOf(t reflect.Type) []structField {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.([]structField)
-	}
-	f := resolveFields(t)
-	fieldCache.Store(t, f)
-	return f
+	// For decoding from and writing to a message directly (decode_raw.go,
+	// encode_raw.go): the field's type goes through its wire form when
+	// decoded (viaWire), and is written as its kind says (plain).
+	viaWire, plain bool
 }
 
 func resolveFields(t reflect.Type) []structField {

@@ -9,31 +9,26 @@ import (
 
 // PublishOption changes how Publish publishes; pass it among the arguments
 // of Publish.
-type PublishOption interface{ applyPublish(*publishSettings) }
+type PublishOption interface {
+	// applyPublish returns s with the option applied (by value: the
+	// settings stay on the stack).
+	applyPublish(s publishSettings) publishSettings
+}
 
 type publishSettings struct{ noMetadata bool }
 
 type publishOption func(*publishSettings)
 
-func (f publishOption) applyPublish(s *publishSettings) { f(s) }
+func (f publishOption) applyPublish(s publishSettings) publishSettings {
+	f(&s)
+	return s
+}
 
 // NoMetadata publishes the arguments as given, without the device metadata
 // in the keyword arguments: for topics whose subscribers (on another
 // router, say) expect an exact payload.
 func NoMetadata() PublishOption {
 	return publishOption(func(s *publishSettings) { s.noMetadata = true })
-}
-
-// publishSettingsOf applies opts; without options it allocates nothing.
-func publishSettingsOf(opts []PublishOption) publishSettings {
-	if len(opts) == 0 {
-		return publishSettings{}
-	}
-	ps := &publishSettings{}
-	for _, o := range opts {
-		o.applyPublish(ps)
-	}
-	return *ps
 }
 
 // Publish publishes to topic and waits for the router's acknowledgement.
@@ -48,11 +43,12 @@ func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 	if err := checkTopic(op, topic, false); err != nil {
 		return err
 	}
-	wargs, kwargs, opts, err := splitArgs[PublishOption](op, topic, args)
+	var ps publishSettings
+	wargs, kwargs, err := splitArgs(op, topic, args, func(o PublishOption) { ps = o.applyPublish(ps) })
 	if err != nil {
 		return err
 	}
-	if !publishSettingsOf(opts).noMetadata {
+	if !ps.noMetadata {
 		wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
 	}
 	return c.publish(ctx, op, topic, wargs, kwargs, c.set.sessionWait)

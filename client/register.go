@@ -8,6 +8,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
+	"sync/atomic"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -22,11 +24,28 @@ type Invocation struct {
 	CallerSession uint64
 
 	e engine.Invocation
+	// lazy: the arguments are read by Decode from the message (LazyArgs),
+	// until the handler has returned (answered).
+	lazy     bool
+	answered atomic.Bool
 }
 
 // Decode decodes the first positional argument (or the keyword arguments
-// when there is none) into v, with the rules of Decode.
-func (inv *Invocation) Decode(v any) error { return decodePayload(inv.Args, inv.Kwargs, v) }
+// when there is none) into v, with the rules of Decode. For a registration
+// with LazyArgs it decodes them straight from the message, which it can
+// do while the handler runs, not after.
+func (inv *Invocation) Decode(v any) error {
+	if !inv.lazy {
+		return decodePayload(inv.Args, inv.Kwargs, v)
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return fmt.Errorf("%w: decode needs a non-nil pointer, got %T", ErrInvalidArgument, v)
+	}
+	if inv.answered.Load() {
+		return fmt.Errorf("%w: the invocation of %s was answered: with LazyArgs, decode its arguments while the handler runs", ErrInvalidArgument, inv.Procedure)
+	}
+	return inv.e.Decode(func(r *engine.Reader) error { return decodePayloadRaw(r, v) })
+}
 
 // SendProgress sends a progressive result to a caller that asked for them;
 // it is a no-op for callers that did not.
@@ -37,7 +56,7 @@ func (inv *Invocation) SendProgress(ctx context.Context, args ...any) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	wargs, kwargs, _, err := splitArgs[noOptions]("SendProgress", inv.Procedure, args)
+	wargs, kwargs, err := splitArgs[noOptions]("SendProgress", inv.Procedure, args, nil)
 	if err != nil {
 		return err
 	}
@@ -59,7 +78,17 @@ type RegisterOption func(*registerSettings)
 type registerSettings struct {
 	options map[string]any
 	limit   int // 0: the client's WithInvocationLimit
+	lazy    bool
 	err     error
+}
+
+// LazyArgs leaves an invocation's arguments in its message for the handler
+// to decode with Invocation.Decode, straight into its own value, while it
+// runs: Args and Kwargs stay nil. A handler that decodes its arguments
+// into a struct then costs no map[string]any, []any or boxed value of
+// theirs.
+func LazyArgs() RegisterOption {
+	return func(s *registerSettings) { s.lazy = true }
 }
 
 // ForceReregister sets whether a registration takes over the procedure from
@@ -132,7 +161,7 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	reg := &Registration{c: c, name: name, handler: handler}
 	warn := c.overloadWarning("ironflock: a registered procedure has its limit of invocations in flight; refusing new ones with "+wire.ErrUnavailable, "procedure", procedure, "limit", rs.limit)
 	reg.proc = &engine.Procedure{URI: procedure, Options: rs.options, Handler: reg.serve, Limit: rs.limit,
-		OnRefuse: func(refused uint64) { warn("refused", refused) }}
+		OnRefuse: func(refused uint64) { warn("refused", refused) }, Raw: rs.lazy}
 	c.mu.Lock()
 	if c.stopped {
 		c.mu.Unlock()
@@ -192,7 +221,8 @@ func (c *Client) Unregister(ctx context.Context, reg *Registration) error {
 // serve runs the handler for one invocation: a panic becomes an error, the
 // result is encoded for the YIELD, and an error for the ERROR.
 func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine.Payload, error) {
-	inv := &Invocation{Procedure: reg.proc.URI, Args: e.Args, Kwargs: e.Kwargs, CallerAuthID: e.CallerAuthID, CallerSession: e.CallerSession, e: e}
+	inv := &Invocation{Procedure: reg.proc.URI, Args: e.Args, Kwargs: e.Kwargs, CallerAuthID: e.CallerAuthID,
+		CallerSession: e.CallerSession, e: e, lazy: reg.proc.Raw}
 	var res any
 	var err error
 	func() {
@@ -204,37 +234,52 @@ func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine
 		}()
 		res, err = reg.handler(ctx, inv)
 	}()
+	inv.answered.Store(true)
 	if err == nil {
-		args, kwargs, encErr := yieldPayload(res)
+		p, encErr := yieldPayload(res, e)
 		if encErr == nil {
-			return engine.Payload{Args: args, Kwargs: kwargs}, nil
+			return p, nil
 		}
 		err = fmt.Errorf("encode result: %w", encErr)
 	}
 	return engine.Payload{}, invocationError(err)
 }
 
-// yieldPayload converts a handler's return value (docs/wire.md §7.9).
-func yieldPayload(res any) ([]any, map[string]any, error) {
+// yieldPayload converts a handler's return value (docs/wire.md §7.9); a
+// single result is kept with the invocation e (a struct written straight
+// into the message).
+func yieldPayload(res any, e engine.Invocation) (engine.Payload, error) {
 	switch r := res.(type) {
 	case nil:
-		return nil, nil, nil
+		return engine.Payload{}, nil
 	case *Result:
 		if r == nil {
-			return nil, nil, nil
+			return engine.Payload{}, nil
 		}
-		return r.payload()
+		args, kwargs, err := r.payload()
+		return engine.Payload{Args: args, Kwargs: kwargs}, err
 	case Result:
-		return r.payload()
+		args, kwargs, err := r.payload()
+		return engine.Payload{Args: args, Kwargs: kwargs}, err
 	case Kwargs:
 		kw, err := encodeKwargs(r, "result")
-		return []any{}, kw, err
+		return engine.Payload{Args: []any{}, Kwargs: kw}, err
+	}
+	if wireArg(res) {
+		return engine.Payload{Args: e.One(res)}, nil
+	}
+	if directStruct(res) {
+		args, err := e.EncodeOne(func(w *engine.Encoder) error {
+			re := rawEncoder{root: "result"}
+			return re.value(w, reflect.ValueOf(res))
+		})
+		return engine.Payload{Args: args}, err
 	}
 	v, err := encodeValue(res, "result")
 	if err != nil {
-		return nil, nil, err
+		return engine.Payload{}, err
 	}
-	return []any{v}, nil, nil
+	return engine.Payload{Args: e.One(v)}, nil
 }
 
 // invocationError turns a handler's error into the engine's answer: a

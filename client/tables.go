@@ -26,7 +26,7 @@ func (c *Client) tableArgs(op, table string, args []any) (string, []any, map[str
 	if err := c.id.requireApp(op); err != nil {
 		return "", nil, nil, err
 	}
-	wargs, kwargs, _, err := splitArgs[noOptions](op, t, args)
+	wargs, kwargs, err := splitArgs[noOptions](op, t, args, nil)
 	if err != nil {
 		return "", nil, nil, err
 	}

@@ -124,3 +124,35 @@ func startClient(ctx context.Context, env map[string]string) (c *client.Client, 
 		_ = c.Stop(sctx)
 	}, nil
 }
+
+// childLogs are the logs of the child processes of a run.
+type childLogs []namedLog
+
+type namedLog struct {
+	name string
+	log  *tailBuffer
+}
+
+func (l *childLogs) add(name string, log *tailBuffer) { *l = append(*l, namedLog{name, log}) }
+
+// logLines is how many of the last lines of each child's log a failed run
+// shows.
+const logLines = 15
+
+// explain adds the last lines of each child's log to err, the failure of a
+// run: a link a child or flockd dropped says why there.
+func (l childLogs) explain(err error) error {
+	var b strings.Builder
+	for _, c := range l {
+		lines := strings.Split(strings.TrimRight(c.log.String(), "\n"), "\n")
+		if len(lines) == 1 && lines[0] == "" {
+			continue
+		}
+		lines = lines[max(0, len(lines)-logLines):]
+		fmt.Fprintf(&b, "\n%s's log (its end):\n  %s", c.name, strings.Join(lines, "\n  "))
+	}
+	if b.Len() == 0 {
+		return err
+	}
+	return fmt.Errorf("%w%s", err, b.String())
+}

@@ -26,40 +26,84 @@ import (
 // clientKinds lists every client, in the order they run.
 var clientKinds = []clientKind{
 	{Name: "sdk", supports: always, open: openSDK},
-	{Name: "nexus", supports: always, open: openNexus},
+	{Name: "sdk-any", supports: callOrServe, open: openSDKAny},
+	{Name: "nexus", supports: notServe, open: openNexus},
 	{Name: "floor", supports: always, open: openFloor},
-	{Name: "floor-1g", supports: func(sc scenario) bool { return sc.InFlight > 1 }, open: openFloorPipelined},
+	{Name: "floor-1g", supports: func(sc scenario) bool { return sc.InFlight > 1 && !sc.Serve }, open: openFloorPipelined},
 }
 
 func always(scenario) bool { return true }
 
-// openSDK connects the repository's client as an app would.
-func openSDK(ctx context.Context, t target, sc scenario) (*workload, error) {
-	c, err := client.New(client.WithEnv(t.Fleet.Caller),
+func callOrServe(sc scenario) bool { return sc.Call || sc.Serve }
+
+func notServe(sc scenario) bool { return !sc.Serve }
+
+// sdkClient starts the repository's client with env, as an app would, in
+// sc's serialization.
+func sdkClient(ctx context.Context, env map[string]string, sc scenario) (*client.Client, func(), error) {
+	ser := client.MsgPack
+	if sc.JSON {
+		ser = client.JSON
+	}
+	c, err := client.New(client.WithEnv(env), client.WithSerializer(ser),
 		client.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if err := c.Start(ctx); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	w := &workload{close: func() {
+	return c, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = c.Stop(sctx)
-	}}
+	}, nil
+}
+
+// openSDK connects the repository's client as an app would: it publishes
+// the row, calls the callee decoding the result into a struct (Into), or
+// serves invocations decoding the arguments into one (LazyArgs).
+func openSDK(ctx context.Context, t target, sc scenario) (*workload, error) {
+	return openSDKAs(ctx, t, sc, true)
+}
+
+// openSDKAny is openSDK taking results and arguments in wire form: a
+// call's *Result, an invocation's Args.
+func openSDKAny(ctx context.Context, t target, sc scenario) (*workload, error) {
+	return openSDKAs(ctx, t, sc, false)
+}
+
+func openSDKAs(ctx context.Context, t target, sc scenario, typed bool) (*workload, error) {
+	if sc.Serve {
+		return openSDKCallee(ctx, t, sc, typed)
+	}
+	c, stop, err := sdkClient(ctx, t.Fleet.Caller, sc)
+	if err != nil {
+		return nil, err
+	}
+	w := &workload{close: stop}
 	data := row()
-	if sc.Call {
+	switch {
+	case sc.Call:
 		key, err := strconv.Atoi(t.Fleet.Callee[wire.EnvDeviceKey])
 		if err != nil {
-			w.close()
+			stop()
 			return nil, errors.New("callee environment without a numeric DEVICE_KEY")
 		}
-		w.op = func(ctx context.Context, _ int) error {
-			_, err := c.CallDeviceFunction(ctx, key, calleeFunction, data)
+		if !typed {
+			w.op = func(ctx context.Context, _ int) error {
+				_, err := c.CallDeviceFunction(ctx, key, calleeFunction, data)
+				return err
+			}
+			break
+		}
+		// One result per caller, as a loop calling a device function keeps.
+		outs := make([]reading, sc.InFlight)
+		w.op = func(ctx context.Context, i int) error {
+			_, err := c.CallDeviceFunction(ctx, key, calleeFunction, data, client.Into(&outs[i]))
 			return err
 		}
-	} else {
+	default:
 		w.op = func(ctx context.Context, _ int) error { return c.Publish(ctx, benchTopic, data) }
 	}
 	return w, nil
@@ -83,6 +127,9 @@ func openNexus(ctx context.Context, t target, sc scenario) (*workload, error) {
 		Serialization: serialize.MSGPACK,
 		Logger:        log.New(io.Discard, "", 0),
 	}
+	if sc.JSON {
+		cfg.Serialization = serialize.JSON
+	}
 	nc, err := nxclient.ConnectNet(ctx, t.Fleet.WSURL, cfg)
 	if err != nil {
 		return nil, err
@@ -102,12 +149,29 @@ func openNexus(ctx context.Context, t target, sc scenario) (*workload, error) {
 	return w, nil
 }
 
+// floorFormat is the floor client's format in sc.
+func floorFormat(sc scenario) floorclient.Format {
+	if sc.JSON {
+		return floorclient.JSON
+	}
+	return floorclient.MsgPack
+}
+
 // floorTemplate pre-encodes sc's request.
 func floorTemplate(t target, sc scenario) (*floorclient.Template, error) {
 	if sc.Call {
-		return floorclient.CallTemplate(t.Procedure, []any{row()}, nil)
+		return floorclient.CallTemplateOf(floorFormat(sc), t.Procedure, []any{row()}, nil)
 	}
 	return floorclient.PublishTemplate(benchTopic, []any{row()}, publishKwargs(t.Fleet.Caller))
+}
+
+// dialFloorAs joins as the device of env in sc's format.
+func dialFloorAs(ctx context.Context, t target, env map[string]string, sc scenario) (*floorclient.Conn, error) {
+	r, err := realm(env)
+	if err != nil {
+		return nil, err
+	}
+	return floorclient.DialFormat(ctx, t.Fleet.WSURL, r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret], floorFormat(sc))
 }
 
 // dialFloor pre-encodes sc's request and joins with the caller's
@@ -117,18 +181,17 @@ func dialFloor(ctx context.Context, t target, sc scenario) (*floorclient.Templat
 	if err != nil {
 		return nil, nil, err
 	}
-	env := t.Fleet.Caller
-	r, err := realm(env)
-	if err != nil {
-		return nil, nil, err
-	}
-	conn, err := floorclient.Dial(ctx, t.Fleet.WSURL, r, env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
+	conn, err := dialFloorAs(ctx, t, t.Fleet.Caller, sc)
 	return tpl, conn, err
 }
 
 // openFloor runs the floor client: one goroutine writing then reading for
-// one in flight, else one Caller per goroutine with one reader goroutine.
+// one in flight, else one Caller per goroutine with one reader goroutine;
+// in the serve scenarios, the floor callee.
 func openFloor(ctx context.Context, t target, sc scenario) (*workload, error) {
+	if sc.Serve {
+		return openFloorCallee(ctx, t, sc)
+	}
 	tpl, conn, err := dialFloor(ctx, t, sc)
 	if err != nil {
 		return nil, err

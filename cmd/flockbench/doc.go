@@ -6,8 +6,8 @@
 // running in another process so that the router's CPU is not counted.
 //
 //	go run ./cmd/flockbench [-duration 3s] [-count 1] [-warmup 500ms]
-//	                        [-scenarios pub1,pub16,call1,call16]
-//	                        [-clients sdk,nexus,floor,floor-1g]
+//	                        [-scenarios pub1,pub16,call1,call16,call1-json,…]
+//	                        [-clients sdk,sdk-any,nexus,floor,floor-1g]
 //	                        [-flockd PATH | -flockd-env FILE] [-json]
 //	                        [-with-js] [-with-python]
 //	go run ./cmd/flockbench -memory [-settle 2s] [-subscriptions 3000]
@@ -25,22 +25,45 @@
 // device metadata the SDK adds to a publication's keyword arguments; the
 // nexus and floor clients send the same arguments):
 //
-//	pub1    acknowledged publish, one in flight
-//	pub16   acknowledged publish, 16 goroutines sharing one client
-//	call1   call of a device function, one caller
-//	call16  call, 16 goroutines sharing one client
+//	pub1          acknowledged publish, one in flight
+//	pub16         acknowledged publish, 16 goroutines sharing one client
+//	call1         call of a device function, one caller
+//	call16        call, 16 goroutines sharing one client
+//	call1-json    call1 with every client in wamp.2.json
+//	call16-json   call16 in wamp.2.json
+//	serve1        invocations served: the client is the callee, one call in flight
+//	serve16       invocations served, 16 calls in flight
+//	serve1-json   serve1 with the callee in wamp.2.json
+//	serve16-json  serve16 in wamp.2.json
 //
 // The callee of the calls is an SDK client (device "callee", function
 // "echo" returning its first argument) in a child process: flockbench
 // starts itself again in callee mode, so the caller's CPU is measured
-// alone. The client "floor-1g" is the floor client with one goroutine
-// keeping 16 requests in flight (pipelined); it runs pub16 and call16.
+// alone. In the serve scenarios the measured client is the callee: it
+// registers the device function "serve" on the caller's device, and a
+// driver (flockbench -driver, the floor client in a child process,
+// pipelining 1 or 16 calls over a connection of its own for each interval)
+// calls it with the row; an operation is an invocation served (received,
+// decoded, handled, answered), and only the callee's CPU is counted.
+//
+// The clients: "sdk" is the SDK as an app uses it, decoding a call's
+// result into a struct (client.Into, one per caller) and an invocation's
+// arguments too (client.LazyArgs), answering with that struct; "sdk-any"
+// takes them in wire form instead (a *Result, an invocation's Args, which
+// it answers with); "nexus" is a raw nexus client (no serve scenarios);
+// "floor" is the floor client, with pre-encoded messages, and in the serve
+// scenarios the floor callee, answering every invocation with a
+// pre-encoded YIELD of the row. The client "floor-1g" is the floor client
+// with one goroutine keeping 16 requests in flight (pipelined); it runs
+// pub16, call16 and call16-json.
 //
 // Each client and scenario runs alone, one after another: connect,
 // warm-up, one interval of -duration, disconnect. -count rounds repeat
 // this, the clients of a scenario back to back in each round (in reverse
 // order every other round), so that the machine's load weighs on them
-// alike. For each interval, CPU per operation is the user and system CPU
+// alike. A run that fails (a link dropped, a call answered with an error)
+// prints the error with the last lines of the logs of flockd (when it
+// started it), the callee and the driver. For each interval, CPU per operation is the user and system CPU
 // time of this process (getrusage RUSAGE_SELF) divided by the operations
 // completed, allocations and bytes come from runtime.ReadMemStats,
 // throughput from the wall clock. With -count above 1 the interval with
@@ -64,5 +87,8 @@
 // dependencies installed, or python3 with autobahn; FLOCKBENCH_PYTHON
 // names the interpreter) with the same row, warm-up, duration and count,
 // and add their figures (CPU per operation and throughput; allocations are
-// not comparable) to the table; no Go test or CI needs them.
+// not comparable) to the table, with a column of the Go clients' CPU
+// relative to autobahn-js's; no Go test or CI needs them. autobahn-js runs
+// the publish and call scenarios (the JSON ones with its default JSON
+// serializer, the others with msgpack), autobahn-python those in msgpack.
 package main

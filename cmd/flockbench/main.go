@@ -40,6 +40,7 @@ type options struct {
 	scriptsDir        string
 	cpuProfile        string
 	callee            bool
+	driver            bool
 	memory            bool
 	settle            time.Duration
 	subscriptions     int
@@ -57,6 +58,7 @@ type runInfo struct {
 	Count        int    `json:"count"`
 	Router       string `json:"router"`
 	Callee       string `json:"callee"`
+	Driver       string `json:"driver,omitempty"`
 	PublishBytes int    `json:"publish_bytes"`
 	CallBytes    int    `json:"call_bytes"`
 }
@@ -68,8 +70,8 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.duration, "duration", 3*time.Second, "length of each measured interval")
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured run before the intervals of each client and scenario")
 	fs.IntVar(&o.count, "count", 1, "rounds: measured intervals per client and scenario, interleaved; the median is printed")
-	fs.StringVar(&o.scenarios, "scenarios", "all", "comma-separated `list` of pub1, pub16, call1, call16")
-	fs.StringVar(&o.clients, "clients", "all", "comma-separated `list` of sdk, nexus, floor, floor-1g")
+	fs.StringVar(&o.scenarios, "scenarios", "all", "comma-separated `list` of pub1, pub16, call1, call16, call1-json, call16-json, serve1, serve16, serve1-json, serve16-json")
+	fs.StringVar(&o.clients, "clients", "all", "comma-separated `list` of sdk, sdk-any, nexus, floor, floor-1g")
 	fs.StringVar(&o.flockd, "flockd", "", "flockd `binary` to start (default: go build ./cmd/flockd)")
 	fs.StringVar(&o.flockdEnv, "flockd-env", "", "environment `file` of a running flockd to use instead of starting one")
 	fs.BoolVar(&o.json, "json", false, "print the results as JSON")
@@ -81,6 +83,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.settle, "settle", 2*time.Second, "with -memory: idle time after a footprint program is ready before its memory is read")
 	fs.IntVar(&o.subscriptions, "subscriptions", 3000, "with -memory: the subscriptions the SDK client makes")
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
+	fs.BoolVar(&o.driver, "driver", false, "internal: serve as the driver child process of the serve scenarios")
 	fs.BoolVar(&o.subscriber, "subscriber", false, "internal: serve as the subscriber child process of -memory")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
@@ -112,6 +115,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if o.callee {
 		return calleeMain(ctx, stdin, stdout)
 	}
+	if o.driver {
+		return driverMain(ctx, stdin, stdout)
+	}
 	if o.subscriber {
 		return subscriberMain(ctx, stdin, stdout)
 	}
@@ -125,6 +131,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 
 	var f *fleet
+	var logs childLogs // of the children, for a failed run
 	if o.flockdEnv != "" {
 		if f, err = readFleet(o.flockdEnv); err != nil {
 			return err
@@ -136,6 +143,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer p.stop()
+		logs.add("flockd", p.log)
 	}
 	if o.memory {
 		return runMemory(ctx, o, f, stdout, stderr)
@@ -158,8 +166,19 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer cp.stop()
+		logs.add("callee", cp.log)
 		t.Procedure = proc
 		info.Callee = "SDK client in a child process, procedure " + proc
+	}
+	if slices.ContainsFunc(scs, func(s scenario) bool { return s.Serve }) {
+		d, err := startDriver(ctx, f.WSURL, f.Callee)
+		if err != nil {
+			return err
+		}
+		defer d.stop()
+		logs.add("driver", d.p.log)
+		t.Driver = d
+		info.Driver = "floor client in a child process, pipelined, calling the measured callee's \"" + serveFunction + "\""
 	}
 	if info.PublishBytes, info.CallBytes, err = payloadSizes(t); err != nil {
 		return err
@@ -169,7 +188,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTimed(ctx, w, sc, o.warmup, o.duration)
 	})
 	if err != nil {
-		return err
+		return logs.explain(err)
 	}
 	extra, err := runScripts(ctx, o, t, scs, stderr)
 	if err != nil {
@@ -253,6 +272,9 @@ func payloadSizes(t target) (pub, call int, err error) {
 func printInfo(w io.Writer, info runInfo) {
 	fmt.Fprintf(w, "flockbench: %s %s, GOMAXPROCS %d of %d CPUs\n", info.GoVersion, info.Platform, info.GOMAXPROCS, info.NumCPU)
 	fmt.Fprintf(w, "router: %s\ncallee: %s\n", info.Router, info.Callee)
+	if info.Driver != "" {
+		fmt.Fprintf(w, "serve scenarios: the client is the callee; callers: %s\n", info.Driver)
+	}
 	if info.CallBytes > 0 {
 		fmt.Fprintf(w, "messages: PUBLISH %d bytes, CALL %d bytes (msgpack)\n", info.PublishBytes, info.CallBytes)
 	} else {

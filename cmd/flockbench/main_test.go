@@ -39,6 +39,12 @@ func TestMain(m *testing.M) {
 		stop()
 		exitOn(err)
 	}
+	if os.Getenv(driverEnvVar) != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := driverMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
 	if os.Getenv(subscriberEnvVar) != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := subscriberMain(ctx, os.Stdin, os.Stdout)
@@ -111,7 +117,12 @@ func TestEveryClientEveryScenario(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cp.stop()
-	tg := target{Fleet: f, Procedure: proc}
+	d, err := startDriver(ctx, f.WSURL, f.Callee)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.stop()
+	tg := target{Fleet: f, Procedure: proc, Driver: d}
 
 	const n = 200
 	rs, err := bench(ctx, tg, scenarios, clientKinds, 1, io.Discard, func(ctx context.Context, w *workload, sc scenario) (sample, error) {
@@ -130,27 +141,39 @@ func TestEveryClientEveryScenario(t *testing.T) {
 		}
 		perScenario[r.Scenario]++
 	}
-	want := map[string]int{"pub1": 3, "pub16": 4, "call1": 3, "call16": 4}
+	want := map[string]int{"pub1": 3, "pub16": 4, "call1": 4, "call16": 5, "call1-json": 4, "call16-json": 5,
+		"serve1": 3, "serve16": 3, "serve1-json": 3, "serve16-json": 3}
 	if diff := cmp.Diff(want, perScenario); diff != "" {
 		t.Errorf("clients per scenario (-want +got):\n%s", diff)
 	}
 
-	var pubs, calls []platformtest.Message
+	serveProc, err := serveProcedure(f.Caller)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pubs, calls, served []platformtest.Message
 	for _, m := range p.Publications() {
 		if m.URI == benchTopic {
 			pubs = append(pubs, m)
 		}
 	}
 	for _, m := range p.Calls() {
-		if m.URI == proc {
+		switch m.URI {
+		case proc:
 			calls = append(calls, m)
+		case serveProc:
+			served = append(served, m)
 		}
 	}
 	if got, want := len(pubs), n*(want["pub1"]+want["pub16"]); got != want {
 		t.Errorf("router saw %d publications, want %d", got, want)
 	}
-	if got, want := len(calls), n*(want["call1"]+want["call16"]); got != want {
+	if got, want := len(calls), n*(want["call1"]+want["call16"]+want["call1-json"]+want["call16-json"]); got != want {
 		t.Errorf("router saw %d calls, want %d", got, want)
+	}
+	// The driver may have had calls in flight when a serve run stopped.
+	if got, want := len(served), n*(want["serve1"]+want["serve16"]+want["serve1-json"]+want["serve16-json"]); got < want {
+		t.Errorf("router saw %d calls of the serve scenarios, want %d at least", got, want)
 	}
 	samePayload(t, "publication", pubs)
 	samePayload(t, "call", calls)

@@ -113,7 +113,7 @@ func launch(ctx context.Context, w *workload, sc scenario, ctl *control) <-chan 
 
 // runCount runs exactly n operations and returns what they cost.
 func runCount(ctx context.Context, w *workload, sc scenario, n int64) (sample, error) {
-	ctl := &control{limit: n}
+	ctl := newControl(n)
 	runtime.GC()
 	s0, err := take(ctl)
 	if err != nil {
@@ -128,7 +128,7 @@ func runCount(ctx context.Context, w *workload, sc scenario, n int64) (sample, e
 
 // runTimed runs w for warmup and then measures an interval of d.
 func runTimed(ctx context.Context, w *workload, sc scenario, warmup, d time.Duration) (sample, error) {
-	ctl := &control{}
+	ctl := newControl(0)
 	runtime.GC()
 	errc := launch(ctx, w, sc, ctl)
 	finish := func(err error) error {

@@ -25,6 +25,18 @@ func row() map[string]any {
 	}
 }
 
+// reading is the row as a struct: what the SDK decodes a call's result
+// and an invocation's arguments into (Into, LazyArgs).
+type reading struct {
+	Temperature float64 `json:"temperature"`
+	Humidity    int64   `json:"humidity"`
+	Pressure    float64 `json:"pressure"`
+	Source      string  `json:"source"`
+	Sensor      string  `json:"sensor"`
+	Seq         int64   `json:"seq"`
+	OK          bool    `json:"ok"`
+}
+
 // publishKwargs is the keyword arguments the SDK's Publish sends with the
 // row as its only positional argument: the device metadata, as strings
 // from the environment.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"text/tabwriter"
 )
 
@@ -26,9 +27,11 @@ type result struct {
 	CPUMicros   float64 `json:"cpu_us_per_op"`
 	AllocsPerOp float64 `json:"allocs_per_op"`
 	BytesPerOp  float64 `json:"bytes_per_op"`
-	// Ratios of CPU per operation to the floor clients' (0: not measured).
+	// Ratios of CPU per operation to the floor clients' and to
+	// autobahn-js's (0: not measured).
 	VsFloor   float64 `json:"cpu_vs_floor,omitempty"`
 	VsFloor1g float64 `json:"cpu_vs_floor_1g,omitempty"`
+	VsJS      float64 `json:"cpu_vs_autobahn_js,omitempty"`
 	// Note is set for figures measured by another program (autobahn).
 	Note string `json:"note,omitempty"`
 }
@@ -47,11 +50,12 @@ func newResult(sc, client string, samples []sample) result {
 // addRatios fills VsFloor and VsFloor1g: the median over rounds of each
 // round's CPU per operation divided by the floor client's in the same
 // round and scenario (the ratio of the medians when the rounds differ in
-// number).
+// number); and VsJS, the same against autobahn-js (whose rounds run after
+// the Go clients') for the Go clients.
 func addRatios(rs []result) {
 	base := map[string]result{}
 	for _, r := range rs {
-		if r.Client == "floor" || r.Client == "floor-1g" {
+		if r.Client == "floor" || r.Client == "floor-1g" || r.Client == jsScript.Client {
 			base[r.Scenario+"/"+r.Client] = r
 		}
 	}
@@ -61,6 +65,9 @@ func addRatios(rs []result) {
 		}
 		if f, ok := base[rs[i].Scenario+"/floor-1g"]; ok {
 			rs[i].VsFloor1g = cpuRatio(rs[i], f)
+		}
+		if js, ok := base[rs[i].Scenario+"/"+jsScript.Client]; ok && rs[i].Note == "" {
+			rs[i].VsJS = cpuRatio(rs[i], js)
 		}
 	}
 }
@@ -84,17 +91,27 @@ func cpuRatio(r, base result) float64 {
 	return medianFloat(ratios)
 }
 
-// printTable writes the results as an aligned table.
+// printTable writes the results as an aligned table; the column of the
+// ratios to autobahn-js only when it ran.
 func printTable(w io.Writer, rs []result) error {
+	js := slices.ContainsFunc(rs, func(r result) bool { return r.VsJS != 0 })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "scenario  client         \tops/s\tCPU µs/op\tallocs/op\tB/op\tCPU ×floor\tCPU ×floor-1g\t")
+	head := "scenario      client         \tops/s\tCPU µs/op\tallocs/op\tB/op\tCPU ×floor\tCPU ×floor-1g\t"
+	if js {
+		head += "CPU ×autobahn-js\t"
+	}
+	fmt.Fprintln(tw, head)
 	for _, r := range rs {
 		allocs, bytes := fmt.Sprintf("%.1f", r.AllocsPerOp), fmt.Sprintf("%.0f", r.BytesPerOp)
 		if r.Note != "" {
 			allocs, bytes = "-", "-"
 		}
-		fmt.Fprintf(tw, "%-8s  %-15s\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t\n", r.Scenario, r.Client, r.OpsPerSec, r.CPUMicros,
+		fmt.Fprintf(tw, "%-12s  %-15s\t%.0f\t%.1f\t%s\t%s\t%s\t%s\t", r.Scenario, r.Client, r.OpsPerSec, r.CPUMicros,
 			allocs, bytes, ratio(r.VsFloor), ratio(r.VsFloor1g))
+		if js {
+			fmt.Fprintf(tw, "%s\t", ratio(r.VsJS))
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -28,6 +28,8 @@ type script struct {
 	Note   string // how it measures, printed under the table
 	// command returns the program and arguments to run in dir.
 	command func(dir string) ([]string, error)
+	// supports reports whether it runs sc.
+	supports func(sc scenario) bool
 }
 
 var jsScript = script{
@@ -43,6 +45,7 @@ var jsScript = script{
 		}
 		return append(cmd, "bench.js"), nil
 	},
+	supports: notServe,
 }
 
 var pyScript = script{
@@ -55,6 +58,7 @@ var pyScript = script{
 		}
 		return []string{py, "bench.py"}, nil
 	},
+	supports: func(sc scenario) bool { return !sc.Serve && !sc.JSON },
 }
 
 // nodeMajor returns the major version of node on PATH (0 when unknown).
@@ -99,7 +103,16 @@ type scriptLine struct {
 
 // runScript runs one script with the connection, payload and scenarios in
 // its environment and reads its results.
-func runScript(ctx context.Context, s script, dir string, o *options, t target, scs []scenario) ([]result, error) {
+func runScript(ctx context.Context, s script, dir string, o *options, t target, all []scenario) ([]result, error) {
+	var scs []scenario
+	for _, sc := range all {
+		if s.supports(sc) {
+			scs = append(scs, sc)
+		}
+	}
+	if len(scs) == 0 {
+		return nil, nil
+	}
 	argv, err := s.command(dir)
 	if err != nil {
 		return nil, err

@@ -3,11 +3,7 @@
 
 package floorclient
 
-import (
-	"context"
-
-	"github.com/gorilla/websocket"
-)
+import "context"
 
 // reply is what the reader hands a Caller.
 type reply struct {
@@ -48,7 +44,7 @@ func (c *Conn) read() {
 		}
 		var rerr error
 		if code != codePublished && code != codeResult {
-			rerr = &RequestError{Code: code, Request: id}
+			rerr = c.requestError(code, id)
 		}
 		ch <- reply{id: id, err: rerr}
 	}
@@ -91,8 +87,7 @@ func (k *Caller) Do(ctx context.Context, t *Template) error {
 	c.pmu.Unlock()
 
 	c.wmu.Lock()
-	t.setID(id)
-	err := c.ws.WriteMessage(websocket.BinaryMessage, t.buf)
+	err := c.ws.WriteMessage(t.frame(), t.withID(id))
 	c.wmu.Unlock()
 	if err != nil {
 		k.forget(id)

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/gammazero/nexus/v3/wamp/crsign"
 	"github.com/gorilla/websocket"
@@ -23,8 +22,10 @@ var ErrClosed = errors.New("floorclient: connection closed")
 // goroutine at a time; after StartReader only Callers may send.
 type Conn struct {
 	ws     *websocket.Conn
+	format Format
 	nextID atomic.Uint64
 	rbuf   []byte // read buffer of Do and Pipeline, and of the reader
+	last   []byte // the message readOne read last, in rbuf
 
 	closeOnce sync.Once
 
@@ -40,12 +41,18 @@ type Conn struct {
 // Dial connects to the router at url (ws://…/ws-ua-usr) with the msgpack
 // subprotocol and joins realm as authID with WAMP-CRA signed with secret.
 func Dial(ctx context.Context, url, realm, authID, secret string) (*Conn, error) {
-	d := websocket.Dialer{Subprotocols: []string{"wamp.2.msgpack"}}
+	return DialFormat(ctx, url, realm, authID, secret, MsgPack)
+}
+
+// DialFormat is Dial with the subprotocol of format f; the Templates sent
+// on the Conn must be of f.
+func DialFormat(ctx context.Context, url, realm, authID, secret string, f Format) (*Conn, error) {
+	d := websocket.Dialer{Subprotocols: []string{f.subprotocol()}}
 	ws, _, err := d.DialContext(ctx, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("floorclient: dial %s: %w", url, err)
 	}
-	c := &Conn{ws: ws, rbuf: make([]byte, 1024)}
+	c := &Conn{ws: ws, format: f, rbuf: make([]byte, 1024)}
 	stop := context.AfterFunc(ctx, func() { _ = ws.Close() })
 	err = c.join(realm, authID, secret)
 	if !stop() {
@@ -61,7 +68,7 @@ func Dial(ctx context.Context, url, realm, authID, secret string) (*Conn, error)
 // join runs HELLO, CHALLENGE, AUTHENTICATE, WELCOME with nexus's
 // serializer.
 func (c *Conn) join(realm, authID, secret string) error {
-	ser := &serialize.MessagePackSerializer{}
+	ser := c.format.serializer()
 	roles := wamp.Dict{"publisher": wamp.Dict{}, "subscriber": wamp.Dict{}, "caller": wamp.Dict{}, "callee": wamp.Dict{}}
 	hello := &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
 		"authid": authID, "authmethods": wamp.List{"wampcra"}, "roles": roles, "agent": "floorclient"}}
@@ -70,7 +77,7 @@ func (c *Conn) join(realm, authID, secret string) error {
 		if err != nil {
 			return err
 		}
-		return c.ws.WriteMessage(websocket.BinaryMessage, b)
+		return c.ws.WriteMessage(c.frame(), b)
 	}
 	recv := func() (wamp.Message, error) {
 		_, b, err := c.ws.ReadMessage()
@@ -129,8 +136,7 @@ func (c *Conn) Do(ctx context.Context, t *Template) error {
 		return err
 	}
 	id := c.nextID.Add(1)
-	t.setID(id)
-	if err := c.ws.WriteMessage(websocket.BinaryMessage, t.buf); err != nil {
+	if err := c.ws.WriteMessage(t.frame(), t.withID(id)); err != nil {
 		return c.closedErr(ctx, err)
 	}
 	for {
@@ -142,7 +148,7 @@ func (c *Conn) Do(ctx context.Context, t *Template) error {
 			continue // not ours (an unrelated message): keep reading
 		}
 		if code != int(t.reply) {
-			return &RequestError{Code: code, Request: rid}
+			return c.requestError(code, rid)
 		}
 		return nil
 	}
@@ -156,15 +162,29 @@ func (c *Conn) readOne() (int, uint64, error) {
 		return 0, 0, err
 	}
 	msg, err := readMessage(r, c.rbuf)
-	c.rbuf = msg[:cap(msg)]
+	c.rbuf, c.last = msg[:cap(msg)], msg
 	if err != nil {
 		return 0, 0, err
 	}
-	code, id, err := header(msg)
+	var code int
+	var id uint64
+	if c.format == JSON {
+		code, id, err = headerJSON(msg)
+	} else {
+		code, id, err = header(msg)
+	}
 	if err == nil && (code == codeGoodbye || code == codeAbort) {
 		err = fmt.Errorf("floorclient: session ended by the router (message type %d)", code)
 	}
 	return code, id, err
+}
+
+// frame is the WebSocket frame type of the Conn's messages.
+func (c *Conn) frame() int {
+	if c.format == JSON {
+		return websocket.TextMessage
+	}
+	return websocket.BinaryMessage
 }
 
 // closedErr prefers ctx's error when ctx ended (Watch closed the link).

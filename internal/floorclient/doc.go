@@ -3,11 +3,11 @@
 // operation against a router in another process.
 //
 // It joins once (HELLO, CHALLENGE, AUTHENTICATE, WELCOME over
-// gorilla/websocket with msgpack, using nexus's serializer for the
+// gorilla/websocket with msgpack or JSON, using nexus's serializer for the
 // handshake only) and then sends pre-encoded PUBLISH or CALL messages
-// whose request ID is patched in place, reading only the message type and
-// request ID of each reply. It has three ways of keeping requests in
-// flight:
+// whose request ID is written before each send (in msgpack in place),
+// reading only the message type and request ID of each reply. It has three
+// ways of keeping requests in flight:
 //
 //   - [Conn.Do]: one goroutine writes a request and then reads its reply
 //     (one in flight);
@@ -17,6 +17,9 @@
 //   - [Conn.Pipeline]: one goroutine keeps N requests in flight, writing
 //     the next one as each reply arrives.
 //
+// As a callee ([Conn.Register], [Conn.Serve]) it answers every INVOCATION
+// with a pre-encoded YIELD, reading only its type and request ID.
+//
 // It is a measuring instrument, not a client to build on: no reconnect, no
-// events or invocations, no payload decoding.
+// events, no payload decoding.
 package floorclient

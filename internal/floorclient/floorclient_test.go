@@ -7,6 +7,8 @@ package floorclient
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"sync"
 	"testing"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
@@ -89,8 +92,8 @@ func TestHeader(t *testing.T) {
 }
 
 // fleet starts a platform with two devices of one app and a callee
-// registered by an SDK client on the second.
-func fleet(t *testing.T) (p *platformtest.Platform, caller *Conn, procedure string, calls func() int) {
+// registered by an SDK client on the second; the caller joins in format f.
+func fleet(t *testing.T, f Format) (p *platformtest.Platform, caller *Conn, procedure string, calls func() int) {
 	t.Helper()
 	p = platformtest.New(t)
 	app := p.AddApp("floor", "")
@@ -116,7 +119,7 @@ func fleet(t *testing.T) (p *platformtest.Platform, caller *Conn, procedure stri
 		t.Fatal(err)
 	}
 	authID, secret := a.Credentials()
-	caller, err = Dial(ctx, p.URL(), a.Realm(), authID, secret)
+	caller, err = DialFormat(ctx, p.URL(), a.Realm(), authID, secret, f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +139,7 @@ func countTopic(p *platformtest.Platform, topic string) int {
 
 func TestDo(t *testing.T) {
 	leakcheck.Check(t)
-	p, c, proc, calls := fleet(t)
+	p, c, proc, calls := fleet(t, MsgPack)
 	ctx := context.Background()
 	pub, _ := PublishTemplate("com.example.do", []any{1}, nil)
 	call, _ := CallTemplate(proc, []any{"x"}, nil)
@@ -158,6 +161,8 @@ func TestDo(t *testing.T) {
 	var re *RequestError
 	if err := c.Do(ctx, missing); !errors.As(err, &re) || re.Code != codeError {
 		t.Errorf("call of a missing procedure: %v, want an ERROR", err)
+	} else if !strings.Contains(re.Reply, "wamp.error.no_such_procedure") {
+		t.Errorf("the ERROR's reply %q does not hold its URI", re.Reply)
 	}
 	// The connection still works after an ERROR.
 	if err := c.Do(ctx, pub); err != nil {
@@ -167,7 +172,7 @@ func TestDo(t *testing.T) {
 
 func TestCallers(t *testing.T) {
 	leakcheck.Check(t)
-	p, c, proc, calls := fleet(t)
+	p, c, proc, calls := fleet(t, MsgPack)
 	c.StartReader()
 	ctx := context.Background()
 	pub, _ := PublishTemplate("com.example.many", []any{1}, nil)
@@ -215,7 +220,7 @@ func TestCallers(t *testing.T) {
 
 func TestPipeline(t *testing.T) {
 	leakcheck.Check(t)
-	p, c, proc, calls := fleet(t)
+	p, c, proc, calls := fleet(t, MsgPack)
 	ctx := context.Background()
 	for _, tc := range []struct {
 		tpl   func() *Template
@@ -247,5 +252,135 @@ func TestPipeline(t *testing.T) {
 	_, err := c.Pipeline(cctx, tpl, 4, func() bool { cancel(); return true }, func() {})
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("canceled pipeline: %v", err)
+	}
+}
+
+// TestJSONTemplates checks that a JSON template, its ID written, is the
+// message it was made from, as the router decodes it.
+func TestJSONTemplates(t *testing.T) {
+	args := []any{map[string]any{"temperature": 21.5, "ok": true}}
+	call, err := CallTemplateOf(JSON, "com.example.p", args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yield, err := YieldTemplate(JSON, args, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ser := &serialize.JSONSerializer{}
+	for _, id := range []uint64{1, 200, 1 << 40} {
+		m, err := ser.Deserialize(call.withID(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, ok := m.(*wamp.Call); !ok || uint64(c.Request) != id || c.Procedure != "com.example.p" || len(c.Arguments) != 1 {
+			t.Fatalf("id %d: decoded %#v", id, m)
+		}
+		m, err = ser.Deserialize(yield.withID(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if y, ok := m.(*wamp.Yield); !ok || uint64(y.Request) != id || len(y.Arguments) != 1 {
+			t.Fatalf("id %d: decoded %#v", id, m)
+		}
+	}
+	if call.Len() != len(call.withID(0)) {
+		t.Errorf("Len = %d, want %d", call.Len(), len(call.withID(0)))
+	}
+}
+
+// TestHeaderJSON reads type and request ID from JSON replies encoded by
+// nexus.
+func TestHeaderJSON(t *testing.T) {
+	ser := &serialize.JSONSerializer{}
+	for _, c := range []struct {
+		msg  wamp.Message
+		code int
+		id   uint64
+	}{
+		{&wamp.Published{Request: 7, Publication: 99}, codePublished, 7},
+		{&wamp.Result{Request: 1 << 53, Details: wamp.Dict{}, Arguments: wamp.List{1}}, codeResult, 1 << 53},
+		{&wamp.Invocation{Request: 12, Registration: 3, Details: wamp.Dict{}}, codeInvocation, 12},
+		{&wamp.Registered{Request: 5, Registration: 1}, codeRegistered, 5},
+		{&wamp.Error{Type: wamp.CALL, Request: 300, Details: wamp.Dict{}, Error: "wamp.error.no_such_procedure"}, codeError, 300},
+		{&wamp.Goodbye{Details: wamp.Dict{}, Reason: "wamp.close.normal"}, codeGoodbye, 0},
+	} {
+		b, err := ser.Serialize(c.msg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, id, err := headerJSON(b)
+		if err != nil || code != c.code || id != c.id {
+			t.Errorf("%s: header = %d, %d, %v; want %d, %d", b, code, id, err, c.code, c.id)
+		}
+	}
+	for _, bad := range []string{"", "{}", "[", "[x", "[50,", "[50,-1]"} {
+		if _, _, err := headerJSON([]byte(bad)); err == nil {
+			t.Errorf("headerJSON(%q): no error", bad)
+		}
+	}
+}
+
+// TestServe registers a floor callee in each format and has an SDK client
+// call it: every call gets the pre-encoded YIELD, and served counts them.
+func TestServe(t *testing.T) {
+	leakcheck.Check(t)
+	for _, f := range []Format{MsgPack, JSON} {
+		p := platformtest.New(t)
+		app := p.AddApp("floor", "")
+		a, b := p.Install(p.AddDevice("a"), app, platformtest.Dev), p.Install(p.AddDevice("b"), app, platformtest.Dev)
+		ctx := context.Background()
+		authID, secret := a.Credentials()
+		conn, err := DialFormat(ctx, p.URL(), a.Realm(), authID, secret, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := a.Env()
+		proc := fmt.Sprintf("%s.%s.%s.%s.serve", env[wire.EnvSwarmKey], env[wire.EnvDeviceKey], env[wire.EnvAppKey], env[wire.EnvStage])
+		if err := conn.Register(ctx, proc, map[string]any{}); err != nil {
+			t.Fatal(err)
+		}
+		yield, err := YieldTemplate(f, []any{"answer"}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var served sync.WaitGroup
+		served.Add(20)
+		done := make(chan error, 1)
+		go func() { done <- conn.Serve(yield, served.Done) }()
+		caller, err := client.New(client.WithEnv(b.Env()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := caller.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		for range 20 {
+			res, err := caller.Call(ctx, proc, "x")
+			if err != nil || len(res.Args) != 1 || res.Args[0] != "answer" {
+				t.Fatalf("call: %v, %v", res, err)
+			}
+		}
+		served.Wait()
+		_ = caller.Stop(ctx)
+		_ = conn.Close()
+		if err := <-done; err == nil {
+			t.Error("Serve returned no error on a closed connection")
+		}
+	}
+}
+
+// TestDoJSON runs calls and publications over a JSON connection.
+func TestDoJSON(t *testing.T) {
+	leakcheck.Check(t)
+	_, c, proc, calls := fleet(t, JSON)
+	call, _ := CallTemplateOf(JSON, proc, []any{"x"}, nil)
+	for range 10 {
+		if err := c.Do(context.Background(), call); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if calls() != 10 {
+		t.Errorf("%d invocations, want 10", calls())
 	}
 }

@@ -6,8 +6,6 @@ package floorclient
 import (
 	"context"
 	"fmt"
-
-	"github.com/gorilla/websocket"
 )
 
 // Pipeline keeps up to depth requests of t in flight from the calling
@@ -23,9 +21,8 @@ func (c *Conn) Pipeline(ctx context.Context, t *Template, depth int, take func()
 	inFlight := map[uint64]struct{}{}
 	send := func() error {
 		id := c.nextID.Add(1)
-		t.setID(id)
 		inFlight[id] = struct{}{}
-		return c.ws.WriteMessage(websocket.BinaryMessage, t.buf)
+		return c.ws.WriteMessage(t.frame(), t.withID(id))
 	}
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -49,7 +46,7 @@ func (c *Conn) Pipeline(ctx context.Context, t *Template, depth int, take func()
 		}
 		delete(inFlight, id)
 		if code != int(t.reply) {
-			return ok, &RequestError{Code: code, Request: id}
+			return ok, c.requestError(code, id)
 		}
 		ok++
 		done()

@@ -4,10 +4,12 @@
 package floorclient
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // errShort reports a message too short to hold what its header says.
@@ -18,18 +20,32 @@ var errShort = errors.New("floorclient: truncated message")
 type RequestError struct {
 	Code    int    // WAMP message type code of the reply
 	Request uint64 // the request ID it answers
+	Reply   string // the start of the reply as it came (its error URI, arguments…)
 }
 
 func (e *RequestError) Error() string {
 	if e.Code == codeError {
-		return fmt.Sprintf("floorclient: request %d answered with ERROR", e.Request)
+		return fmt.Sprintf("floorclient: request %d answered with ERROR: %q", e.Request, e.Reply)
 	}
-	return fmt.Sprintf("floorclient: request %d answered with message type %d", e.Request, e.Code)
+	return fmt.Sprintf("floorclient: request %d answered with message type %d: %q", e.Request, e.Code, e.Reply)
 }
 
-// header reads the message type and request ID of msg. For ERROR the ID
-// is the third element ([ERROR, REQUEST.Type, REQUEST.Request, ...]); for
-// messages without a request ID (GOODBYE, ABORT, EVENT…) it is 0.
+// replyExcerpt is how much of an unexpected reply a RequestError keeps.
+const replyExcerpt = 200
+
+// requestError is the RequestError of the message readOne read last.
+func (c *Conn) requestError(code int, id uint64) *RequestError {
+	b := c.last
+	if len(b) > replyExcerpt {
+		b = b[:replyExcerpt]
+	}
+	return &RequestError{Code: code, Request: id, Reply: string(b)}
+}
+
+// header reads the message type and request ID of msg, in msgpack. For
+// ERROR the ID is the third element ([ERROR, REQUEST.Type,
+// REQUEST.Request, ...]); for messages without a request ID (GOODBYE,
+// ABORT, EVENT…) it is 0.
 func header(msg []byte) (code int, id uint64, err error) {
 	if len(msg) < 2 {
 		return 0, 0, errShort
@@ -47,7 +63,7 @@ func header(msg []byte) (code int, id uint64, err error) {
 		return 0, 0, err
 	}
 	switch c {
-	case codePublished, codeResult:
+	case codePublished, codeResult, codeRegistered, codeInvocation:
 	case codeError:
 		if _, rest, err = readUint(rest); err != nil {
 			return 0, 0, err
@@ -57,6 +73,47 @@ func header(msg []byte) (code int, id uint64, err error) {
 	}
 	id, _, err = readUint(rest)
 	return int(c), id, err
+}
+
+// headerJSON is header for a message in JSON.
+func headerJSON(msg []byte) (code int, id uint64, err error) {
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(msg, " \t\r\n"), []byte("["))
+	if !ok {
+		return 0, 0, fmt.Errorf("floorclient: message is not a JSON list (%.10q)", msg)
+	}
+	c, rest, err := jsonUint(rest)
+	if err != nil {
+		return 0, 0, err
+	}
+	switch c {
+	case codePublished, codeResult, codeRegistered, codeInvocation:
+	case codeError:
+		if _, rest, err = jsonUint(rest); err != nil {
+			return 0, 0, err
+		}
+	default:
+		return int(c), 0, nil
+	}
+	id, _, err = jsonUint(rest)
+	return int(c), id, err
+}
+
+// jsonUint reads an unsigned integer element of a JSON list, with the
+// separator before it (none before the first) and the white space around.
+func jsonUint(b []byte) (uint64, []byte, error) {
+	b = bytes.TrimLeft(b, " \t\r\n,")
+	n := 0
+	for n < len(b) && b[n] >= '0' && b[n] <= '9' {
+		n++
+	}
+	if n == 0 {
+		return 0, nil, fmt.Errorf("floorclient: expected an integer at %.10q", b)
+	}
+	v, err := strconv.ParseUint(string(b[:n]), 10, 64)
+	if err != nil {
+		return 0, nil, fmt.Errorf("floorclient: %w", err)
+	}
+	return v, b[n:], nil
 }
 
 // readUint reads a msgpack unsigned integer (or a non-negative signed one)

@@ -328,7 +328,8 @@ func BenchmarkPublish(b *testing.B) {
 }
 
 // BenchmarkCall compares a call of an echo device function (served by a
-// Session in the router's process) through a Session and a raw nexus client, 1 and 16 callers.
+// Session in the router's process) through a Session (msgpack and JSON)
+// and a raw nexus client, 1 and 16 callers.
 func BenchmarkCall(b *testing.B) {
 	e := newBenchEnv(b)
 	ctx := context.Background()
@@ -344,6 +345,20 @@ func BenchmarkCall(b *testing.B) {
 		})
 		b.Run("session/"+strconv.Itoa(callers), func(b *testing.B) {
 			s := e.session(b, e.A)
+			measure(b, callers, func(int) {
+				if _, err := s.Call(ctx, e.Callee, args, nil, CallOptions{}); err != nil {
+					b.Error(err)
+				}
+			})
+		})
+		b.Run("session-json/"+strconv.Itoa(callers), func(b *testing.B) {
+			cfg := e.config(e.A)
+			cfg.JSON = true
+			s, err := Connect(context.Background(), cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Cleanup(func() { _ = s.Leave(context.Background()) })
 			measure(b, callers, func(int) {
 				if _, err := s.Call(ctx, e.Callee, args, nil, CallOptions{}); err != nil {
 					b.Error(err)

@@ -20,6 +20,28 @@ type CallOptions struct {
 	// Progress, when set, asks for progressive results and receives each
 	// one, in order, on the calling goroutine, before Call returns.
 	Progress func(Payload)
+	// Decode, when set, reads the final result's payload straight from the
+	// message, on the calling goroutine, with a Reader at its start:
+	// Call then returns an empty Payload and Decode's error. (Progressive
+	// results still come as Payloads.)
+	Decode func(r *Reader) error
+}
+
+// emptyList is the empty positional arguments: shared, never modified.
+var emptyList = []any{}
+
+// copyArgs returns a copy of args kept with req (nil stays nil, empty
+// stays empty), so that the caller's list stays its own: a variadic one
+// stays on its stack.
+func (req *request) copyArgs(args []any) []any {
+	switch {
+	case args == nil:
+		return nil
+	case len(args) == 0:
+		return emptyList
+	}
+	req.args = append(req.args[:0], args...)
+	return req.args
 }
 
 // noOptions are the options or details of a message without any (a CALL,
@@ -47,8 +69,9 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 		options[wire.OptReceiveProgress] = true
 		req.progress = newMailbox[*resultMsg]()
 	}
-	msg := &callMsg{Request: id, Options: options, Procedure: procedure, Args: args, Kwargs: kwargs}
-	if err := s.send(id, msg, req); err != nil {
+	req.raw = opts.Decode != nil
+	req.call = callMsg{Request: id, Options: options, Procedure: procedure, Args: req.copyArgs(args), Kwargs: kwargs}
+	if err := s.send(id, &req.call, req); err != nil {
 		return Payload{}, err
 	}
 	var deliver func()
@@ -72,7 +95,15 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 		}
 		return Payload{}, err
 	}
-	return resultOf(m)
+	var res Payload
+	if r, ok := m.(*resultMsg); ok && req.raw {
+		req.reader.reset(r.raw)
+		err = opts.Decode(&req.reader)
+	} else {
+		res, err = resultOf(m)
+	}
+	s.recycle(req)
+	return res, err
 }
 
 // resultOf turns the final answer to a CALL into its result or error.

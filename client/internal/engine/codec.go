@@ -15,6 +15,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // errDepth reports values nested deeper than maxDepth.
@@ -287,6 +289,7 @@ func fromList(l []any, json bool) (message, error) {
 		f.arity(n, 3, 5)
 		m := &resultMsg{Request: f.id(), Details: f.dict()}
 		m.Args, m.Kwargs = f.payload()
+		m.progress, _ = m.Details[wire.OptProgress].(bool)
 		msg = m
 	case mtRegistered:
 		f.arity(n, 3, 3)
@@ -302,6 +305,7 @@ func fromList(l []any, json bool) (message, error) {
 		f.arity(n, 4, 6)
 		m := &invocationMsg{Request: f.id(), Registration: f.id(), Details: f.dict()}
 		m.Args, m.Kwargs = f.payload()
+		m.invocationDetails.from(m.Details)
 		msg = m
 	case mtInterrupt:
 		f.arity(n, 3, 3)

@@ -6,6 +6,17 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
+// payloadOf returns the payload of a RESULT or INVOCATION read lazily.
+func payloadOf(m message) rawPayload {
+	switch x := m.(type) {
+	case *resultMsg:
+		return x.raw
+	case *invocationMsg:
+		return x.raw
+	}
+	return rawPayload{}
+}
+
 // benchMeta is the device metadata of benchRow's publications.
 var benchMeta = map[string]any{"DEVICE_SERIAL_NUMBER": "0c3e5a1b-serial", "DEVICE_KEY": "12", "DEVICE_NAME": "a"}
 
@@ -13,7 +24,9 @@ var benchMeta = map[string]any{"DEVICE_SERIAL_NUMBER": "0c3e5a1b-serial", "DEVIC
 // with the benchmarks' row, in both formats: encoding PUBLISH, CALL and
 // YIELD into the link's reused buffer (with the making of the message, as
 // the session makes it), and decoding PUBLISHED, RESULT, EVENT and
-// INVOCATION (written by nexus) through the link's key cache.
+// INVOCATION (written by nexus) through the link's key cache: RESULT and
+// INVOCATION read lazily, their payload then decoded (as dispatch does for
+// a taker of the wire form) or checked (for one that reads it itself).
 func BenchmarkCodec(b *testing.B) {
 	for _, json := range []bool{false, true} {
 		out := map[string]func() message{
@@ -56,9 +69,38 @@ func BenchmarkCodec(b *testing.B) {
 				}
 				b.ReportAllocs()
 				for b.Loop() {
-					if _, err := l.decode(raw); err != nil {
+					m, err := l.decode(raw)
+					if err != nil {
 						b.Fatal(err)
 					}
+					if p := payloadOf(m); p.lazy {
+						if _, _, err := p.decode(&l.keys, &l.jstack); err != nil {
+							b.Fatal(err)
+						}
+					}
+				}
+			})
+			if k != "result" && k != "invocation" {
+				continue
+			}
+			b.Run(format(json)+"/check/"+k, func(b *testing.B) {
+				l := &link{json: json}
+				raw, err := nexusSer(json).Serialize(in[k])
+				if err != nil {
+					b.Fatal(err)
+				}
+				var buf []byte
+				b.ReportAllocs()
+				for b.Loop() {
+					m, err := l.decode(raw)
+					if err != nil {
+						b.Fatal(err)
+					}
+					p := payloadOf(m)
+					if err := p.check(); err != nil {
+						b.Fatal(err)
+					}
+					buf = p.copyTo(buf).b
 				}
 			})
 		}

@@ -274,7 +274,7 @@ func TestCodecReadsJSONStrings(t *testing.T) {
 	r := msg.(*resultMsg)
 	want := &resultMsg{Request: 1, Details: map[string]any{"kéy": "\x00"},
 		Args: []any{"a\"b\\c/\b\f\n\r\té😀\ufffdx\ufffd", "\xff\xfeé", "", true, false, nil, []byte{1, 2}, "\x00!"}}
-	if diff := cmp.Diff(want, r); diff != "" {
+	if diff := cmp.Diff(want, r, cmp.AllowUnexported(resultMsg{}, rawPayload{})); diff != "" {
 		t.Errorf("%s (-want +got):\n%s", raw, diff)
 	}
 }

@@ -64,6 +64,8 @@ func appendJSON(b []byte, v any, depth int) ([]byte, error) {
 		return appendJSONList(b, x, depth)
 	case map[string]any:
 		return appendJSONDict(b, x, depth)
+	case *rawValue:
+		return append(b, x.b...), nil
 	}
 	return b, unsupported(v)
 }
@@ -89,8 +91,11 @@ func appendJSONList(b []byte, l []any, depth int) ([]byte, error) {
 }
 
 func appendJSONDict(b []byte, d map[string]any, depth int) ([]byte, error) {
-	if d == nil {
+	switch {
+	case d == nil:
 		return append(b, "null"...), nil
+	case len(d) == 0 && depth < maxDepth:
+		return append(b, "{}"...), nil // the options of most messages
 	}
 	if depth >= maxDepth {
 		return b, errDepth
@@ -208,11 +213,12 @@ func decodeJSON(b []byte, keys *keyCache, stack *[]any) ([]any, error) {
 // U+FFFD). A dictionary repeating a key is refused, as in msgpack (nexus
 // reads the second value into the first one's type).
 type jsonParser struct {
-	b     []byte
-	i     int
-	keys  *keyCache // the link's map keys; nil keeps none
-	stack []any     // the elements of the lists being read
-	err   error
+	b       []byte
+	i       int
+	keys    *keyCache // the link's map keys; nil keeps none
+	stack   []any     // the elements of the lists being read
+	scratch []byte    // the text of a string with escapes (text)
+	err     error
 }
 
 func (p *jsonParser) fail(what string) {
@@ -351,9 +357,19 @@ func (p *jsonParser) object(depth int) map[string]any {
 	return m
 }
 
-// str reads a string at '"'; a key is kept in the link's key cache. A
-// string without escapes is read in one go.
+// str reads a string at '"'; a key is kept in the link's key cache.
 func (p *jsonParser) str(key bool) string {
+	s := p.text()
+	if key && p.keys != nil && len(s) <= maxInternedKey {
+		return p.keys.intern(s)
+	}
+	return string(s)
+}
+
+// text reads a string at '"' and returns its bytes: the message's own
+// when it has no escapes (read in one go), else decoded into the parser's
+// scratch, valid until the next string is read.
+func (p *jsonParser) text() []byte {
 	p.i++
 	start := p.i
 	for p.i < len(p.b) {
@@ -361,44 +377,43 @@ func (p *jsonParser) str(key bool) string {
 		case c == '"':
 			s := p.b[start:p.i]
 			p.i++
-			if key && p.keys != nil && len(s) <= maxInternedKey {
-				return p.keys.intern(s)
-			}
-			return string(s)
+			return s
 		case c == '\\' || c < 0x20:
-			return p.strSlow(start)
+			return p.textSlow(start)
 		}
 		p.i++
 	}
 	p.fail("unterminated string")
-	return ""
+	return nil
 }
 
-// strSlow reads on a string with escapes from p.i, its start at start.
-func (p *jsonParser) strSlow(start int) string {
-	buf := append(make([]byte, 0, p.i-start+16), p.b[start:p.i]...)
+// textSlow reads on a string with escapes from p.i, its start at start,
+// into the parser's scratch.
+func (p *jsonParser) textSlow(start int) []byte {
+	buf := append(p.scratch[:0], p.b[start:p.i]...)
 	for p.i < len(p.b) {
 		c := p.b[p.i]
 		switch {
 		case c == '"':
 			p.i++
-			return string(buf)
+			p.scratch = buf
+			return buf
 		case c < 0x20:
 			p.fail("a control character in a string")
-			return ""
+			return nil
 		case c != '\\':
 			buf = append(buf, c)
 			p.i++
 		default:
 			r, ok := p.escape()
 			if !ok {
-				return ""
+				return nil
 			}
 			buf = utf8.AppendRune(buf, r)
 		}
 	}
 	p.fail("unterminated string")
-	return ""
+	return nil
 }
 
 // escape reads an escape at '\\': a surrogate pair in two \u escapes is
@@ -472,11 +487,37 @@ func (p *jsonParser) hex4() (rune, bool) {
 	return r, true
 }
 
-// number reads a number: with a fraction or an exponent, a float64; else
-// an int64, or a uint64 above math.MaxInt64, or a float64 beyond both
+// wireNumber is a number read, in msgpack or JSON: an int64, a uint64
+// (above math.MaxInt64) or a float64, as kind says; kind 0 when it could
+// not be read.
+type wireNumber struct {
+	kind byte // 'i', 'u' or 'f'
+	i    int64
+	u    uint64
+	f    float64
+}
+
+// value returns n in normal form.
+func (n wireNumber) value() any {
+	switch n.kind {
+	case 'i':
+		return n.i
+	case 'u':
+		return n.u
+	case 'f':
+		return n.f
+	}
+	return nil
+}
+
+// number reads a number in normal form (num).
+func (p *jsonParser) number() any { return p.num().value() }
+
+// num reads a number: with a fraction or an exponent, a float64; else an
+// int64, or a uint64 above math.MaxInt64, or a float64 beyond both
 // (JavaScript writes 1e20 as 100000000000000000000). A float out of range
 // is refused.
-func (p *jsonParser) number() any {
+func (p *jsonParser) num() wireNumber {
 	start := p.i
 	neg := p.b[p.i] == '-'
 	if neg {
@@ -490,14 +531,14 @@ func (p *jsonParser) number() any {
 		p.skipDigits()
 	default:
 		p.fail("a digit expected")
-		return nil
+		return wireNumber{}
 	}
 	intEnd, float := p.i, false
 	if p.i < len(p.b) && p.b[p.i] == '.' {
 		p.i++
 		if !p.skipDigits() {
 			p.fail("a digit expected")
-			return nil
+			return wireNumber{}
 		}
 		float = true
 	}
@@ -508,7 +549,7 @@ func (p *jsonParser) number() any {
 		}
 		if !p.skipDigits() {
 			p.fail("a digit expected")
-			return nil
+			return wireNumber{}
 		}
 		float = true
 	}
@@ -526,19 +567,19 @@ func (p *jsonParser) number() any {
 		switch {
 		case overflow:
 		case !neg && u <= math.MaxInt64:
-			return int64(u)
+			return wireNumber{kind: 'i', i: int64(u)}
 		case !neg:
-			return u
+			return wireNumber{kind: 'u', u: u}
 		case u <= 1<<63:
-			return int64(-u) // -(1<<63) wraps to math.MinInt64
+			return wireNumber{kind: 'i', i: int64(-u)} // -(1<<63) wraps to math.MinInt64
 		}
 	}
 	f, err := strconv.ParseFloat(string(p.b[start:p.i]), 64)
 	if err != nil {
 		p.fail("a number out of range")
-		return nil
+		return wireNumber{}
 	}
-	return f
+	return wireNumber{kind: 'f', f: f}
 }
 
 // skipDigits skips digits; false when there was none.

@@ -61,7 +61,8 @@ func (promotion) kind() msgType { return 0 }
 var promoted message = promotion{}
 
 // wait waits for the final answer to req, reading as the holder of the
-// reader role when it is free, else as a follower. A positive timeout
+// reader role when it is free, else as a follower. Once it has read the
+// answer, the caller recycles req. A positive timeout
 // bounds the wait (ErrTimeout); ctx and Stop end it with ctx's error and
 // ErrStopped. progress, when not nil, runs on the caller whenever
 // progressive results may be waiting, and once more before the final answer
@@ -144,12 +145,12 @@ func (s *Session) wait(ctx context.Context, id uint64, req *request, timeout tim
 }
 
 // answer returns the final answer m, taken from req.ch, after the last
-// progressive results, and recycles req.
+// progressive results. m may be req's own message: the caller recycles
+// req once it has read m.
 func (s *Session) answer(req *request, m message, progress func()) (message, error) {
 	if progress != nil {
 		progress()
 	}
-	s.recycle(req)
 	return m, nil
 }
 
@@ -289,10 +290,21 @@ func (s *Session) promoteLocked() bool {
 
 // readLoop is the session's goroutine: it takes the reader role when it is
 // free and nobody took it within idleGrace, reads while nobody waits, and
-// interrupts the reader once Stop closes. It ends with the link.
-func (s *Session) readLoop() {
-	defer s.cancel()
-	defer s.hook.end()
+// interrupts the reader once Stop closes. It ends with the link, and ends
+// the session then; or, without ending anything, when another goroutine
+// became the session's (gen is its generation: see inline.go).
+func (s *Session) readLoop(gen uint64) {
+	if !s.sessionLoop(gen) {
+		return
+	}
+	s.hook.end()
+	s.cancel()
+	s.endInvocations()
+}
+
+// sessionLoop is readLoop's loop: it returns true when the link ended,
+// false when its goroutine is the session's no more.
+func (s *Session) sessionLoop(gen uint64) bool {
 	stop := s.stop
 	for {
 		fired := false
@@ -305,15 +317,19 @@ func (s *Session) readLoop() {
 			stop = nil
 			continue
 		case <-s.l.closed:
-			return
+			return true
 		}
 		s.mu.Lock()
+		if gen != s.gen {
+			s.mu.Unlock()
+			return false
+		}
 		if s.handed {
 			// A caller handed the role over: it holds roleSession already.
 			s.handed = false
 			s.mu.Unlock()
-			if !s.readAsSession() {
-				return
+			if !s.readAsSession(gen) {
+				return true
 			}
 			continue
 		}
@@ -336,18 +352,23 @@ func (s *Session) readLoop() {
 		}
 		s.role = roleSession
 		s.mu.Unlock()
-		if !s.readAsSession() {
-			return
+		if !s.readAsSession(gen) {
+			return true
 		}
 	}
 }
 
 // readAsSession reads and dispatches as the holder of the reader role on
-// the session's goroutine. It returns true once it handed the role on
-// (after handing over an answer, or to a waiting caller), false when the
-// link ended. On a link without frameConn it keeps the role for good.
-func (s *Session) readAsSession() bool {
+// the session's goroutine (of generation gen). It returns true once it
+// handed the role on (after handing over an answer, to a waiting caller,
+// or while it served an invocation itself), false when the link ended. On
+// a link without frameConn it keeps the role for good.
+func (s *Session) readAsSession(gen uint64) bool {
+	defer s.l.flushHeld() // leaving the role, or the link ended
 	for {
+		if s.l.fc != nil && !s.l.fc.ready(true) {
+			s.l.flushHeld() // answers held while more messages waited
+		}
 		msg, err := s.l.receive(true)
 		if err != nil {
 			if s.l.fc != nil && isTimeout(err) {
@@ -358,7 +379,20 @@ func (s *Session) readAsSession() bool {
 			s.readFailed(err)
 			return false
 		}
-		if !s.dispatch(msg) {
+		if m, ok := msg.(*invocationMsg); ok && s.l.fc != nil {
+			inv, alive := s.takeInvocation(m)
+			switch {
+			case !alive:
+				return false
+			case inv == nil:
+			case inv.p.fast():
+				if !s.serveInline(inv, gen) {
+					return true
+				}
+			default:
+				s.workers.run(inv)
+			}
+		} else if !s.dispatch(msg) {
 			return false
 		}
 		if s.l.fc == nil {

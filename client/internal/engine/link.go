@@ -37,12 +37,15 @@ type link struct {
 	// queued counts the writers waiting for wmu: while some are, a writer
 	// leaves its frame corked for the last of them to flush (coalesce.go).
 	queued atomic.Int32
-	wbuf   []byte // the encoding of the last message written, under wmu
+	// held: writeOrHold left frames held, which no write flushed since.
+	held atomic.Bool
+	wbuf []byte // the encoding of the last message written, under wmu
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
 	rbuf      []byte   // the last message read, by the holder of the reader role
 	keys      keyCache // the map keys read, by the holder of the reader role
 	jstack    []any    // the JSON parser's scratch, by the holder of the reader role
+	lazy      lazyMsgs // the messages read lazily, by the holder of the reader role
 	clk       clock
 	start     time.Time
 	lastRx    atomic.Int64 // nanoseconds since start, on clk
@@ -145,23 +148,51 @@ func (l *link) silentFor() time.Duration {
 // other reach the socket together (coalesce.go): a nil return then means
 // the frame was handed to the link, and a link that fails before it is
 // flushed ends with the waiting requests' outcome unknown.
-func (l *link) write(msg message) error {
+func (l *link) write(msg message) error { return l.writeOrHold(msg, false) }
+
+// writeOrHold writes msg; with hold (only on a link with frameConn) it
+// leaves its frame held (corked), for a later write or flushHeld to send
+// with what follows: the session's goroutine holds the answers it writes
+// while more messages wait to be read (inline.go), and flushes them before
+// it waits for more or leaves the reader role.
+func (l *link) writeOrHold(msg message, hold bool) error {
 	l.queued.Add(1)
 	l.wmu.Lock()
 	// With writers still queued behind this one, its frame waits for the
 	// last of them, which sends them all at once; that one is committed to
 	// come, as its count was taken before it waited for the lock.
-	last := l.queued.Add(-1) == 0
+	last := l.queued.Add(-1) == 0 && !hold
 	err := l.writeLocked(msg, !last)
+	if hold {
+		l.held.Store(true)
+	}
 	if last && l.fc != nil {
-		if ferr := l.fc.flush(); err == nil && ferr != nil {
-			err = fmt.Errorf("write: %w", ferr)
-			l.close(err)
-			err = ErrConnectionLost
-		}
+		err = l.flushLocked(err)
 	}
 	l.wmu.Unlock()
 	return err
+}
+
+// flushLocked sends the frames held, under wmu; a failure ends the link
+// and is returned unless err is set already.
+func (l *link) flushLocked(err error) error {
+	l.held.Store(false)
+	if ferr := l.fc.flush(); err == nil && ferr != nil {
+		err = fmt.Errorf("write: %w", ferr)
+		l.close(err)
+		err = ErrConnectionLost
+	}
+	return err
+}
+
+// flushHeld sends the frames writeOrHold left held, if any.
+func (l *link) flushHeld() {
+	if !l.held.Load() {
+		return
+	}
+	l.wmu.Lock()
+	_ = l.flushLocked(nil)
+	l.wmu.Unlock()
 }
 
 // writeLocked encodes msg and writes it, corked when more writers follow.
@@ -280,9 +311,14 @@ func readInto(b []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// decode decodes one message from b, the link's read buffer (nothing
-// decoded refers to it).
+// decode decodes one message from b, the link's read buffer. A PUBLISHED,
+// RESULT or INVOCATION is read lazily (lazy.go): its payload refers to b
+// until dispatch settles it, before the next message is read; nothing
+// else refers to b.
 func (l *link) decode(b []byte) (message, error) {
+	if msg := decodeLazy(b, l.json, &l.keys, &l.lazy); msg != nil {
+		return msg, nil
+	}
 	msg, err := decode(b, l.json, &l.keys, &l.jstack)
 	if err != nil {
 		return nil, fmt.Errorf("undecodable message from the router: %w", err)

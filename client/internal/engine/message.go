@@ -155,9 +155,14 @@ type cancelMsg struct {
 // [RESULT, CALL.Request|id, Details|dict, Arguments|list, ArgumentsKw|dict]
 type resultMsg struct {
 	Request uint64
-	Details map[string]any
+	Details map[string]any // nil when read lazily (lazy.go)
 	Args    []any
 	Kwargs  map[string]any
+
+	// progress is details.progress; raw the payload when read lazily (then
+	// Args and Kwargs are not set until dispatch decodes it).
+	progress bool
+	raw      rawPayload
 }
 
 // [REGISTER, Request|id, Options|dict, Procedure|uri]
@@ -181,9 +186,25 @@ type unregisteredMsg struct{ Request, Registration uint64 }
 // [INVOCATION, Request|id, REGISTERED.Registration|id, Details|dict, CALL.Arguments|list, CALL.ArgumentsKw|dict]
 type invocationMsg struct {
 	Request, Registration uint64
-	Details               map[string]any
+	Details               map[string]any // nil when read lazily (lazy.go)
 	Args                  []any
 	Kwargs                map[string]any
+
+	// The details the session uses (invocationDetails), and the payload
+	// when read lazily (then Args and Kwargs are not set until dispatch
+	// decodes it).
+	invocationDetails
+	raw rawPayload
+}
+
+// invocationDetails are the details of an INVOCATION the session uses:
+// the call's timeout in milliseconds (0: none), whether the caller asked
+// for progressive results, and the caller when disclosed.
+type invocationDetails struct {
+	timeout      int64
+	progress     bool
+	caller       uint64
+	callerAuthID string
 }
 
 // [INTERRUPT, INVOCATION.Request|id, Options|dict]

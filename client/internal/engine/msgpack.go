@@ -11,6 +11,8 @@ import (
 	"encoding/binary"
 	"math"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // appendValue appends v; an error for a type outside the wire form or
@@ -47,8 +49,7 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	case uint8:
 		return appendUint(b, uint64(x)), nil
 	case float64:
-		b = append(b, 0xcb)
-		return binary.BigEndian.AppendUint64(b, math.Float64bits(x)), nil
+		return appendFloat64(b, x), nil
 	case float32:
 		b = append(b, 0xca)
 		return binary.BigEndian.AppendUint32(b, math.Float32bits(x)), nil
@@ -62,8 +63,14 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 		return appendList(b, x, depth+1)
 	case map[string]any:
 		return appendDict(b, x, depth+1)
+	case *rawValue:
+		return append(b, x.b...), nil
 	}
 	return b, unsupported(v)
+}
+
+func appendFloat64(b []byte, f float64) []byte {
+	return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(f))
 }
 
 func appendList(b []byte, l []any, depth int) ([]byte, error) {
@@ -84,8 +91,11 @@ func appendList(b []byte, l []any, depth int) ([]byte, error) {
 }
 
 func appendDict(b []byte, d map[string]any, depth int) ([]byte, error) {
-	if d == nil {
+	switch {
+	case d == nil:
 		return append(b, 0xc0), nil
+	case len(d) == 0 && depth <= maxDepth:
+		return append(b, 0x80), nil // the options of most messages
 	}
 	if depth > maxDepth {
 		return b, errDepth
@@ -200,6 +210,7 @@ func parseMessage(b []byte, keys *keyCache) (message, bool) {
 		}
 		m := &resultMsg{Request: p.id(), Details: p.dict()}
 		m.Args, m.Kwargs = p.payload(n - 3)
+		m.progress, _ = m.Details[wire.OptProgress].(bool)
 		msg = m
 	case mtEvent:
 		if n < 4 || n > 6 {
@@ -214,6 +225,7 @@ func parseMessage(b []byte, keys *keyCache) (message, bool) {
 		}
 		m := &invocationMsg{Request: p.id(), Registration: p.id(), Details: p.dict()}
 		m.Args, m.Kwargs = p.payload(n - 4)
+		m.invocationDetails.from(m.Details)
 		msg = m
 	case mtError:
 		if n < 5 || n > 7 {
@@ -363,6 +375,20 @@ func (p *parser) arrayLen() int {
 	case c == 0xdc:
 		return p.u16()
 	case c == 0xdd:
+		return p.n32()
+	}
+	p.bad = true
+	return 0
+}
+
+// mapLen reads a map header.
+func (p *parser) mapLen() int {
+	switch c := p.u8(); {
+	case c >= 0x80 && c <= 0x8f:
+		return c & 0x0f
+	case c == 0xde:
+		return p.u16()
+	case c == 0xdf:
 		return p.n32()
 	}
 	p.bad = true

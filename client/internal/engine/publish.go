@@ -23,6 +23,6 @@ var ackOptions = map[string]any{wire.OptAcknowledge: true}
 func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
 	id := s.nextID()
 	req := newRequest()
-	req.pub = publishMsg{Request: id, Options: ackOptions, Topic: topic, Args: args, Kwargs: kwargs}
+	req.pub = publishMsg{Request: id, Options: ackOptions, Topic: topic, Args: req.copyArgs(args), Kwargs: kwargs}
 	return s.expect(ctx, id, &req.pub, req, mtPublished)
 }

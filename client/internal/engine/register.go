@@ -1,6 +1,6 @@
-// This file holds the callee side of a Session: Procedure, Register,
-// Unregister, revocations, and the INVOCATION goroutines with their
-// INTERRUPT, YIELD and ERROR.
+// This file holds the callee side of a Session: Procedure, Invocation,
+// Register, Unregister, revocations and refusals. Serving an INVOCATION is
+// in invocation.go.
 
 package engine
 
@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"math"
 	"sync/atomic"
-	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -28,6 +27,42 @@ type Invocation struct {
 
 	s       *Session
 	request uint64
+	inv     *invocation
+}
+
+// Decode reads the payload of an invocation of a Raw procedure with fn,
+// given a Reader at its start, and returns fn's error. It may be called
+// while the handler runs, not after.
+func (inv Invocation) Decode(fn func(r *Reader) error) error {
+	st := inv.inv
+	st.reader.reset(st.raw)
+	return fn(&st.reader)
+}
+
+// One returns a list of v alone, kept with the invocation until its answer
+// is written: a handler's single result without a list of its own.
+func (inv Invocation) One(v any) []any {
+	inv.inv.one[0] = v
+	return inv.inv.one[:]
+}
+
+// EncodeOne writes the handler's single result with fn, given an Encoder
+// in the link's format, into a buffer kept with the invocation, and
+// returns it as the list of the YIELD's positional results; fn's error, or
+// the Encoder's, is returned instead.
+func (inv Invocation) EncodeOne(fn func(e *Encoder) error) ([]any, error) {
+	st := inv.inv
+	st.enc.reset(st.encBuf, inv.s.l.json)
+	err := fn(&st.enc)
+	st.encBuf = st.enc.b
+	if err == nil {
+		err = st.enc.Err()
+	}
+	if err != nil {
+		return nil, err
+	}
+	st.value.b = st.enc.b
+	return inv.One(&st.value), nil
 }
 
 // SendProgress sends a progressive result; it is a no-op when the caller
@@ -47,7 +82,9 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 // modified.
 var progressOptions = map[string]any{wire.OptProgress: true}
 
-// InvocationHandler serves an invocation on a goroutine of its own. The
+// InvocationHandler serves an invocation on a goroutine of its own (one
+// kept for the next invocation once it has answered), or, when its
+// handlers have been fast, on the session's goroutine (inline.go). The
 // payload it returns is the YIELD; an error answers with an ERROR: an
 // *Error with its URI and payload, any other error with
 // wamp.error.runtime_error and the error text. ctx ends when the caller
@@ -72,10 +109,18 @@ type Procedure struct {
 	// number refused so far each time an invocation is refused at the
 	// limit, before the refusal is sent: it must not block.
 	OnRefuse func(refused uint64)
+	// Raw hands the handler the payload encoded, to read with
+	// Invocation.Decode, instead of Args and Kwargs.
+	Raw bool
 
 	retired  atomic.Bool
 	inFlight atomic.Int64
 	refused  atomic.Uint64
+	// handlerNanos is the moving average of its handlers' times, plus one
+	// (0: none yet), timings counts its invocations while it is fast: see
+	// inline.go.
+	handlerNanos atomic.Int64
+	timings      atomic.Uint32
 }
 
 // Retire marks p as no longer wanted: a Session whose REGISTERED for p
@@ -88,11 +133,6 @@ func (p *Procedure) InFlight() int { return int(p.inFlight.Load()) }
 
 // Refused returns the number of invocations refused at p's Limit.
 func (p *Procedure) Refused() uint64 { return p.refused.Load() }
-
-type invocationState struct {
-	cancel      context.CancelFunc
-	interrupted atomic.Bool
-}
 
 // Register registers p on this session unless it already is. The
 // registration is installed on the reader as REGISTERED arrives, so no
@@ -143,39 +183,6 @@ func (s *Session) onRevoked(registration uint64) {
 	}
 }
 
-func (s *Session) onInvocation(m *invocationMsg) {
-	s.mu.Lock()
-	p := s.regs[m.Registration]
-	// Only the holder of the reader role dispatches, one message at a time,
-	// so the check and the increment cannot be overtaken; handlers ending
-	// only lower the count.
-	if p != nil && p.Limit > 0 && p.inFlight.Load() >= int64(p.Limit) {
-		s.mu.Unlock()
-		s.refuse(p, m)
-		return
-	}
-	var st *invocationState
-	var ctx context.Context
-	if p != nil {
-		p.inFlight.Add(1)
-		st = &invocationState{}
-		if ms, ok := detailInt(m.Details[wire.OptTimeout]); ok && ms > 0 {
-			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
-		} else {
-			ctx, st.cancel = context.WithCancel(s.ctx)
-		}
-		s.invs[m.Request] = st
-		s.handlers.Add(1)
-	}
-	s.mu.Unlock()
-	if p == nil {
-		_ = s.l.write(&errorMsg{Type: mtInvocation, Request: m.Request, Details: map[string]any{},
-			Error: wire.ErrNoSuchProcedure, Args: []any{"the procedure has been unregistered"}})
-		return
-	}
-	go s.serve(ctx, st, p, m)
-}
-
 // refuse answers an invocation of p, which has Limit invocations in
 // flight, with wamp.error.unavailable, once it counted it and told
 // OnRefuse: the caller, who may act on the refusal at once, never learns
@@ -187,46 +194,6 @@ func (s *Session) refuse(p *Procedure, m *invocationMsg) {
 	}
 	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
 		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
-}
-
-func (s *Session) onInterrupt(m *interruptMsg) {
-	s.mu.Lock()
-	st := s.invs[m.Request]
-	s.mu.Unlock()
-	if st != nil {
-		st.interrupted.Store(true)
-		st.cancel()
-	}
-}
-
-func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, m *invocationMsg) {
-	defer s.handlers.Done()
-	defer func() {
-		p.inFlight.Add(-1)
-		st.cancel()
-		s.mu.Lock()
-		delete(s.invs, m.Request)
-		s.mu.Unlock()
-	}()
-	inv := Invocation{Args: m.Args, Kwargs: m.Kwargs, s: s, request: m.Request}
-	inv.Progress, _ = m.Details[wire.OptReceiveProgress].(bool)
-	inv.CallerAuthID, _ = m.Details["caller_authid"].(string)
-	if id, ok := detailInt(m.Details["caller"]); ok && id > 0 {
-		inv.CallerSession = uint64(id)
-	}
-	res, err := p.Handler(ctx, inv)
-	if st.interrupted.Load() {
-		err = &Error{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
-	}
-	var out message
-	if err == nil {
-		out = &yieldMsg{Request: m.Request, Options: noOptions, Args: res.Args, Kwargs: res.Kwargs}
-	} else {
-		out = errorMessage(m.Request, err)
-	}
-	if werr := s.l.write(out); werr != nil && !errors.Is(werr, ErrConnectionLost) {
-		_ = s.l.write(errorMessage(m.Request, werr))
-	}
 }
 
 // errorMessage answers an invocation with err: an *Error keeps its URI and

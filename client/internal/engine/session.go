@@ -81,7 +81,21 @@ type Session struct {
 	topicIDs map[*Topic]uint64
 	regs     map[uint64]*Procedure // router registration id → procedure
 	procIDs  map[*Procedure]uint64
-	invs     map[uint64]*invocationState
+	// The contexts of the invocations in flight, by request id; once the
+	// session ended (invsEnded), new ones start ended.
+	invs      map[uint64]*invocationCtx
+	invsEnded bool
+	workers   workers
+	// The session's goroutine serving invocations itself (inline.go): its
+	// generation, the handler it runs (inlineNow, of inlineProc; 0: none),
+	// and the watch on it.
+	gen        uint64
+	inlineSeq  uint64
+	inlineNow  uint64
+	inlineProc *Procedure
+	watch      *time.Timer
+	watchArmed bool
+	watchSeq   uint64
 
 	// The reader role (leader.go), guarded by mu: who holds it, the caller
 	// holding it, the callers waiting for their answer meanwhile (oldest
@@ -123,9 +137,22 @@ type request struct {
 	// timer bounds a follower's wait; stopped when the wait ends, it stays
 	// with the request through recycling.
 	timer *time.Timer
-	// pub is the PUBLISH of a Publish, kept here so that it is recycled
-	// with the request; it is only read until written.
-	pub publishMsg
+	// The messages of a request and of its answer, kept here so that they
+	// are recycled with it: the PUBLISH of a Publish and the CALL of a Call
+	// with a copy of its arguments (each only read until written), and the
+	// PUBLISHED or RESULT answering them (the reader copies the one it
+	// read lazily here before handing it over).
+	pub       publishMsg
+	call      callMsg
+	args      []any
+	published publishedMsg
+	result    resultMsg
+	// raw asks for the final RESULT's payload encoded: a checked copy in
+	// rawBuf (result.raw), which stays with the request through recycling,
+	// as does the reader the caller reads it with.
+	raw    bool
+	rawBuf []byte
+	reader Reader
 }
 
 // requests recycles the requests whose caller took the answer: see recycle.
@@ -146,9 +173,24 @@ func (s *Session) recycle(req *request) {
 	ok := req.answered && !req.following && s.leader != req
 	s.mu.Unlock()
 	if ok {
-		*req = request{ch: req.ch, timer: req.timer}
+		req.reset()
 		requestPool.Put(req)
 	}
+}
+
+// reset empties req for its next request, keeping its channel, timer and
+// buffers (but large ones), and its reader's texts.
+func (req *request) reset() {
+	clear(req.args)
+	req.args = req.args[:0]
+	req.progress, req.onReply, req.onLate = nil, nil, nil
+	req.gaveUp, req.answered, req.following, req.left = false, false, false, false
+	req.pub, req.call, req.published, req.result = publishMsg{}, callMsg{}, publishedMsg{}, resultMsg{}
+	req.raw = false
+	if cap(req.rawBuf) > maxKeptBuffer {
+		req.rawBuf = nil
+	}
+	req.reader.release()
 }
 
 // Connect dials the router, joins cfg.Realm with the authentication
@@ -176,7 +218,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		topicIDs:        map[*Topic]uint64{},
 		regs:            map[uint64]*Procedure{},
 		procIDs:         map[*Procedure]uint64{},
-		invs:            map[uint64]*invocationState{},
+		invs:            map[uint64]*invocationCtx{},
 		goodbyeAck:      make(chan struct{}),
 		idle:            time.NewTimer(time.Hour),
 		grace:           idleGrace,
@@ -184,6 +226,8 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.interrupt = l.interrupt
 	s.idle.Stop()
+	s.watch = time.AfterFunc(time.Hour, s.watchInline)
+	s.watch.Stop()
 	if cfg.idleGrace > 0 {
 		s.grace = cfg.idleGrace
 	}
@@ -192,7 +236,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
-	go s.readLoop()
+	go s.readLoop(0)
 	go l.keepalive(cfg.KeepaliveIdle, cfg.PongTimeout)
 	return s, nil
 }
@@ -277,9 +321,10 @@ func (s *Session) expect(ctx context.Context, id uint64, msg message, req *reque
 		return err
 	}
 	if m.kind() != want {
-		return unexpected(m, want.String())
+		err = unexpected(m, want.String())
 	}
-	return nil
+	s.recycle(req)
+	return err
 }
 
 // giveUp forgets a request whose caller stopped waiting; an answer that
@@ -309,12 +354,11 @@ func (s *Session) dispatch(msg message) bool {
 	case *eventMsg:
 		s.onEvent(m)
 	case *invocationMsg:
-		s.onInvocation(m)
+		return s.onInvocation(m)
 	case *interruptMsg:
 		s.onInterrupt(m)
 	case *resultMsg:
-		progress, _ := m.Details[wire.OptProgress].(bool)
-		s.reply(m.Request, m, progress)
+		return s.reply(m.Request, m, m.progress)
 	case *errorMsg:
 		s.reply(m.Request, m, false)
 	case *publishedMsg:
@@ -349,32 +393,99 @@ func (s *Session) dispatch(msg message) bool {
 	return true
 }
 
-func (s *Session) reply(id uint64, m message, progress bool) {
+// reply hands m, the answer to request id, to its request; it returns
+// false when m's payload was malformed, which ended the link.
+func (s *Session) reply(id uint64, m message, progress bool) bool {
 	s.mu.Lock()
 	req := s.pending.get(id)
 	if req == nil {
 		s.mu.Unlock()
-		return
+		return s.settleUnwanted(m)
 	}
 	if progress && req.progress != nil {
 		s.mu.Unlock()
-		req.progress.put(m.(*resultMsg))
-		return
+		r, err := s.settled(m.(*resultMsg))
+		if err != nil {
+			return s.undecodable(m, err)
+		}
+		req.progress.put(r)
+		return true
 	}
 	s.pending.remove(id)
 	req.answered = true
 	gaveUp := req.gaveUp
 	s.mu.Unlock()
+	// The request is the caller's alone until m is handed over: it copies
+	// what the link read lazily.
+	switch x := m.(type) {
+	case *publishedMsg:
+		req.published = *x
+		m = &req.published
+	case *resultMsg:
+		req.result = *x
+		switch {
+		case !x.raw.lazy && req.raw:
+			// Decoded as a whole (not the lazy read): encoded again, so
+			// that the caller reads it as ever.
+			req.result.raw, req.rawBuf = encodePayload(req.rawBuf, s.l.json, x.Args, x.Kwargs)
+		case !x.raw.lazy:
+		case req.raw:
+			if err := x.raw.check(); err != nil {
+				return s.undecodable(m, err)
+			}
+			req.result.raw = x.raw.copyTo(req.rawBuf)
+			req.rawBuf = req.result.raw.b
+		default:
+			var err error
+			req.result.Args, req.result.Kwargs, err = x.raw.decode(&s.l.keys, &s.l.jstack)
+			if err != nil {
+				return s.undecodable(m, err)
+			}
+			req.result.raw = rawPayload{}
+		}
+		m = &req.result
+	}
 	if gaveUp {
 		if req.onLate != nil {
 			req.onLate(m)
 		}
-		return
+		return true
 	}
 	if req.onReply != nil {
 		req.onReply(m)
 	}
 	req.ch <- m
+	return true
+}
+
+// settled returns r with its payload decoded: r itself when it was not
+// read lazily, else a new message.
+func (s *Session) settled(r *resultMsg) (*resultMsg, error) {
+	if !r.raw.lazy {
+		return r, nil
+	}
+	args, kwargs, err := r.raw.decode(&s.l.keys, &s.l.jstack)
+	if err != nil {
+		return nil, err
+	}
+	return &resultMsg{Request: r.Request, Args: args, Kwargs: kwargs, progress: r.progress}, nil
+}
+
+// settleUnwanted checks the payload of an answer nobody waits for, as its
+// decoding did when every message was decoded as it was read.
+func (s *Session) settleUnwanted(m message) bool {
+	if r, ok := m.(*resultMsg); ok && r.raw.lazy {
+		if err := r.raw.check(); err != nil {
+			return s.undecodable(m, err)
+		}
+	}
+	return true
+}
+
+// undecodable ends the link over m's malformed payload.
+func (s *Session) undecodable(m message, err error) bool {
+	s.l.close(fmt.Errorf("read: undecodable message from the router: %s: %w", m.kind(), err))
+	return false
 }
 
 // Leave sends GOODBYE and waits for the router's answer within ctx and the

@@ -1,6 +1,6 @@
 // flockbench's optional autobahn-js comparison: CPU per operation of
-// acknowledged publish (1 and 16 in flight) and call (1 and 16 callers)
-// against a flockd, measured with process.cpuUsage() over a fixed
+// acknowledged publish (1 and 16 in flight) and call (1 and 16 callers, in
+// msgpack, and in JSON, autobahn's default serializer) against a flockd, measured with process.cpuUsage() over a fixed
 // interval after a warm-up. flockbench -with-js runs it with the
 // connection and payload in environment variables and reads one JSON line
 // per scenario and interval (FLOCKBENCH_COUNT of them) from its standard
@@ -42,13 +42,14 @@ const cfg = {
 // them: JSON.parse makes 21.5 a number either way, and msgpack5 with
 // forceFloat64 (autobahn's setting) writes non-integers as float64.
 
-function connect() {
+// connect joins with msgpack, or with JSON when json is set.
+function connect(json) {
   return new Promise((resolve, reject) => {
     const conn = new autobahn.Connection({
       url: cfg.url,
       realm: cfg.realm,
-      protocols: ['wamp.2.msgpack'],
-      serializers: [new autobahn.serializer.MsgpackSerializer()],
+      protocols: [json ? 'wamp.2.json' : 'wamp.2.msgpack'],
+      serializers: [json ? new autobahn.serializer.JSONSerializer() : new autobahn.serializer.MsgpackSerializer()],
       authmethods: ['wampcra'],
       authid: cfg.authid,
       onchallenge: (session, method, extra) => {
@@ -105,25 +106,34 @@ async function run(name, inFlight, op) {
 }
 
 async function main() {
-  const { conn, session } = await connect();
   const args = [cfg.row];
+  // Each scenario: its format and what it runs on a session of it.
   const scenarios = {
-    pub1: () => run('pub1', 1, () => session.publish(cfg.topic, args, cfg.kwargs, { acknowledge: true })),
-    pub16: () => run('pub16', 16, () => session.publish(cfg.topic, args, cfg.kwargs, { acknowledge: true })),
-    call1: () => run('call1', 1, () => session.call(cfg.procedure, args)),
-    call16: () => run('call16', 16, () => session.call(cfg.procedure, args)),
+    pub1: [false, (s) => run('pub1', 1, () => s.publish(cfg.topic, args, cfg.kwargs, { acknowledge: true }))],
+    pub16: [false, (s) => run('pub16', 16, () => s.publish(cfg.topic, args, cfg.kwargs, { acknowledge: true }))],
+    call1: [false, (s) => run('call1', 1, () => s.call(cfg.procedure, args))],
+    call16: [false, (s) => run('call16', 16, () => s.call(cfg.procedure, args))],
+    'call1-json': [true, (s) => run('call1-json', 1, () => s.call(cfg.procedure, args))],
+    'call16-json': [true, (s) => run('call16-json', 16, () => s.call(cfg.procedure, args))],
   };
+  const sessions = {};
   for (const name of cfg.scenarios) {
-    const fn = scenarios[name];
-    if (!fn) {
+    const sc = scenarios[name];
+    if (!sc) {
       throw new Error(`unknown scenario ${name}`);
     }
-    for (const r of await fn()) {
+    const [json, fn] = sc;
+    if (!sessions[json]) {
+      sessions[json] = await connect(json);
+    }
+    for (const r of await fn(sessions[json].session)) {
       process.stdout.write(JSON.stringify(r) + '\n');
     }
   }
-  conn.onclose = () => true;
-  conn.close();
+  for (const { conn } of Object.values(sessions)) {
+    conn.onclose = () => true;
+    conn.close();
+  }
 }
 
 main().then(() => process.exit(0), (err) => {
