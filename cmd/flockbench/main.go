@@ -40,6 +40,13 @@ type options struct {
 	scriptsDir        string
 	cpuProfile        string
 	callee            bool
+
+	// The router benchmark (router.go).
+	router          bool
+	routerScenarios string
+	routers         string
+	routerProfile   string
+	nexusRouter     bool
 }
 
 // runInfo describes a run, printed above the table.
@@ -74,6 +81,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.scriptsDir, "scripts", filepath.Join("cmd", "flockbench", "scripts"), "`directory` holding autobahn-js and autobahn-python")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (the clients, not flockd or the callee) to `file`")
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
+	fs.BoolVar(&o.router, "router", false, "measure the routers instead of the clients: flockd against a bare nexus router")
+	fs.StringVar(&o.routerScenarios, "router-scenarios", "all", "with -router: comma-separated `list` of fan10, fan100, fan1000, call16, join")
+	fs.StringVar(&o.routers, "routers", "all", "with -router: comma-separated `list` of flockd, nexus, nexus-cra")
+	fs.StringVar(&o.routerProfile, "router-cpuprofile", "", "with -router: write a CPU profile of each router, each round, into `directory`")
+	fs.BoolVar(&o.nexusRouter, "nexus-router", false, "internal: serve as the bare nexus router child process")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -100,6 +112,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if o.callee {
 		return calleeMain(ctx, stdin, stdout)
+	}
+	if o.nexusRouter {
+		return nexusRouterMain(ctx, stdin, stdout)
+	}
+	if o.router {
+		return runRouters(ctx, o, stdout, stderr)
 	}
 	scs, err := pick("scenario", o.scenarios, scenarios, func(s scenario) string { return s.Name })
 	if err != nil {
