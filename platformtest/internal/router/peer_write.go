@@ -1,16 +1,22 @@
-// This file holds the outbound side of a link. The pump takes every
-// message the router sends at once (nexus drops an EVENT for a peer whose
-// channel is full, so the channel must never fill), encodes it and queues
-// the frame; the writer writes queued frames, each with a deadline; the
-// pinger sends keepalive pings on its own, so a blocked write cannot stop
-// them. A link whose queue overflows (by count or bytes) or whose writes
-// time out cannot keep up: it is dropped, with a log line saying why.
+// This file holds the outbound side of a link. nexus hands a link its
+// messages through a small channel (Limits.Handoff) and drops a message
+// when the channel is full. The writer takes each message from the
+// channel, encodes it (an EVENT once per publication and form, events.go)
+// and writes it, one goroutine and one hop as in nexus's own peer. While
+// a write blocks (a slow client), the channel fills; a sender that finds
+// it full starts a pump, which takes the channel over and queues the
+// encoded frames in the outbound queue, bounded in bytes (outqueue.go);
+// the writer writes what the pump queued before it takes the channel
+// back. Only one of them takes from the channel at a time (rx), so the
+// order is kept. A sender waits in Send while the channel is full
+// (awaitRoom), which only lasts until the writer or the pump is
+// scheduled. A link whose queue overflows or whose writes time out cannot
+// keep up: it is dropped, with a log line saying why. So is a link nexus
+// could not hand a message to (nexusLogger).
 
 package router
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -18,194 +24,259 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
-// outQueue is a FIFO of encoded frames bounded by count and bytes.
-type outQueue struct {
-	maxMsgs, maxBytes int
+// Who takes from the router's channel (wsPeer.rx).
+const (
+	rxIdle   = iota // nobody at the moment
+	rxWriter        // the writer waits on it
+	rxPump          // a pump empties it into the queue
+	rxClosed        // the link is closing: nobody any more
+)
 
-	mu     sync.Mutex
-	frames [][]byte
-	head   int
-	bytes  int
-	ended  bool          // no more frames: flush what is left, then stop
-	ready  chan struct{} // holds a token while frames may be waiting
-	peak   atomic.Int64  // the most bytes ever queued, for tests
+// writeLoop is the link's writer: it takes what the router sends, encodes
+// it and writes it; what a pump queued meanwhile comes first. Once the
+// link closes it writes what is left and ends the link (finish).
+func (w *wsPeer) writeLoop() {
+	defer w.rt.wg.Done()
+	defer w.writerEnd()
+	var batch [][]byte
+	for {
+		var ended bool
+		batch, ended = w.out.take(batch[:0])
+		if len(batch) > 0 {
+			ok := w.writeFrames(batch)
+			w.out.release(batch)
+			clear(batch)
+			if !ok {
+				w.closeRx()
+				return
+			}
+			continue
+		}
+		if ended { // dropped
+			w.closeRx()
+			_ = w.tc.Close()
+			return
+		}
+		if !w.rx.CompareAndSwap(rxIdle, rxWriter) {
+			<-w.out.ready // a pump has the channel: wait for its frames or its end
+			continue
+		}
+		select {
+		case msg := <-w.wr:
+			w.rx.Store(rxIdle)
+			w.tookOne()
+			if b, ok := w.encode(msg); ok && !w.writeFrame(b) {
+				w.closeRx()
+				return
+			}
+		case <-w.done:
+			w.rx.Store(rxIdle)
+			w.finish()
+			return
+		}
+	}
 }
 
-func newOutQueue(maxMsgs, maxBytes int) *outQueue {
-	return &outQueue{maxMsgs: maxMsgs, maxBytes: maxBytes, ready: make(chan struct{}, 1)}
+// finish ends a closing link: once no pump runs, it writes what is queued
+// and what the router still handed over (the flush deadline bounds it),
+// then a close frame, and closes the connection.
+func (w *wsPeer) finish() {
+	w.closeRx()
+	batch, _ := w.out.take(nil)
+	ok := w.writeFrames(batch)
+	for ok {
+		select {
+		case msg := <-w.wr:
+			if b, enc := w.encode(msg); enc {
+				ok = w.writeFrame(b)
+			}
+			continue
+		default:
+		}
+		msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "goodbye")
+		_ = w.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(closeFlushTimeout))
+		break
+	}
+	_ = w.tc.Close()
 }
 
-// push queues a frame; false when the queue is full or has ended.
-func (q *outQueue) push(b []byte) bool {
-	q.mu.Lock()
-	n := len(q.frames) - q.head
-	if q.ended || (n > 0 && (n >= q.maxMsgs || q.bytes+len(b) > q.maxBytes)) {
-		q.mu.Unlock()
-		return false
+// closeRx takes the channel from the router away for good, once a pump
+// that has it has ended; no pump starts after it.
+func (w *wsPeer) closeRx() {
+	for !w.rx.CompareAndSwap(rxIdle, rxClosed) {
+		<-w.out.ready
 	}
-	q.frames = append(q.frames, b)
-	q.bytes += len(b)
-	if int64(q.bytes) > q.peak.Load() {
-		q.peak.Store(int64(q.bytes))
+}
+
+// writeFrames writes frames in order; false when a write failed (the link
+// is then closed).
+func (w *wsPeer) writeFrames(frames [][]byte) bool {
+	for _, b := range frames {
+		if !w.writeFrame(b) {
+			return false
+		}
 	}
-	q.mu.Unlock()
-	q.signal()
 	return true
 }
 
-// pop returns the next frame; ok is false when the queue is empty, and
-// ended tells that no frame will come any more.
-func (q *outQueue) pop() (b []byte, ok, ended bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.head == len(q.frames) {
-		return nil, false, q.ended
+// writeFrame writes one frame within the write timeout; a link whose
+// write fails is dropped (a closing link quietly).
+func (w *wsPeer) writeFrame(b []byte) bool {
+	_ = w.conn.SetWriteDeadline(w.writeDeadline())
+	w.writing.Store(int64(time.Since(epoch)))
+	err := w.conn.WriteMessage(w.ptype, b)
+	w.writing.Store(0)
+	if err != nil {
+		if w.flushBy.Load() == 0 {
+			w.drop("a write failed", "err", err)
+		}
+		w.out.discard()
+		_ = w.tc.Close()
+		return false
 	}
-	b = q.frames[q.head]
-	q.frames[q.head] = nil
-	q.head++
-	q.bytes -= len(b)
-	if q.head == len(q.frames) {
-		q.frames, q.head = q.frames[:0], 0
+	return true
+}
+
+// writerEnd tells the link's reader that writing is over for good.
+func (w *wsPeer) writerEnd() { w.writerOnce.Do(func() { close(w.writerDone) }) }
+
+// writeDeadline is the deadline of the next write: the write timeout from
+// now, kept for the writes that follow while it is at least nine tenths
+// of the timeout away (a frame then has 90 to 100 % of the timeout), and
+// no later than the flush deadline once the link is closing. Only the
+// writer calls it.
+func (w *wsPeer) writeDeadline() time.Time {
+	now := time.Now()
+	timeout := w.rt.limits.WriteTimeout
+	if w.wd.Sub(now) < timeout-timeout/10 {
+		w.wd = now.Add(timeout)
 	}
-	return b, true, false
+	if by := w.flushBy.Load(); by != 0 && by < w.wd.UnixNano() {
+		return time.Unix(0, by)
+	}
+	return w.wd
 }
 
-// end marks the queue finished: frames queued so far are still popped.
-func (q *outQueue) end() {
-	q.mu.Lock()
-	q.ended = true
-	q.mu.Unlock()
-	q.signal()
-}
+// epoch is the origin of wsPeer.writing: a monotonic clock.
+var epoch = time.Now()
 
-// discard drops every queued frame and ends the queue.
-func (q *outQueue) discard() {
-	q.mu.Lock()
-	q.frames, q.head, q.bytes, q.ended = nil, 0, 0, true
-	q.mu.Unlock()
-	q.signal()
-}
+// slowWrite is how long a write may take before a message waiting for
+// the writer starts a pump (slowWriter).
+const slowWrite = time.Millisecond
 
-func (q *outQueue) signal() {
-	select {
-	case q.ready <- struct{}{}:
-	default:
+// slowWriter starts a pump when the writer has been in one write for
+// longer than slowWrite: the messages that wait meanwhile then go, encoded,
+// into the queue, which bounds them in bytes, rather than stay in the
+// channel, bounded only in number.
+func (w *wsPeer) slowWriter() {
+	if at := w.writing.Load(); at != 0 && time.Since(epoch)-time.Duration(at) > slowWrite && w.rx.Load() == rxIdle {
+		w.startPump()
 	}
 }
 
-// pumpLoop moves what the router sends into the queue, encoded, until the
-// link closes; then it queues what is left and ends the queue.
-func (w *wsPeer) pumpLoop() {
+// startPump hands the router's channel to a pump goroutine, unless the
+// writer waits on it, a pump has it already or the link is closing.
+func (w *wsPeer) startPump() {
+	if w.rx.CompareAndSwap(rxIdle, rxPump) {
+		w.rt.wg.Add(1) // the writer, alive until rxClosed, is counted
+		go w.pumpRun()
+	}
+}
+
+// pumpRun empties the router's channel into the queue until it finds it
+// empty, then gives the channel back.
+func (w *wsPeer) pumpRun() {
 	defer w.rt.wg.Done()
 	for {
 		select {
 		case msg := <-w.wr:
+			w.tookOne()
 			w.queue(msg)
+			continue
+		default:
+		}
+		w.rx.Store(rxIdle)
+		w.out.signal()
+		if len(w.wr) == 0 || !w.rx.CompareAndSwap(rxIdle, rxPump) {
+			return
+		}
+	}
+}
+
+// tookOne wakes the senders waiting for room in the router's channel.
+func (w *wsPeer) tookOne() {
+	if w.roomWaiters.Load() > 0 {
+		w.roomMu.Lock()
+		close(w.room)
+		w.room = make(chan struct{})
+		w.roomMu.Unlock()
+	}
+}
+
+// awaitRoom returns once the channel from the router has room for one
+// more message, or the link is closing, starting a pump when nobody takes
+// from the channel (the writer is blocked in a write). It waits only until
+// the writer or the pump is scheduled, where nexus would drop the
+// message. Senders are the router's goroutines, which hold none of the
+// platform's locks.
+func (w *wsPeer) awaitRoom() {
+	if len(w.wr) < cap(w.wr) {
+		return
+	}
+	w.roomWaiters.Add(1)
+	defer w.roomWaiters.Add(-1)
+	for {
+		w.startPump()
+		w.roomMu.Lock()
+		room := w.room
+		w.roomMu.Unlock()
+		if len(w.wr) < cap(w.wr) {
+			return
+		}
+		select {
+		case <-room:
 		case <-w.done:
-			for {
-				select {
-				case msg := <-w.wr:
-					w.queue(msg)
-				default:
-					w.out.end()
-					return
-				}
-			}
+			return
 		}
 	}
 }
 
 // queue encodes msg and queues its frame; a full queue drops the link.
 func (w *wsPeer) queue(msg wamp.Message) {
+	if w.dropping.Load() {
+		return
+	}
 	b, ok := w.encode(msg)
 	if !ok || w.out.push(b) {
 		return
 	}
-	if w.dropping.CompareAndSwap(false, true) {
-		w.out.mu.Lock()
-		n, size := len(w.out.frames)-w.out.head, w.out.bytes
-		w.out.mu.Unlock()
-		w.rt.log.Warn("dropping a link that cannot keep up: its outbound queue is full",
-			"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "queued", n, "queued_bytes", size,
-			"max_queued", w.out.maxMsgs, "max_queued_bytes", w.out.maxBytes)
-		w.out.discard()
-		_ = w.tc.hardClose()
-	}
+	n, size := w.out.held()
+	w.drop("its outbound queue is full", "queued", n, "queued_bytes", size, "max_queued_bytes", w.out.maxBytes)
+	_ = w.tc.hardClose()
 }
 
-// writeLoop writes queued frames, each within the write timeout, and ends
-// with a close frame once the queue has ended.
-func (w *wsPeer) writeLoop() {
-	defer w.rt.wg.Done()
-	defer close(w.writerDone)
-	for {
-		b, ok, ended := w.out.pop()
-		switch {
-		case ok:
-			_ = w.conn.SetWriteDeadline(w.writeDeadline())
-			if err := w.conn.WriteMessage(w.ptype, b); err != nil {
-				if w.flushBy.Load() == 0 && w.dropping.CompareAndSwap(false, true) {
-					w.rt.log.Warn("dropping a link that cannot keep up: a write failed",
-						"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "err", err)
-				}
-				w.out.discard()
-				_ = w.tc.Close()
-				return
-			}
-		case ended:
-			msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "goodbye")
-			_ = w.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(closeFlushTimeout))
-			_ = w.tc.Close()
-			return
-		default:
-			<-w.out.ready
-		}
-	}
-}
-
-// writeDeadline is the deadline of the next write: the write timeout from
-// now, but no later than the flush deadline once the link is closing.
-func (w *wsPeer) writeDeadline() time.Time {
-	d := time.Now().Add(w.rt.limits.WriteTimeout)
-	if by := w.flushBy.Load(); by != 0 && by < d.UnixNano() {
-		return time.Unix(0, by)
-	}
-	return d
-}
-
-// pingLoop pings the client every keepalive interval; a link that missed
-// two pongs is closed.
-func (w *wsPeer) pingLoop() {
-	defer w.rt.wg.Done()
-	ka := w.rt.cfg.Keepalive
-	if ka <= 0 {
+// drop logs, once, why a link that cannot keep up is dropped and lets
+// its queued frames go; the caller closes the connection.
+func (w *wsPeer) drop(why string, attrs ...any) {
+	if !w.dropping.CompareAndSwap(false, true) {
 		return
 	}
-	t := time.NewTicker(ka)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if w.pendingPings.Load() >= 2 {
-				w.rt.log.Info("closing link that missed two pongs", "peer", w.tc.RemoteAddr().String(), "session", w.sessionID())
-				_ = w.tc.Close()
-				return
-			}
-			w.pendingPings.Add(1)
-			err := w.conn.WriteControl(websocket.PingMessage, []byte("keepalive"), time.Now().Add(w.rt.limits.PingTimeout))
-			if err != nil {
-				if w.flushBy.Load() == 0 && w.dropping.CompareAndSwap(false, true) {
-					w.rt.log.Warn("dropping a link that cannot keep up: the keepalive ping could not be written",
-						"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "timeout", w.rt.limits.PingTimeout, "err", err)
-				}
-				_ = w.tc.Close()
-				return
-			}
-		case <-w.done:
-			return
-		}
+	w.rt.log.Warn("dropping a link that cannot keep up: "+why,
+		append([]any{"peer", w.tc.RemoteAddr().String(), "session", w.sessionID()}, attrs...)...)
+	w.out.discard()
+}
+
+// lost drops the link after nexus could not hand it a message (its
+// channel was full): the message is gone, so the client must not go on
+// as if it had everything.
+func (w *wsPeer) lost(what string) {
+	select {
+	case <-w.done:
+		return // closing anyway: nobody empties the channel any more
+	default:
 	}
+	w.drop("the router could not hand it a message", "message", what, "channel", cap(w.wr))
+	_ = w.tc.hardClose()
 }
 
 // encode turns a message of the router into a frame, applying what the
@@ -214,7 +285,7 @@ func (w *wsPeer) pingLoop() {
 func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Event:
-		msg = w.eventOut(m)
+		return w.eventOut(m)
 	case *wamp.Welcome:
 		w.rt.sessionJoined(w)
 	case *wamp.Subscribed:
@@ -235,6 +306,11 @@ func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 	}
 	w.tapNoteAnswer(msg)
 	w.tapOut(msg)
+	return w.serialize(msg)
+}
+
+// serialize encodes msg in the link's serialization.
+func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
 	if w.json {
 		msg = jsonOutbound(msg)
 	}

@@ -21,6 +21,9 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
+// writeBuffers are the write buffers of the links, lent while they write.
+var writeBuffers sync.Pool
+
 // errPreAuthLimit ends a link that sent too much before authentication.
 var errPreAuthLimit = errors.New("pre-authentication byte limit reached")
 
@@ -62,6 +65,9 @@ type trackedConn struct {
 	// settled is set once the link stopped counting as unauthenticated
 	// (admitted or ended).
 	settled atomic.Bool
+
+	wdMu sync.Mutex
+	wd   time.Time // the write deadline last set on the socket
 }
 
 // guard starts counting the bytes a new WebSocket link reads until it is
@@ -107,6 +113,27 @@ func (c *trackedConn) Read(b []byte) (int, error) {
 		return 0, net.ErrClosed
 	}
 	return n, err
+}
+
+// SetWriteDeadline sets the socket's write deadline unless it is set
+// already: gorilla/websocket sets the deadline before every frame, and
+// the writer keeps one deadline for many frames (writeDeadline).
+func (c *trackedConn) SetWriteDeadline(t time.Time) error {
+	c.wdMu.Lock()
+	defer c.wdMu.Unlock()
+	if t.Equal(c.wd) {
+		return nil
+	}
+	c.wd = t
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// SetDeadline sets the socket's read and write deadlines.
+func (c *trackedConn) SetDeadline(t time.Time) error {
+	c.wdMu.Lock()
+	defer c.wdMu.Unlock()
+	c.wd = t
+	return c.Conn.SetDeadline(t)
 }
 
 // Write writes to the socket; on a frozen connection it discards b.
@@ -194,6 +221,8 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	up := websocket.Upgrader{
 		Subprotocols: []string{proto},
 		CheckOrigin:  func(*http.Request) bool { return true },
+		// A link holds a write buffer only while it writes.
+		WriteBufferPool: &writeBuffers,
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -236,10 +265,9 @@ func (rt *Router) adoptPeer(wp *wsPeer) *generation {
 	}
 	wp.gen = rt.gen
 	rt.peers[wp] = struct{}{}
-	rt.wg.Add(5)
+	rt.wg.Add(3)
 	go wp.readLoop()
-	go wp.pumpLoop()
 	go wp.writeLoop()
-	go wp.pingLoop()
+	wp.startPinger()
 	return rt.gen
 }
