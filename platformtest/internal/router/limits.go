@@ -18,9 +18,9 @@ type Limits struct {
 	MaxUnauthenticated int
 	// Handoff is the capacity of the channel through which the router
 	// hands a link its messages (nexus drops a message when it is full);
-	// the link's pump empties it at once, so it only covers the moments
-	// the pump is not scheduled, and the router waits before handing over
-	// an EVENT while it is full.
+	// the link's writer, or a pump while the writer is blocked, empties it
+	// at once, so it only covers the moments neither is scheduled, and a
+	// sender waits while fewer than 16 slots are free. At least 32.
 	Handoff int
 	// QueueBytes bounds the encoded frames queued for one link (each
 	// counted with 64 bytes more for its slot); a link whose queue
@@ -66,6 +66,7 @@ func (l Limits) orDefault() Limits {
 	if l.Handoff <= 0 {
 		l.Handoff = d.Handoff
 	}
+	l.Handoff = max(l.Handoff, 2*sendHeadroom)
 	if l.QueueBytes <= 0 {
 		l.QueueBytes = d.QueueBytes
 	}

@@ -213,14 +213,23 @@ func (w *wsPeer) tookOne() {
 	}
 }
 
-// awaitRoom returns once the channel from the router has room for one
-// more message, or the link is closing, starting a pump when nobody takes
-// from the channel (the writer is blocked in a write). It waits only until
-// the writer or the pump is scheduled, where nexus would drop the
-// message. Senders are the router's goroutines, which hold none of the
-// platform's locks.
+// sendHeadroom is the room awaitRoom leaves in the router's channel for
+// the senders that find room at the same moment (the broker, the dealer,
+// the session's own goroutine, the platform), so that none of them finds
+// it full.
+const sendHeadroom = 16
+
+// hasRoom reports whether the router's channel has room beyond the
+// headroom.
+func (w *wsPeer) hasRoom() bool { return len(w.wr) < cap(w.wr)-sendHeadroom }
+
+// awaitRoom returns once the channel from the router has room, or the link
+// is closing, starting a pump when nobody takes from the channel (the
+// writer is blocked in a write). It waits only until the writer or the
+// pump is scheduled, where nexus would drop the message. Senders are the
+// router's goroutines, which hold none of the platform's locks.
 func (w *wsPeer) awaitRoom() {
-	if len(w.wr) < cap(w.wr) {
+	if w.hasRoom() {
 		return
 	}
 	w.roomWaiters.Add(1)
@@ -230,7 +239,7 @@ func (w *wsPeer) awaitRoom() {
 		w.roomMu.Lock()
 		room := w.room
 		w.roomMu.Unlock()
-		if len(w.wr) < cap(w.wr) {
+		if w.hasRoom() {
 			return
 		}
 		select {
