@@ -24,6 +24,7 @@ type outQueue struct {
 	ended  bool          // discarded: the link is being dropped
 	ready  chan struct{} // holds a token when the writer may have news
 	peak   atomic.Int64  // the highest cost ever held, for tests
+	queued atomic.Int32  // len(frames), read without mu
 }
 
 func newOutQueue(maxBytes int) *outQueue {
@@ -40,6 +41,7 @@ func (q *outQueue) push(b []byte) bool {
 		return false
 	}
 	q.frames = append(q.frames, b)
+	q.queued.Store(int32(len(q.frames)))
 	q.bytes += cost
 	if int64(q.bytes) > q.peak.Load() {
 		q.peak.Store(int64(q.bytes))
@@ -62,6 +64,7 @@ func (q *outQueue) take(dst [][]byte) ([][]byte, bool) {
 	}
 	dst = append(dst, q.frames...)
 	clear(q.frames)
+	q.queued.Store(0)
 	if cap(q.frames) > 64 {
 		q.frames = nil // let a burst's backing array go
 	} else {
@@ -92,6 +95,7 @@ func (q *outQueue) held() (frames, bytes int) {
 func (q *outQueue) discard() {
 	q.mu.Lock()
 	q.frames, q.bytes, q.ended = nil, 0, true
+	q.queued.Store(0)
 	q.mu.Unlock()
 	q.signal()
 }

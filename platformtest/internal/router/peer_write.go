@@ -57,7 +57,7 @@ func (w *wsPeer) writeLoop() {
 			_ = w.tc.Close()
 			return
 		}
-		if !w.rx.CompareAndSwap(rxIdle, rxWriter) {
+		if !w.takeChannel() {
 			<-w.out.ready // a pump has the channel: wait for its frames or its end
 			continue
 		}
@@ -65,7 +65,13 @@ func (w *wsPeer) writeLoop() {
 		case msg := <-w.wr:
 			w.rx.Store(rxIdle)
 			w.tookOne()
-			if b, ok := w.encode(msg); ok && !w.writeFrame(b) {
+			ok := true
+			if len(w.wr) > 0 {
+				ok = w.writeBurst(msg)
+			} else if b, enc := w.encode(msg); enc {
+				ok = w.writeFrame(b)
+			}
+			if !ok {
 				w.closeRx()
 				return
 			}
@@ -75,6 +81,21 @@ func (w *wsPeer) writeLoop() {
 			return
 		}
 	}
+}
+
+// takeChannel makes the writer the one that takes from the router's
+// channel; false when a pump has it, or had it and queued frames that
+// must be written first (they are older than what the channel holds).
+func (w *wsPeer) takeChannel() bool {
+	if !w.rx.CompareAndSwap(rxIdle, rxWriter) {
+		return false
+	}
+	if w.out.queued.Load() > 0 {
+		w.rx.Store(rxIdle)
+		w.out.signal()
+		return false
+	}
+	return true
 }
 
 // finish ends a closing link: once no pump runs, it writes what is queued
@@ -108,15 +129,64 @@ func (w *wsPeer) closeRx() {
 	}
 }
 
-// writeFrames writes frames in order; false when a write failed (the link
-// is then closed).
+// writeFrames writes frames in order, batched; false when a write failed
+// (the link is then closed).
 func (w *wsPeer) writeFrames(frames [][]byte) bool {
-	for _, b := range frames {
-		if !w.writeFrame(b) {
+	if len(frames) == 1 {
+		return w.writeFrame(frames[0])
+	}
+	for len(frames) > 0 {
+		w.tc.beginBatch()
+		for len(frames) > 0 && w.tc.batched() < maxBatch {
+			w.batchFrame(frames[0])
+			frames = frames[1:]
+		}
+		if !w.flush() {
 			return false
 		}
 	}
 	return true
+}
+
+// writeBurst writes msg and the messages that wait behind it in the
+// router's channel with one socket write per 64 KiB (maxBatch), while it
+// can take the channel (a pump may have it); false when the write failed
+// (the link is then closed).
+func (w *wsPeer) writeBurst(msg wamp.Message) bool {
+	w.tc.beginBatch()
+	for {
+		if b, ok := w.encode(msg); ok {
+			w.batchFrame(b)
+		}
+		if w.tc.batched() >= maxBatch || !w.takeChannel() {
+			break
+		}
+		select {
+		case msg = <-w.wr:
+			w.rx.Store(rxIdle)
+			w.tookOne()
+			continue
+		default:
+			w.rx.Store(rxIdle)
+		}
+		break
+	}
+	return w.flush()
+}
+
+// batchFrame frames b into the connection's batch.
+func (w *wsPeer) batchFrame(b []byte) {
+	_ = w.conn.SetWriteDeadline(w.writeDeadline())
+	_ = w.conn.WriteMessage(w.ptype, b) // into the batch: it fails only as the flush does
+}
+
+// flush writes the connection's batch within the write timeout; a link
+// whose write fails is dropped (a closing link quietly).
+func (w *wsPeer) flush() bool {
+	w.writing.Store(int64(time.Since(epoch)))
+	err := w.tc.flushBatch()
+	w.writing.Store(0)
+	return w.wrote(err)
 }
 
 // writeFrame writes one frame within the write timeout; a link whose
@@ -126,6 +196,11 @@ func (w *wsPeer) writeFrame(b []byte) bool {
 	w.writing.Store(int64(time.Since(epoch)))
 	err := w.conn.WriteMessage(w.ptype, b)
 	w.writing.Store(0)
+	return w.wrote(err)
+}
+
+// wrote handles the outcome of a write: false when it failed.
+func (w *wsPeer) wrote(err error) bool {
 	if err != nil {
 		if w.flushBy.Load() == 0 {
 			w.drop("a write failed", "err", err)

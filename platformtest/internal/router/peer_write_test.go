@@ -42,10 +42,10 @@ func TestSlowSubscriberWithinQueueBytes(t *testing.T) {
 	}
 }
 
-// TestSlowSubscriberGetsEverythingInOrder: a subscriber that reads late
-// gets every event in order, those its writer wrote and those a pump
-// queued while the writer was blocked (20 MiB are more than the sockets'
-// buffers hold).
+// TestSlowSubscriberGetsEverythingInOrder: a subscriber that reads late,
+// three times over, gets every event in order, those its writer wrote
+// and those a pump queued while the writer was blocked (each round's
+// 20 MiB are more than the sockets' buffers hold).
 func TestSlowSubscriberGetsEverythingInOrder(t *testing.T) {
 	leakcheck.Check(t)
 	tr := newTestRouter(t, Config{Limits: Limits{QueueBytes: 64 << 20}})
@@ -53,20 +53,24 @@ func TestSlowSubscriberGetsEverythingInOrder(t *testing.T) {
 	late.subscribe("seq", "")
 	w := tr.link(t, late.id)
 	host := tr.rt.Host(tr.realm.Name)
-	const n = 5000
+	const rounds, n = 3, 5000
 	pad := strings.Repeat("x", 4<<10)
-	for i := range n {
-		if err := host.Publish("seq", nil, wamp.List{i, pad}, nil); err != nil {
-			t.Fatal(err)
+	seq := 0
+	for r := range rounds {
+		for i := range n {
+			if err := host.Publish("seq", nil, wamp.List{r*n + i, pad}, nil); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	for i := range n {
-		ev, ok := late.recv().(*wamp.Event)
-		if !ok {
-			t.Fatalf("message %d is not an EVENT", i)
-		}
-		if got, _ := wamp.AsInt64(ev.Arguments[0]); got != int64(i) {
-			t.Fatalf("event %d carries %d", i, got)
+		for range n {
+			ev, ok := late.recv().(*wamp.Event)
+			if !ok {
+				t.Fatalf("message %d is not an EVENT", seq)
+			}
+			if got, _ := wamp.AsInt64(ev.Arguments[0]); got != int64(seq) {
+				t.Fatalf("event %d carries %d", seq, got)
+			}
+			seq++
 		}
 	}
 	if w.out.peak.Load() == 0 {

@@ -68,6 +68,9 @@ type trackedConn struct {
 
 	wdMu sync.Mutex
 	wd   time.Time // the write deadline last set on the socket
+
+	bmu   sync.Mutex
+	batch *[]byte // while the writer batches (beginBatch): what waits to be written
 }
 
 // guard starts counting the bytes a new WebSocket link reads until it is
@@ -136,12 +139,60 @@ func (c *trackedConn) SetDeadline(t time.Time) error {
 	return c.Conn.SetDeadline(t)
 }
 
-// Write writes to the socket; on a frozen connection it discards b.
+// Write writes to the socket, or to the batch while the link's writer
+// batches; on a frozen connection it discards b.
 func (c *trackedConn) Write(b []byte) (int, error) {
 	if c.frozen.Load() {
 		return len(b), nil
 	}
+	c.bmu.Lock()
+	if c.batch != nil {
+		*c.batch = append(*c.batch, b...)
+		c.bmu.Unlock()
+		return len(b), nil
+	}
+	c.bmu.Unlock()
 	return c.Conn.Write(b)
+}
+
+// batchBuffers are the batches of the links' writers, lent while they
+// batch.
+var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, maxBatch); return &b }}
+
+// maxBatch is how much a writer batches before it writes the batch.
+const maxBatch = 64 << 10
+
+// beginBatch makes what gorilla/websocket writes, frames and control
+// frames alike, go to a batch, in order, until flushBatch writes it to the
+// socket at once: one system call for a burst of frames.
+func (c *trackedConn) beginBatch() {
+	c.bmu.Lock()
+	c.batch = batchBuffers.Get().(*[]byte)
+	c.bmu.Unlock()
+}
+
+// batched returns the size of the batch.
+func (c *trackedConn) batched() int {
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	return len(*c.batch)
+}
+
+// flushBatch writes the batch to the socket and ends batching.
+func (c *trackedConn) flushBatch() error {
+	c.bmu.Lock()
+	b := c.batch
+	c.batch = nil
+	c.bmu.Unlock()
+	var err error
+	if !c.frozen.Load() {
+		_, err = c.Conn.Write(*b)
+	}
+	*b = (*b)[:0]
+	if cap(*b) <= 4*maxBatch { // one huge frame's buffer goes to the collector
+		batchBuffers.Put(b)
+	}
+	return err
 }
 
 // Close closes the connection, except that a frozen one stays open on the
