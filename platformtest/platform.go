@@ -105,7 +105,15 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Dropped: p.columnDropped})
+	key, err := secretKey(store) // postgres.go
+	if err != nil {
+		_ = ln.Close()
+		_ = store.Close()
+		p.closeStores()
+		return nil, err
+	}
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log,
+		SecretKey: key, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service

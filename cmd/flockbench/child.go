@@ -1,6 +1,7 @@
 // This file holds childProc: a child process flockbench talks to in lines
-// (the bare nexus router), killed with flockbench whatever the cause; and
-// what flockbench's own child modes share: their environment.
+// (the callee, the subscriber, the footprint programs), killed with
+// flockbench whatever the cause; and what flockbench's own child modes
+// share: their device environment and their SDK client.
 
 package main
 
@@ -15,6 +16,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/flockgo/ironflock/client"
 )
 
 // childProc is a started child process: its standard output is read as
@@ -104,4 +107,20 @@ func childEnv(envVar string) (map[string]string, error) {
 		return nil, fmt.Errorf("%s: %w", envVar, err)
 	}
 	return env, nil
+}
+
+// startClient starts an SDK client with the device environment env; stop
+// stops it (within 5 s).
+func startClient(ctx context.Context, env map[string]string) (c *client.Client, stop func(), err error) {
+	if c, err = client.New(client.WithEnv(env)); err != nil {
+		return nil, nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	return c, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.Stop(sctx)
+	}, nil
 }

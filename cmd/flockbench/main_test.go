@@ -26,7 +26,8 @@ import (
 )
 
 // testRoleVar makes the test binary, started as a child by a test, play
-// a role instead of running tests: "flockd" (fakeFlockd).
+// a role instead of running tests: "flockd" (fakeFlockd) or "program"
+// (testProgram).
 const testRoleVar = "FLOCKBENCH_TEST_ROLE"
 
 func TestMain(m *testing.M) {
@@ -43,6 +44,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv(nexusEnvVar) != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := nexusRouterMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
+	if os.Getenv(subscriberEnvVar) != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := subscriberMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
+	if os.Getenv(testRoleVar) == "program" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := testProgram(ctx)
 		stop()
 		exitOn(err)
 	}

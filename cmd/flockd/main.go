@@ -1,7 +1,7 @@
 // Command flockd serves a fake IronFlock platform (package platformtest)
 // on a local address, for developing device apps without the cloud:
 //
-//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-env-file env.json] [-v]
+//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-db postgres://…] [-env-file env.json] [-v]
 //	flockd validate DIR
 //	flockd check [-data DIR]
 //	flockd env [-listen ADDR] [-token TOKEN] [-stage DEV|PROD] [-format shell|dotenv|json] DEVICE [APP]
@@ -54,6 +54,14 @@
 // section sets the inline limit, direct transfers and quotas; objects over
 // 1 MiB are kept in files under -spill-dir, which flockd clears at start
 // of what killed runs left.
+//
+// With -db URL the tables live in that PostgreSQL database instead of in
+// memory (docs/postgres.md): a schema per app backend, created or
+// migrated at start (a change that would drop stored values is refused
+// unless -allow-drop), transforms computed from their SQL, dropAfter
+// and downsample applied, and a read-only connection string per app
+// backend, printed and written to the environment file. A server that
+// cannot be reached stops flockd at start, unless -db-wait gives it time.
 //
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when

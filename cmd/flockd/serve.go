@@ -35,10 +35,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go
+	db := addDBFlags(fs)        // db.go
 	prof := addProfileFlags(fs) // profile.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
+			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
 			"              [-cpuprofile FILE] [-memprofile FILE]")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
@@ -85,6 +87,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if *spillDir != "" {
 		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
+	if o := db.option(*data.allowDrop); o != nil {
+		opts = append(opts, o)
+	}
 	consoleOpt, token := cons.console(*listen)
 	if consoleOpt != nil {
 		opts = append(opts, consoleOpt)
@@ -106,16 +111,22 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
 	if dir := p.DataDir(); dir != "" {
 		log.Info("data folder", "path", dir)
-	} else {
+	} else if *db.url == "" {
 		log.Info("in memory: nothing is kept after flockd stops")
+	} else {
+		log.Info("in memory: only the tables' rows are kept after flockd stops, in PostgreSQL")
 	}
 	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
 	}
+	sql, err := db.sqlAccess(log, p, res)
+	if err != nil {
+		return fmt.Errorf("direct SQL: %w", err)
+	}
 	if *envFile != "" {
-		if err := writeEnvFile(*envFile, p, res); err != nil {
+		if err := writeEnvFile(*envFile, p, res, sql); err != nil {
 			return fmt.Errorf("env file: %w", err)
 		}
 		log.Info("environment file written", "path", *envFile)

@@ -13,6 +13,7 @@ package console_test
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -210,4 +211,35 @@ func TestBrowserFault(t *testing.T) {
 	if !strings.Contains(log, "dropped every connection") {
 		t.Errorf("the action log says %q", log)
 	}
+}
+
+// TestBrowserSQL types a query into the SQL page, runs it and reads the
+// answer's table; a write shows PostgreSQL's refusal. It needs the
+// PostgreSQL database of $IRONFLOCK_TEST_POSTGRES (not run without).
+func TestBrowserSQL(t *testing.T) {
+	dbURL := os.Getenv(postgresEnv)
+	if dbURL == "" {
+		t.Log("not run: $" + postgresEnv + " is not set")
+		return
+	}
+	w := sqlWorld(t, dbURL)
+	ctx := browser(t)
+	sh := newShots(t)
+	var cells []string
+	run(t, ctx, "run a query", chromedp.Navigate(w.p.HTTPURL()+"/sql"), chromedp.WaitVisible("#sql-query", chromedp.ByQuery),
+		chromedp.SetValue("#sql-query", "SELECT sensor, celsius FROM readings WHERE celsius > 20 ORDER BY sensor", chromedp.ByQuery),
+		chromedp.Click("#sql-run", chromedp.ByQuery), chromedp.WaitVisible("#sql-result", chromedp.ByQuery),
+		chromedp.Evaluate(`Array.from(document.querySelectorAll("#sql-result tbody td")).map(td => td.textContent)`, &cells))
+	if want := []string{"s2", "21", "s3", "22"}; strings.Join(cells, " ") != strings.Join(want, " ") {
+		t.Errorf("answer cells %v, want %v", cells, want)
+	}
+	sh.Take(ctx, "sql")
+	var refusal string
+	run(t, ctx, "a write", chromedp.SetValue("#sql-query", "DELETE FROM readings", chromedp.ByQuery),
+		chromedp.Click("#sql-run", chromedp.ByQuery), chromedp.WaitVisible("#sql-error", chromedp.ByQuery),
+		chromedp.Text("#sql-error", &refusal, chromedp.ByQuery))
+	if !strings.Contains(refusal, "read-only transaction") {
+		t.Errorf("the write shows %q", refusal)
+	}
+	sh.Take(ctx, "sql-refused")
 }

@@ -1,6 +1,7 @@
 // This file holds the Console: its configuration, its routes and the
 // action log. The pages are in one file each (fleet.go, sessions.go,
-// traffic.go, tables.go, chart.go, files.go, agents.go, faults.go, env.go), the
+// traffic.go, tables.go, chart.go, files.go, agents.go, sql.go, faults.go,
+// env.go), the
 // access checks in auth.go, rendering in render.go.
 
 package console
@@ -99,6 +100,7 @@ func New(cfg Config) *Console {
 		"GET /agents":                 c.agents,
 		"GET /agents/{realm}/{device}/{agent}/{tool}":  c.toolForm,
 		"POST /agents/{realm}/{device}/{agent}/{tool}": c.toolCall,
+		"GET /sql":              c.sql,
 		"GET /faults":           c.faults,
 		"POST /faults/{action}": c.fault,
 		"GET /assets/{file}":    c.asset,

@@ -3,7 +3,8 @@
 // fleet (projects, devices with their environment, apps and releases,
 // installations with realm and stage, groups, grants), the live sessions
 // and the live traffic, the rows of tables with what writes lost and a
-// chart of a numeric column, the stored files and the agents' tools, and
+// chart of a numeric column, the stored files and the agents' tools,
+// read-only SQL on a realm's data backend (with the PostgreSQL store), and
 // that break things on purpose (faults) and call tools when allowed. One
 // route answers in plain text: GET /env/{device}, an installation's
 // environment, for flockd env and the device page's downloads.

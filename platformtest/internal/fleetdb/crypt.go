@@ -9,8 +9,10 @@
 //
 // Choices where the documents are silent: no additional authenticated
 // data (a kept secret is carried to the entity's next row as it is
-// stored); the key lives only in memory, so it dies with the platform,
-// like its rows.
+// stored); the key lives in memory, so it dies with the platform, like
+// the rows of the memory store; a store whose rows outlive the platform
+// keeps the key with them (KeyStore), and the platform passes it in
+// Config.SecretKey.
 
 package fleetdb
 
@@ -26,10 +28,19 @@ import (
 // sealer encrypts and decrypts the values of secret columns.
 type sealer struct{ aead cipher.AEAD }
 
-// newSealer makes a sealer with a fresh random 256-bit key.
-func newSealer() *sealer {
+// NewSecretKey returns a fresh random key for secret columns (256 bits).
+func NewSecretKey() []byte {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key) // crypto/rand.Read never fails
+	return key
+}
+
+// newSealer makes a sealer with key, or with a fresh random key when key
+// is not 32 bytes long.
+func newSealer(key []byte) *sealer {
+	if len(key) != 32 {
+		key = NewSecretKey()
+	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		panic("fleetdb: " + err.Error()) // a 32-byte key is always valid

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +32,37 @@ type unitStore struct {
 // test runs once against each (eachStore). A new store is one entry.
 var unitStores = []unitStore{
 	{"memory", func(testing.TB) Store { return NewMemoryStore() }},
+}
+
+// postgresEnv names the variable that holds the connection string of the
+// database the PostgreSQL tests use. Set (as .ci/run sets it), the
+// PostgreSQL store joins the conformance suite and a database that cannot
+// be reached fails its tests; unset, they are not run.
+const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
+
+func init() {
+	if url := os.Getenv(postgresEnv); url != "" {
+		unitStores = append(unitStores, unitStore{"postgres", func(tb testing.TB) Store {
+			tb.Helper()
+			return openScratchPostgres(tb, url, PostgresConfig{})
+		}})
+	}
+}
+
+// openScratchPostgres opens a scratch PostgreSQL store (its schemas and
+// roles dropped when it closes) at url with cfg's other settings, failing
+// the test when the database cannot be reached.
+func openScratchPostgres(tb testing.TB, url string, cfg PostgresConfig) Store {
+	tb.Helper()
+	cfg.URL, cfg.Scratch = url, true
+	if cfg.MaxConns == 0 {
+		cfg.MaxConns = 4
+	}
+	s, err := NewPostgresStore(context.Background(), cfg)
+	if err != nil {
+		tb.Fatalf("$%s: %v", postgresEnv, err)
+	}
+	return s
 }
 
 // eachStore runs body as a subtest per store of unitStores.
