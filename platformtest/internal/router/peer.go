@@ -1,10 +1,11 @@
 // This file holds wsPeer, the server side of one WAMP WebSocket link: a
 // nexus wamp.Peer over gorilla/websocket. Two goroutines serve a link: the
 // reader hands messages to the router (peer_read.go); the writer encodes
-// and writes what the router sends, with a pump queueing it while a write
-// blocks (peer_write.go); a timer pings the client (peer_ping.go). A link that cannot keep
-// up is dropped. This file holds the peer itself and the hooks the
-// platform needs (injected messages, swallowed answers).
+// and writes what the router sends (peer_write.go), with a pump queueing
+// it while a write blocks (peer_pump.go); a timer pings the client
+// (peer_ping.go). A link that cannot keep up is dropped. This file holds
+// the peer itself and the hooks the platform needs (injected messages,
+// swallowed answers).
 
 package router
 
@@ -38,20 +39,20 @@ type wsPeer struct {
 	wr chan wamp.Message // from the router (Limits.Handoff)
 
 	// Senders waiting for room in wr (awaitRoom) wait for room to close;
-	// the pump closes and replaces it after each message it takes while
-	// somebody waits.
+	// the writer or the pump closes and replaces it after each message it
+	// takes while somebody waits (tookOne).
 	roomWaiters atomic.Int32
 	roomMu      sync.Mutex
 	room        chan struct{}
 
 	rx         atomic.Int32  // who takes from wr: rxIdle, rxWriter, rxPump or rxClosed (peer_write.go)
-	writing    atomic.Int64  // since epoch, when the write in progress started; 0: none
+	writing    atomic.Int64  // since epoch, when the write in progress started; 0: none (peer_pump.go)
 	out        *outQueue     // encoded frames a pump queued (outqueue.go)
 	done       chan struct{} // closed by Close
 	closeOnce  sync.Once
 	writerDone chan struct{} // closed when the writer has ended (writerEnd)
 	writerOnce sync.Once
-	wd         time.Time     // the writers' write deadline (writeDeadline), one writer at a time
+	wd         time.Time     // the writer's write deadline (writeDeadline)
 	inStop     chan struct{} // closed when inbound ends
 	inStopOnce sync.Once
 	rdMu       sync.Mutex // held while sending on rd, so rd is closed safely
