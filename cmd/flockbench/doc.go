@@ -93,6 +93,16 @@
 // 64-slot queue cannot take). -router-cpuprofile writes a CPU profile of
 // each router, each round, into a directory (flockd -cpuprofile).
 //
+// The bounds flockd is held to (issue 26), all against the bare routers in
+// the same run: CPU per delivered event (fan10, fan100, fan1000) and per
+// routed call (call16) at most 1.1 × nexus's, CPU per join at most 1.5 ×
+// nexus-cra's, resident memory in fan1000 at most 1.5 × nexus's. The
+// README's Performance section holds a run: three rounds on a shared,
+// loaded 2-core machine gave 0.92 ×, 0.46 × and 0.68 × per event, 1.03 ×
+// per call, 1.03 × nexus-cra per join and 1.25 × the memory (99 MiB
+// against 80 MiB); before, flockd's fan1000 held 457 MiB and a join cost
+// 2.55 × nexus-cra's.
+//
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm
 // dependencies installed, or python3 with autobahn; FLOCKBENCH_PYTHON
