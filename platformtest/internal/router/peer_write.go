@@ -286,10 +286,15 @@ func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 
 // serialize encodes msg in the link's serialization.
 func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
+	var b []byte
+	var err error
 	if w.json {
-		msg = jsonOutbound(msg)
+		b, err = w.ser.Serialize(jsonOutbound(msg))
+	} else if l := msgpackList(msg); l != nil {
+		b, err = msgpackSerializer.SerializeDataItem(l)
+	} else {
+		b, err = w.ser.Serialize(msg)
 	}
-	b, err := w.ser.Serialize(msg)
 	if err != nil {
 		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
 		return nil, false
