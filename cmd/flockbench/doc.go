@@ -97,11 +97,13 @@
 // the same run: CPU per delivered event (fan10, fan100, fan1000) and per
 // routed call (call16) at most 1.1 × nexus's, CPU per join at most 1.5 ×
 // nexus-cra's, resident memory in fan1000 at most 1.5 × nexus's. The
-// README's Performance section holds a run: three rounds on a shared,
-// loaded 2-core machine gave 0.92 ×, 0.46 × and 0.68 × per event, 1.03 ×
-// per call, 1.03 × nexus-cra per join and 1.25 × the memory (99 MiB
-// against 80 MiB); before, flockd's fan1000 held 457 MiB and a join cost
-// 2.55 × nexus-cra's.
+// README's Performance section holds a run: three rounds on a shared 2-core
+// machine at load average 5–8 gave 0.84 ×, 0.50 × and 0.60 × nexus per
+// event, 0.88 × per call, 0.98 × nexus-cra per join and 1.30 × the memory
+// (104 MiB against 77 MiB); before, flockd's fan1000 held 472 MiB and a
+// join cost 2.43 × nexus-cra's. Per call the ratio moves with the
+// machine's load (0.88–1.15 × at load average 4–8, up to 1.43 × at 10):
+// compare it over several runs.
 //
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm
