@@ -36,11 +36,11 @@
 //   - force_reregister: a REGISTER with it takes a procedure over from
 //     another session; the previous owner gets UNREGISTERED with request 0
 //     and details.registration.
-//   - No event is dropped for a subscriber that keeps up: each link queues
-//     up to 32768 frames or 64 MiB. A link that cannot keep up (its queue
-//     overflows, or a write stalls for 10 seconds) is dropped with a log
-//     line; keepalive pings run on their own, so a stalled write does not
-//     stop them.
+//   - No event is dropped for a subscriber that keeps up: while a link's
+//     writes block, it queues up to 16 MiB of encoded messages. A link that
+//     cannot keep up (its queue overflows, or a write stalls for 10
+//     seconds) is dropped with a log line; keepalive pings run on their
+//     own, so a stalled write does not stop them.
 //   - Hostile peers: a WebSocket link may send 64 KiB before its session is
 //     admitted (64 MiB per message after), at most 256 links may wait for
 //     authentication (more get HTTP 503), and what cannot be decoded is

@@ -96,7 +96,8 @@ func WithBuildDuration(d time.Duration) Option {
 
 // WithRecording bounds the recording of inbound messages (Recorded,
 // Publications, Calls) to the newest messages within messages and bytes
-// (estimated payload bytes); 0 leaves a dimension unbounded. By default the
+// (the messages as received, plus 64 bytes each); 0 leaves a dimension
+// unbounded. By default the
 // recording keeps everything, which a test wants and a long-running server
 // does not: cmd/flockd bounds it.
 func WithRecording(messages int, bytes int64) Option {

@@ -82,6 +82,52 @@
 // is read once joined and once subscribed, each time after a garbage
 // collection, and printed per 1,000 subscriptions (RSS and Go heap).
 //
+// flockbench -router measures the routers instead of the clients: flockd
+// against a bare nexus router carrying the same loads, side by side.
+//
+//	go run ./cmd/flockbench -router [-duration 3s] [-count 1] [-warmup 500ms]
+//	                        [-router-scenarios fan10,fan100,fan1000,call16,join]
+//	                        [-routers flockd,nexus,nexus-cra] [-flockd PATH]
+//	                        [-router-cpuprofile DIR] [-json]
+//
+// Each round starts fresh routers: a flockd with its default flags (the
+// recording on, the console served) and the bare nexus router, nexus/v3/
+// router behind nexus's own WebSocket server with the platform's keepalive
+// (flockbench starts itself again with -nexus-router), once with anonymous
+// authentication ("nexus") and once with WAMP-CRA on the caller's
+// credential ("nexus-cra"), on flockd's realm. The peers are minimal
+// sessions in this process (pre-encoded msgpack, announcing the SDK's
+// roles and features), so every router gets the same bytes:
+//
+//	fan10    10 subscribers, one publisher at 1000 acknowledged publications/s
+//	fan100   100 subscribers, 1000 publications/s
+//	fan1000  1000 subscribers, 100 publications/s
+//	call16   16 callers, one call each in flight, to one echoing callee
+//	join     4 goroutines joining and leaving (GOODBYE) in a loop
+//
+// An operation is a delivered EVENT, a completed call or a join; CPU per
+// operation is the router process's user and system time (from
+// /proc/PID/stat, Linux only) over the operations counted in the interval,
+// the ratios compare it with the bare routers' in the same round (the
+// median of the per-round ratios), and the resident memory (VmRSS) is read
+// at the end of the interval, with its peak (VmHWM). After a fan-out
+// interval flockbench waits for the events of the publications made and
+// reports those that never came as lost (nexus drops what a subscriber's
+// 64-slot queue cannot take). -router-cpuprofile writes a CPU profile of
+// each router, each round, into a directory (flockd -cpuprofile).
+//
+// The bounds flockd is held to (issue 26), all against the bare routers in
+// the same run: CPU per delivered event (fan10, fan100, fan1000) and per
+// routed call (call16) at most 1.1 × nexus's, CPU per join at most 1.5 ×
+// nexus-cra's, resident memory in fan1000 at most 1.5 × nexus's. The
+// README's Performance section holds a run: three rounds on a shared 2-core
+// machine at load average 5–8 gave 0.84 ×, 0.50 × and 0.60 × nexus per
+// event, 0.88 × per call, 0.98 × nexus-cra per join and 1.30 × the memory
+// (104 MiB against 77 MiB); before, flockd's fan1000 held 472 MiB and a
+// join cost 2.43 × nexus-cra's. Per call the ratio moves with the
+// machine's load (0.88–1.15 × at load average 4–8, up to 1.43 × at 10):
+// compare it over several runs.
+//
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm
 // dependencies installed, or python3 with autobahn; FLOCKBENCH_PYTHON

@@ -29,9 +29,33 @@ type flockdProc struct {
 	log  *tailBuffer
 }
 
+// clientFlockdArgs are the flags of the flockd the client benchmark runs
+// on: it keeps no record of the operations, which would grow with them,
+// and serves no console.
+var clientFlockdArgs = []string{"-no-record", "-no-console"}
+
 // startFlockd starts flockd (bin, or a fresh build when bin is empty) in a
-// temporary directory and returns once it serves its fleet.
-func startFlockd(ctx context.Context, bin string) (_ *flockdProc, _ *fleet, err error) {
+// temporary directory with clientFlockdArgs and returns once it serves its
+// fleet.
+func startFlockd(ctx context.Context, bin string) (*flockdProc, *fleet, error) {
+	return startFlockdArgs(ctx, bin, clientFlockdArgs...)
+}
+
+// buildFlockd builds cmd/flockd into dir and returns the binary's path.
+func buildFlockd(ctx context.Context, dir string) (string, error) {
+	bin := filepath.Join(dir, "flockd")
+	out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, flockdPackage).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("build flockd (run flockbench inside the repository, or pass -flockd or -flockd-env): %w\n%s", err, out)
+	}
+	return bin, nil
+}
+
+// startFlockdArgs starts flockd (bin, or a fresh build when bin is empty)
+// in a temporary directory with args beside its listen address,
+// configuration and environment file, and returns once it serves its
+// fleet.
+func startFlockdArgs(ctx context.Context, bin string, args ...string) (_ *flockdProc, _ *fleet, err error) {
 	dir, err := os.MkdirTemp("", "flockbench-")
 	if err != nil {
 		return nil, nil, err
@@ -42,10 +66,8 @@ func startFlockd(ctx context.Context, bin string) (_ *flockdProc, _ *fleet, err 
 		}
 	}()
 	if bin == "" {
-		bin = filepath.Join(dir, "flockd")
-		out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, flockdPackage).CombinedOutput()
-		if err != nil {
-			return nil, nil, fmt.Errorf("build flockd (run flockbench inside the repository, or pass -flockd or -flockd-env): %w\n%s", err, out)
+		if bin, err = buildFlockd(ctx, dir); err != nil {
+			return nil, nil, err
 		}
 	}
 	cfg := filepath.Join(dir, "flockd.yml")
@@ -54,7 +76,7 @@ func startFlockd(ctx context.Context, bin string) (_ *flockdProc, _ *fleet, err 
 	}
 	envPath := filepath.Join(dir, "env.json")
 	p := &flockdProc{dir: dir, done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
-	p.cmd = exec.Command(bin, "-listen", "127.0.0.1:0", "-config", cfg, "-env-file", envPath, "-no-record", "-no-console")
+	p.cmd = exec.Command(bin, append([]string{"-listen", "127.0.0.1:0", "-config", cfg, "-env-file", envPath}, args...)...)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	p.cmd.SysProcAttr = childAttr()
 	if err := p.cmd.Start(); err != nil {

@@ -45,6 +45,13 @@ type options struct {
 	settle            time.Duration
 	subscriptions     int
 	subscriber        bool
+
+	// The router benchmark (router.go).
+	router          bool
+	routerScenarios string
+	routers         string
+	routerProfile   string
+	nexusRouter     bool
 }
 
 // runInfo describes a run, printed above the table.
@@ -85,6 +92,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
 	fs.BoolVar(&o.driver, "driver", false, "internal: serve as the driver child process of the serve scenarios")
 	fs.BoolVar(&o.subscriber, "subscriber", false, "internal: serve as the subscriber child process of -memory")
+	fs.BoolVar(&o.router, "router", false, "measure the routers instead of the clients: flockd against a bare nexus router")
+	fs.StringVar(&o.routerScenarios, "router-scenarios", "all", "with -router: comma-separated `list` of fan10, fan100, fan1000, call16, join")
+	fs.StringVar(&o.routers, "routers", "all", "with -router: comma-separated `list` of flockd, nexus, nexus-cra")
+	fs.StringVar(&o.routerProfile, "router-cpuprofile", "", "with -router: write a CPU profile of each router, each round, into `directory`")
+	fs.BoolVar(&o.nexusRouter, "nexus-router", false, "internal: serve as the bare nexus router child process")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -120,6 +132,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if o.subscriber {
 		return subscriberMain(ctx, stdin, stdout)
+	}
+	if o.nexusRouter {
+		return nexusRouterMain(ctx, stdin, stdout)
+	}
+	if o.router {
+		return runRouters(ctx, o, stdout, stderr)
 	}
 	scs, err := pick("scenario", o.scenarios, scenarios, func(s scenario) string { return s.Name })
 	if err != nil {

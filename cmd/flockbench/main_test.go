@@ -39,6 +39,14 @@ func TestMain(m *testing.M) {
 		stop()
 		exitOn(err)
 	}
+	// The bare nexus router of -router: startNexus runs os.Executable()
+	// -nexus-router (it inherits the flockd role too, so first).
+	if os.Getenv(nexusEnvVar) != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := nexusRouterMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
 	if os.Getenv(driverEnvVar) != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := driverMain(ctx, os.Stdin, os.Stdout)

@@ -5,6 +5,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,7 +19,7 @@ import (
 )
 
 // serve runs a platform until ctx ends.
-func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*platformtest.Platform)) error {
+func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*platformtest.Platform)) (err error) {
 	fs := flag.NewFlagSet("flockd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8080", "`address` to serve WAMP (/ws-ua-usr) and HTTP on")
@@ -35,11 +36,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go
 	db := addDBFlags(fs)        // db.go
+	prof := addProfileFlags(fs) // profile.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
-			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
+			"              [-cpuprofile FILE] [-memprofile FILE]")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
 		fmt.Fprintln(stderr, "\nCommands:")
 		for _, name := range slices.Sorted(maps.Keys(commands)) {
@@ -56,6 +59,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return err
 	}
+	stopProfile, err := prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfile()) }()
 	dir, err := data.folder(*config)
 	if err != nil {
 		return err

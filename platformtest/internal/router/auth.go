@@ -150,6 +150,7 @@ func (rt *Router) admit(sid wamp.ID, ri realm.Info, authid string, v registry.Ve
 	}
 	rt.mu.Lock()
 	rt.sessions[s.id] = s
+	rt.byID.Store(s.id, s)
 	rt.mu.Unlock()
 	if wp != nil {
 		wp.setSession(s)

@@ -1,17 +1,29 @@
-// This file holds the EVENT details of network subscribers. nexus gives
-// all subscribers of one publication the same details map and writes to it
+// This file holds the EVENTs of network subscribers. nexus gives all
+// subscribers of one publication the same details map and writes to it
 // (topic of pattern subscriptions, publisher disclosure) while it fans the
-// publication out, so a connection writing an earlier subscriber's EVENT
-// would read the map while the broker writes it. The platform therefore
-// never sends that map: its publish filter, which nexus calls for each
-// subscriber right before queueing the subscriber's EVENT, leaves a note
-// with the topic and the publisher; the connection's writer builds the
-// EVENT's details from the note.
+// publication out, so a link encoding an earlier subscriber's EVENT would
+// read the map while the broker writes it. The platform therefore never
+// sends that map: the publish filter factory, which nexus calls once per
+// publication before the fan-out, gives the publication a note (topic and
+// publisher) that rides in the spare capacity of the publication's
+// argument list, which every network subscriber's EVENT shares; a link
+// builds the EVENT's details from the note.
+//
+// Every subscriber of one subscription with the same details (pattern or
+// not, publisher identification or not) and serializer gets the same
+// bytes, so the note also keeps each encoded form: a publication is
+// encoded once per form, not once per subscriber.
+//
+// nexus discloses the publisher itself only to the platform's own (local)
+// sessions: a network session's HELLO is given to nexus without the
+// subscriber's publisher_identification feature, which the link keeps
+// for itself (noteHello), so that nexus does not build details per
+// subscriber that the link would throw away.
 
 package router
 
 import (
-	"reflect"
+	"sync/atomic"
 
 	nexus "github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -30,23 +42,90 @@ type publisherIdent struct {
 	authRole string
 }
 
-// eventNote describes the EVENT a publication sends one subscriber.
+// eventNote is what one publication tells its EVENTs beyond nexus's.
 type eventNote struct {
-	args  wamp.List // the publication's argument list, to match the EVENT
-	topic string
-	pub   *publisherIdent // nil: publisher not disclosed
+	topic  string
+	pub    *publisherIdent // nil: publisher not disclosed
+	frames atomic.Pointer[eventFrame]
 }
 
-// publishFilter keeps nexus's black- and whitelist filtering and leaves a
-// note for every network subscriber that gets the publication.
-type publishFilter struct {
-	rt    *Router
-	inner nexus.PublishFilter
-	note  eventNote
+// Forms of an EVENT's details and encoding (eventFrame.form).
+const (
+	formTopic = 1 << iota // details.topic: a pattern subscription
+	formIdent             // details.publisher*: the subscriber asked for them
+	formJSON              // encoded as JSON, else msgpack
+)
+
+// eventFrame is one encoded EVENT of a publication; frames form an
+// immutable list, pushed at its head.
+type eventFrame struct {
+	sub  wamp.ID
+	form uint8
+	b    []byte
+	next *eventFrame
+}
+
+// frame returns the encoded EVENT for subscription sub in form, nil when
+// not encoded yet.
+func (n *eventNote) frame(sub wamp.ID, form uint8) []byte {
+	for f := n.frames.Load(); f != nil; f = f.next {
+		if f.sub == sub && f.form == form {
+			return f.b
+		}
+	}
+	return nil
+}
+
+// keep remembers an encoded EVENT. Two links encoding the same form at
+// once both keep theirs; either serves.
+func (n *eventNote) keep(sub wamp.ID, form uint8, b []byte) {
+	f := &eventFrame{sub: sub, form: form, b: b}
+	for {
+		f.next = n.frames.Load()
+		if n.frames.CompareAndSwap(f.next, f) {
+			return
+		}
+	}
+}
+
+// details returns the EVENT details of form.
+func (n *eventNote) details(form uint8) wamp.Dict {
+	d := wamp.Dict{}
+	if form&formTopic != 0 {
+		d["topic"] = n.topic
+	}
+	if form&formIdent != 0 && n.pub != nil {
+		d["publisher"] = n.pub.session
+		d["publisher_authid"] = n.pub.authID
+		d["publisher_authrole"] = n.pub.authRole
+	}
+	return d
+}
+
+// withNote returns a copy of args with n in the slot past its end.
+func withNote(args wamp.List, n *eventNote) wamp.List {
+	c := make(wamp.List, len(args)+1)
+	copy(c, args)
+	c[len(args)] = n
+	return c[: len(args) : len(args)+1]
+}
+
+// noteOf returns the note of the publication an EVENT of a network
+// subscriber belongs to; nil for other EVENTs (meta events).
+func noteOf(ev *wamp.Event) *eventNote {
+	a := ev.Arguments
+	if cap(a) != len(a)+1 {
+		return nil
+	}
+	n, _ := a[:len(a)+1][len(a)].(*eventNote)
+	return n
 }
 
 // publishFilterFactory is the realms' nexus FilterFactory. It runs in the
-// publisher's session goroutine before the broker fans out.
+// publisher's session goroutine before the broker fans out: it gives the
+// publication its note and keeps nexus's black- and whitelist filtering
+// (nil when the publication has none, so nexus asks nothing per
+// subscriber).
 func (rt *Router) publishFilterFactory(msg *wamp.Publish) nexus.PublishFilter {
 	var pub *publisherIdent
 	if v, ok := msg.Options[publisherKey]; ok {
@@ -56,65 +135,47 @@ func (rt *Router) publishFilterFactory(msg *wamp.Publish) nexus.PublishFilter {
 	if disclose, _ := msg.Options[wire.OptDiscloseMe].(bool); !disclose {
 		pub = nil
 	}
-	if msg.Arguments == nil {
-		// A list of its own makes the publication's EVENTs recognisable;
-		// an empty list is not serialized, as nil is not.
-		msg.Arguments = make(wamp.List, 0, 1)
-	}
-	return &publishFilter{
-		rt:    rt,
-		inner: nexus.NewSimplePublishFilter(msg),
-		note:  eventNote{args: msg.Arguments, topic: string(msg.Topic), pub: pub},
-	}
+	msg.Arguments = withNote(msg.Arguments, &eventNote{topic: string(msg.Topic), pub: pub})
+	return nexus.NewSimplePublishFilter(msg)
 }
 
-// Allowed applies the publication's own filters and notes the EVENT for a
-// network subscriber. nexus calls it from the broker goroutine.
-func (f *publishFilter) Allowed(sess *wamp.Session) bool {
-	if f.inner != nil && !f.inner.Allowed(sess) {
-		return false
+// eventOut returns the encoded EVENT, from the publication's note when
+// another subscriber's link encoded it already; ok is false when it
+// cannot be encoded.
+func (w *wsPeer) eventOut(ev *wamp.Event) (b []byte, ok bool) {
+	n := noteOf(ev)
+	if n == nil { // a meta event: details of its own
+		w.tapOut(ev)
+		return w.serialize(ev)
 	}
-	if s := f.rt.sessionByID(uint64(sess.ID)); s != nil && s.peer != nil {
-		s.peer.noteEvent(f.note)
-	}
-	return true
-}
-
-func (w *wsPeer) noteEvent(n eventNote) {
+	var form uint8
 	w.mu.Lock()
-	w.notes = append(w.notes, n)
+	if w.patternSubs[ev.Subscription] {
+		form |= formTopic
+	}
+	if w.pubIdentFeature && n.pub != nil {
+		form |= formIdent
+	}
 	w.mu.Unlock()
-}
-
-// eventOut returns the EVENT to write: with details of its own when a note
-// matches it. An EVENT without note (a meta event) has unshared details.
-func (w *wsPeer) eventOut(ev *wamp.Event) *wamp.Event {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	id := reflect.ValueOf(ev.Arguments).Pointer()
-	for i, n := range w.notes {
-		if reflect.ValueOf(n.args).Pointer() != id {
-			continue
-		}
-		// Notes before i belong to EVENTs that were never queued.
-		w.notes = w.notes[i+1:]
-		if len(w.notes) == 0 {
-			w.notes = nil
-		}
-		d := wamp.Dict{}
-		if w.patternSubs[ev.Subscription] {
-			d["topic"] = n.topic
-		}
-		if n.pub != nil && w.pubIdentFeature {
-			d["publisher"] = n.pub.session
-			d["publisher_authid"] = n.pub.authID
-			d["publisher_authrole"] = n.pub.authRole
-		}
-		c := *ev
-		c.Details = d
-		return &c
+	if w.json {
+		form |= formJSON
 	}
-	return ev
+	watched := w.rt.watched()
+	if b = n.frame(ev.Subscription, form); b != nil && !watched {
+		return b, true
+	}
+	c := *ev
+	c.Details = n.details(form)
+	if watched {
+		w.tapOut(&c)
+	}
+	if b != nil {
+		return b, true
+	}
+	if b, ok = w.serialize(&c); ok {
+		n.keep(ev.Subscription, form, b)
+	}
+	return b, ok
 }
 
 // noteSubscribe remembers whether a SUBSCRIBE asks for a pattern, until
@@ -139,11 +200,24 @@ func (w *wsPeer) noteSubscribeAnswer(req, sub wamp.ID) {
 }
 
 // noteHello records whether the client announced publisher identification
-// as a subscriber.
+// as a subscriber, and takes the feature out of the HELLO nexus sees.
 func (w *wsPeer) noteHello(h *wamp.Hello) {
-	features := wamp.DictChild(wamp.DictChild(wamp.DictChild(h.Details, "roles"), "subscriber"), "features")
+	features := mapChild(mapChild(mapChild(map[string]any(h.Details), "roles"), "subscriber"), "features")
 	on, _ := features[wamp.FeaturePubIdent].(bool)
+	delete(features, wamp.FeaturePubIdent)
 	w.mu.Lock()
 	w.pubIdentFeature = on
 	w.mu.Unlock()
+}
+
+// mapChild returns the map under key in m, the map itself, not a copy
+// (wamp.DictChild normalises into a new one); nil when there is none.
+func mapChild(m map[string]any, key string) map[string]any {
+	switch c := m[key].(type) {
+	case map[string]any:
+		return c
+	case wamp.Dict:
+		return c
+	}
+	return nil
 }

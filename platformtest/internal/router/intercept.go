@@ -62,6 +62,7 @@ func (rt *Router) Intercept(f Fault) *Interception {
 	}
 	rt.mu.Lock()
 	rt.interceptions = append(rt.interceptions, i)
+	rt.intercepting.Store(int32(len(rt.interceptions)))
 	rt.mu.Unlock()
 	return i
 }
@@ -71,6 +72,7 @@ func (rt *Router) Intercept(f Fault) *Interception {
 func (i *Interception) Cancel() {
 	i.rt.mu.Lock()
 	i.rt.interceptions = slices.DeleteFunc(i.rt.interceptions, func(x *Interception) bool { return x == i })
+	i.rt.intercepting.Store(int32(len(i.rt.interceptions)))
 	i.rt.mu.Unlock()
 	i.mu.Lock()
 	defer i.mu.Unlock()
@@ -138,6 +140,9 @@ func (i *Interception) matches(m *Message) bool {
 // Hang), using each up once, and returns that one; nil when none acts.
 // Watching interceptions pass the message on.
 func (rt *Router) take(m *Message) *Interception {
+	if rt.intercepting.Load() == 0 {
+		return nil
+	}
 	rt.mu.Lock()
 	var hits []*Interception
 	var acting *Interception
@@ -150,6 +155,7 @@ func (rt *Router) take(m *Message) *Interception {
 			i.left--
 			if i.left == 0 {
 				rt.interceptions = slices.Delete(rt.interceptions, n, n+1)
+				rt.intercepting.Store(int32(len(rt.interceptions)))
 				n--
 			}
 		}

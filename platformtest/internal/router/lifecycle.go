@@ -38,7 +38,7 @@ func (rt *Router) upLocked(ln net.Listener) error {
 			return fmt.Errorf("listen on %s: %w", rt.addr, err)
 		}
 	}
-	nx, err := nexus.NewRouter(&nexus.Config{}, nexusLogger{rt.log})
+	nx, err := nexus.NewRouter(&nexus.Config{}, nexusLogger{l: rt.log, rt: rt})
 	if err != nil {
 		_ = ln.Close()
 		return fmt.Errorf("start router: %w", err)
@@ -176,8 +176,13 @@ func (rt *Router) realmConfig(ri realm.Info) *nexus.RealmConfig {
 	}
 }
 
-// nexusLogger sends what nexus logs to slog at debug level.
-type nexusLogger struct{ l *slog.Logger }
+// nexusLogger sends what nexus logs to slog at debug level. The router's
+// logger (rt set) also learns from it that nexus dropped a message for a
+// link whose channel was full, and drops the link (lostMessage).
+type nexusLogger struct {
+	l  *slog.Logger
+	rt *Router
+}
 
 func (n nexusLogger) enabled() bool { return n.l.Enabled(context.Background(), slog.LevelDebug) }
 
@@ -198,7 +203,33 @@ func (n nexusLogger) Println(v ...any) {
 
 // Printf logs like fmt.Printf.
 func (n nexusLogger) Printf(format string, v ...any) {
+	if n.rt != nil {
+		lostMessage(format, v)
+	}
 	if n.enabled() {
 		n.l.Debug(fmt.Sprintf(format, v...), "component", "nexus")
+	}
+}
+
+// The formats of nexus v3.3.0's log lines for a message it dropped because
+// the session's channel was full (broker.trySend, dealer.trySend and a
+// RESULT to a caller), each with the message type and the session.
+var droppedFormats = map[string]bool{
+	"!!! Dropped %s to session %s: blocked": true,
+	"!!! Dropped %s to caller %s: blocked":  true,
+}
+
+// lostMessage drops the link nexus could not hand a message to, when the
+// log line says so.
+func lostMessage(format string, v []any) {
+	if !droppedFormats[format] || len(v) != 2 {
+		return
+	}
+	sess, _ := v[1].(*wamp.Session)
+	if sess == nil {
+		return
+	}
+	if w, ok := sess.Peer.(*wsPeer); ok {
+		w.lost(fmt.Sprint(v[0]))
 	}
 }

@@ -16,11 +16,17 @@ type Limits struct {
 	// MaxUnauthenticated bounds the WebSocket links waiting to be
 	// admitted; more are answered 503.
 	MaxUnauthenticated int
-	// QueueMessages and QueueBytes bound the frames queued for one link;
-	// a link whose queue overflows is dropped. A single frame larger than
-	// QueueBytes is queued when the queue is empty.
-	QueueMessages int
-	QueueBytes    int
+	// Handoff is the capacity of the channel through which the router
+	// hands a link its messages (nexus drops a message when it is full);
+	// the link's writer, or a pump while the writer is blocked, empties it
+	// at once, so it only covers the moments neither is scheduled, and a
+	// sender waits while fewer than 16 slots are free. At least 32.
+	Handoff int
+	// QueueBytes bounds the encoded frames queued for one link (each
+	// counted with 64 bytes more for its slot); a link whose queue
+	// overflows is dropped. A single frame larger than QueueBytes is
+	// queued when the queue is empty.
+	QueueBytes int
 	// WriteTimeout bounds the write of one frame; a link that cannot take
 	// a frame in that time is dropped.
 	WriteTimeout time.Duration
@@ -37,8 +43,8 @@ func DefaultLimits() Limits {
 		MaxMessageBytes:     64 << 20,
 		PreAuthBytes:        64 << 10,
 		MaxUnauthenticated:  256,
-		QueueMessages:       1 << 15,
-		QueueBytes:          64 << 20,
+		Handoff:             256,
+		QueueBytes:          16 << 20,
 		WriteTimeout:        10 * time.Second,
 		PingTimeout:         5 * time.Second,
 		AuthResponseTimeout: 10 * time.Second,
@@ -57,9 +63,10 @@ func (l Limits) orDefault() Limits {
 	if l.MaxUnauthenticated <= 0 {
 		l.MaxUnauthenticated = d.MaxUnauthenticated
 	}
-	if l.QueueMessages <= 0 {
-		l.QueueMessages = d.QueueMessages
+	if l.Handoff <= 0 {
+		l.Handoff = d.Handoff
 	}
+	l.Handoff = max(l.Handoff, 2*sendHeadroom)
 	if l.QueueBytes <= 0 {
 		l.QueueBytes = d.QueueBytes
 	}

@@ -1,11 +1,11 @@
 // This file holds wsPeer, the server side of one WAMP WebSocket link: a
-// nexus wamp.Peer over gorilla/websocket. Four goroutines serve a link: the
-// reader hands messages to the router (peer_read.go); the pump takes what
-// the router sends at once, encodes it and queues the frames, bounded by
-// count and bytes; the writer writes them with a deadline; the pinger
-// keeps the link alive on its own (peer_write.go). A link that cannot keep
-// up is dropped. This file holds the peer itself and the hooks the
-// platform needs (injected messages, swallowed answers).
+// nexus wamp.Peer over gorilla/websocket. Two goroutines serve a link: the
+// reader hands messages to the router (peer_read.go); the writer encodes
+// and writes what the router sends (peer_write.go), with a pump queueing
+// it while a write blocks (peer_pump.go); a timer pings the client
+// (peer_ping.go). A link that cannot keep up is dropped. This file holds
+// the peer itself and the hooks the platform needs (injected messages,
+// swallowed answers).
 
 package router
 
@@ -36,18 +36,33 @@ type wsPeer struct {
 	ptype int
 
 	rd chan wamp.Message // to the router, unbuffered
-	wr chan wamp.Message // from the router
+	wr chan wamp.Message // from the router (Limits.Handoff)
 
-	out        *outQueue     // encoded frames to write (peer_write.go)
+	// Senders waiting for room in wr (awaitRoom) wait for room to close;
+	// the writer or the pump closes and replaces it after each message it
+	// takes while somebody waits (tookOne).
+	roomWaiters atomic.Int32
+	roomMu      sync.Mutex
+	room        chan struct{}
+
+	rx         atomic.Int32  // who takes from wr: rxIdle, rxWriter, rxPump or rxClosed (peer_write.go)
+	writing    atomic.Int64  // since epoch, when the write in progress started; 0: none (peer_pump.go)
+	out        *outQueue     // encoded frames a pump queued (outqueue.go)
 	done       chan struct{} // closed by Close
 	closeOnce  sync.Once
-	writerDone chan struct{} // closed when the pump and the writer have ended
+	writerDone chan struct{} // closed when the writer has ended (writerEnd)
+	writerOnce sync.Once
+	wd         time.Time     // the writer's write deadline (writeDeadline)
 	inStop     chan struct{} // closed when inbound ends
 	inStopOnce sync.Once
 	rdMu       sync.Mutex // held while sending on rd, so rd is closed safely
 	rdClosed   bool
 
 	pendingPings atomic.Int32
+	pingMu       sync.Mutex  // guards pingT and pingStopped (peer_ping.go)
+	pingT        *time.Timer // the next ping
+	pingStopped  bool
+	pingDone     sync.Once
 	injectSeq    atomic.Uint64
 	dropping     atomic.Bool  // the link is being dropped for not keeping up
 	flushBy      atomic.Int64 // Unix nanoseconds by which a closing link's queue must be out
@@ -57,7 +72,6 @@ type wsPeer struct {
 	sawFirst        bool
 	joinHeld        bool
 	swallow         map[wamp.ID]struct{}
-	notes           []eventNote      // EVENTs the broker is queueing (events.go)
 	subReqs         map[wamp.ID]bool // SUBSCRIBE request → pattern?
 	patternSubs     map[wamp.ID]bool // subscription IDs of pattern subscriptions
 	pubIdentFeature bool             // the client wants publisher identities
@@ -66,13 +80,14 @@ type wsPeer struct {
 
 func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPeer {
 	w := &wsPeer{
-		rt:          rt,
-		conn:        conn,
-		tc:          tc,
-		json:        json,
-		rd:          make(chan wamp.Message),
-		wr:          make(chan wamp.Message, rt.limits.QueueMessages),
-		out:         newOutQueue(rt.limits.QueueMessages, rt.limits.QueueBytes),
+		rt:   rt,
+		conn: conn,
+		tc:   tc,
+		json: json,
+		rd:   make(chan wamp.Message),
+		wr:   make(chan wamp.Message, rt.limits.Handoff),
+		room: make(chan struct{}),
+
 		done:        make(chan struct{}),
 		writerDone:  make(chan struct{}),
 		inStop:      make(chan struct{}),
@@ -85,6 +100,7 @@ func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPe
 	} else {
 		w.ser, w.ptype = &serialize.MessagePackSerializer{}, websocket.BinaryMessage
 	}
+	w.out = newOutQueue(rt.limits.QueueBytes)
 	w.injectSeq.Store(injectIDBase)
 	return w
 }
@@ -92,8 +108,15 @@ func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPe
 // Recv returns the messages from the client to the router.
 func (w *wsPeer) Recv() <-chan wamp.Message { return w.rd }
 
-// Send returns the queue of messages from the router to the client.
-func (w *wsPeer) Send() chan<- wamp.Message { return w.wr }
+// Send returns the channel of messages from the router to the client,
+// once it has room (awaitRoom), starting a pump when the writer is stuck
+// in a write (slowWriter): nexus calls it for every message and drops the
+// message when the channel is full.
+func (w *wsPeer) Send() chan<- wamp.Message {
+	w.slowWriter()
+	w.awaitRoom()
+	return w.wr
+}
 
 // IsLocal reports false: this is a network client.
 func (w *wsPeer) IsLocal() bool { return false }
@@ -106,6 +129,7 @@ func (w *wsPeer) Close() {
 		by := time.Now().Add(closeFlushTimeout)
 		w.flushBy.Store(by.UnixNano())
 		close(w.done)
+		w.stopPinger()
 		// Unblocks a write stuck on a full socket.
 		_ = w.tc.SetWriteDeadline(by)
 		w.closeInbound()
@@ -132,12 +156,18 @@ func (w *wsPeer) setSession(s *session) {
 	w.mu.Unlock()
 }
 
-// enqueue puts a message of the platform's own on the outbound queue.
+// enqueue hands a message of the platform's own to the link, as the
+// router does (Send), unless the link is closing.
 func (w *wsPeer) enqueue(msg wamp.Message) {
-	select {
-	case w.wr <- msg:
-	default:
-		w.rt.log.Warn("outbound queue full, message dropped", "type", msg.MessageType().String())
+	for {
+		w.awaitRoom()
+		select {
+		case w.wr <- msg:
+			return
+		case <-w.done:
+			return
+		default: // another sender took the room
+		}
 	}
 }
 

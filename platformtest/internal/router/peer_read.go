@@ -55,14 +55,15 @@ func (w *wsPeer) readLoop() {
 		if w.json {
 			normalizeJSONInbound(msg)
 		}
-		if !w.inbound(msg) {
+		if !w.inbound(msg, data) {
 			return
 		}
 	}
 }
 
-// inbound routes one decoded message; false ends the link.
-func (w *wsPeer) inbound(msg wamp.Message) bool {
+// inbound routes one decoded message, which arrived in frame; false ends
+// the link.
+func (w *wsPeer) inbound(msg wamp.Message, frame []byte) bool {
 	w.mu.Lock()
 	first := !w.sawFirst
 	w.sawFirst = true
@@ -81,7 +82,7 @@ func (w *wsPeer) inbound(msg wamp.Message) bool {
 	case *wamp.Register:
 		w.tapNoteRequest(m)
 	}
-	if s := w.session(); s != nil && !w.rt.screenInbound(w, s, msg) {
+	if s := w.session(); s != nil && !w.rt.screenInbound(w, s, msg, frame) {
 		return true // answered by the platform, not forwarded
 	}
 	return w.sendIn(msg)

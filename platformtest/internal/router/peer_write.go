@@ -1,16 +1,20 @@
-// This file holds the outbound side of a link. The pump takes every
-// message the router sends at once (nexus drops an EVENT for a peer whose
-// channel is full, so the channel must never fill), encodes it and queues
-// the frame; the writer writes queued frames, each with a deadline; the
-// pinger sends keepalive pings on its own, so a blocked write cannot stop
-// them. A link whose queue overflows (by count or bytes) or whose writes
-// time out cannot keep up: it is dropped, with a log line saying why.
+// This file holds the outbound side of a link. nexus hands a link its
+// messages through a small channel (Limits.Handoff) and drops a message
+// when the channel is full. The writer takes each message from the
+// channel, encodes it (an EVENT once per publication and form, events.go)
+// and writes it, one goroutine and one hop as in nexus's own peer; a
+// burst goes out in one system call per 64 KiB. While a write blocks (a
+// slow client), a pump takes the channel over and queues the encoded
+// frames in the outbound queue, bounded in bytes (peer_pump.go,
+// outqueue.go); the writer writes what the pump queued before it takes
+// the channel back. Only one of them takes from the channel at a time
+// (rx), so the order is kept. A link whose queue overflows or whose
+// writes time out cannot keep up: it is dropped, with a log line saying
+// why. So is a link nexus could not hand a message to (nexusLogger).
 
 package router
 
 import (
-	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -18,194 +22,236 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
-// outQueue is a FIFO of encoded frames bounded by count and bytes.
-type outQueue struct {
-	maxMsgs, maxBytes int
+// Who takes from the router's channel (wsPeer.rx).
+const (
+	rxIdle   = iota // nobody at the moment
+	rxWriter        // the writer waits on it
+	rxPump          // a pump empties it into the queue
+	rxClosed        // the link is closing: nobody any more
+)
 
-	mu     sync.Mutex
-	frames [][]byte
-	head   int
-	bytes  int
-	ended  bool          // no more frames: flush what is left, then stop
-	ready  chan struct{} // holds a token while frames may be waiting
-	peak   atomic.Int64  // the most bytes ever queued, for tests
+// writeLoop is the link's writer: it takes what the router sends, encodes
+// it and writes it; what a pump queued meanwhile comes first. Once the
+// link closes it writes what is left and ends the link (finish).
+func (w *wsPeer) writeLoop() {
+	defer w.rt.wg.Done()
+	defer w.writerEnd()
+	var batch [][]byte
+	for {
+		var ended bool
+		batch, ended = w.out.take(batch[:0])
+		if len(batch) > 0 {
+			ok := w.writeFrames(batch)
+			w.out.release(batch)
+			clear(batch)
+			if !ok {
+				w.closeRx()
+				return
+			}
+			continue
+		}
+		if ended { // dropped
+			w.closeRx()
+			_ = w.tc.Close()
+			return
+		}
+		if !w.takeChannel() {
+			<-w.out.ready // a pump has the channel: wait for its frames or its end
+			continue
+		}
+		select {
+		case msg := <-w.wr:
+			w.rx.Store(rxIdle)
+			w.tookOne()
+			ok := true
+			if len(w.wr) > 0 {
+				ok = w.writeBurst(msg)
+			} else if b, enc := w.encode(msg); enc {
+				ok = w.writeFrame(b)
+			}
+			if !ok {
+				w.closeRx()
+				return
+			}
+		case <-w.done:
+			w.rx.Store(rxIdle)
+			w.finish()
+			return
+		}
+	}
 }
 
-func newOutQueue(maxMsgs, maxBytes int) *outQueue {
-	return &outQueue{maxMsgs: maxMsgs, maxBytes: maxBytes, ready: make(chan struct{}, 1)}
-}
-
-// push queues a frame; false when the queue is full or has ended.
-func (q *outQueue) push(b []byte) bool {
-	q.mu.Lock()
-	n := len(q.frames) - q.head
-	if q.ended || (n > 0 && (n >= q.maxMsgs || q.bytes+len(b) > q.maxBytes)) {
-		q.mu.Unlock()
+// takeChannel makes the writer the one that takes from the router's
+// channel; false when a pump has it, or had it and queued frames that
+// must be written first (they are older than what the channel holds).
+func (w *wsPeer) takeChannel() bool {
+	if !w.rx.CompareAndSwap(rxIdle, rxWriter) {
 		return false
 	}
-	q.frames = append(q.frames, b)
-	q.bytes += len(b)
-	if int64(q.bytes) > q.peak.Load() {
-		q.peak.Store(int64(q.bytes))
+	if w.out.queued.Load() > 0 {
+		w.rx.Store(rxIdle)
+		w.out.signal()
+		return false
 	}
-	q.mu.Unlock()
-	q.signal()
 	return true
 }
 
-// pop returns the next frame; ok is false when the queue is empty, and
-// ended tells that no frame will come any more.
-func (q *outQueue) pop() (b []byte, ok, ended bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if q.head == len(q.frames) {
-		return nil, false, q.ended
-	}
-	b = q.frames[q.head]
-	q.frames[q.head] = nil
-	q.head++
-	q.bytes -= len(b)
-	if q.head == len(q.frames) {
-		q.frames, q.head = q.frames[:0], 0
-	}
-	return b, true, false
-}
-
-// end marks the queue finished: frames queued so far are still popped.
-func (q *outQueue) end() {
-	q.mu.Lock()
-	q.ended = true
-	q.mu.Unlock()
-	q.signal()
-}
-
-// discard drops every queued frame and ends the queue.
-func (q *outQueue) discard() {
-	q.mu.Lock()
-	q.frames, q.head, q.bytes, q.ended = nil, 0, 0, true
-	q.mu.Unlock()
-	q.signal()
-}
-
-func (q *outQueue) signal() {
-	select {
-	case q.ready <- struct{}{}:
-	default:
-	}
-}
-
-// pumpLoop moves what the router sends into the queue, encoded, until the
-// link closes; then it queues what is left and ends the queue.
-func (w *wsPeer) pumpLoop() {
-	defer w.rt.wg.Done()
-	for {
+// finish ends a closing link: once no pump runs, it writes what is queued
+// and what the router still handed over (the flush deadline bounds it),
+// then a close frame, and closes the connection.
+func (w *wsPeer) finish() {
+	w.closeRx()
+	batch, _ := w.out.take(nil)
+	ok := w.writeFrames(batch)
+	for ok {
 		select {
 		case msg := <-w.wr:
-			w.queue(msg)
-		case <-w.done:
-			for {
-				select {
-				case msg := <-w.wr:
-					w.queue(msg)
-				default:
-					w.out.end()
-					return
-				}
+			if b, enc := w.encode(msg); enc {
+				ok = w.writeFrame(b)
 			}
-		}
-	}
-}
-
-// queue encodes msg and queues its frame; a full queue drops the link.
-func (w *wsPeer) queue(msg wamp.Message) {
-	b, ok := w.encode(msg)
-	if !ok || w.out.push(b) {
-		return
-	}
-	if w.dropping.CompareAndSwap(false, true) {
-		w.out.mu.Lock()
-		n, size := len(w.out.frames)-w.out.head, w.out.bytes
-		w.out.mu.Unlock()
-		w.rt.log.Warn("dropping a link that cannot keep up: its outbound queue is full",
-			"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "queued", n, "queued_bytes", size,
-			"max_queued", w.out.maxMsgs, "max_queued_bytes", w.out.maxBytes)
-		w.out.discard()
-		_ = w.tc.hardClose()
-	}
-}
-
-// writeLoop writes queued frames, each within the write timeout, and ends
-// with a close frame once the queue has ended.
-func (w *wsPeer) writeLoop() {
-	defer w.rt.wg.Done()
-	defer close(w.writerDone)
-	for {
-		b, ok, ended := w.out.pop()
-		switch {
-		case ok:
-			_ = w.conn.SetWriteDeadline(w.writeDeadline())
-			if err := w.conn.WriteMessage(w.ptype, b); err != nil {
-				if w.flushBy.Load() == 0 && w.dropping.CompareAndSwap(false, true) {
-					w.rt.log.Warn("dropping a link that cannot keep up: a write failed",
-						"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "err", err)
-				}
-				w.out.discard()
-				_ = w.tc.Close()
-				return
-			}
-		case ended:
-			msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "goodbye")
-			_ = w.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(closeFlushTimeout))
-			_ = w.tc.Close()
-			return
+			continue
 		default:
-			<-w.out.ready
 		}
+		msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "goodbye")
+		_ = w.conn.WriteControl(websocket.CloseMessage, msg, time.Now().Add(closeFlushTimeout))
+		break
+	}
+	_ = w.tc.Close()
+}
+
+// closeRx takes the channel from the router away for good, once a pump
+// that has it has ended; no pump starts after it.
+func (w *wsPeer) closeRx() {
+	for !w.rx.CompareAndSwap(rxIdle, rxClosed) {
+		<-w.out.ready
 	}
 }
+
+// writeFrames writes frames in order, batched; false when a write failed
+// (the link is then closed).
+func (w *wsPeer) writeFrames(frames [][]byte) bool {
+	if len(frames) == 1 {
+		return w.writeFrame(frames[0])
+	}
+	for len(frames) > 0 {
+		w.tc.beginBatch()
+		for len(frames) > 0 && w.tc.batched() < maxBatch {
+			w.batchFrame(frames[0])
+			frames = frames[1:]
+		}
+		if !w.flush() {
+			return false
+		}
+	}
+	return true
+}
+
+// writeBurst writes msg and the messages that wait behind it in the
+// router's channel with one socket write per 64 KiB (maxBatch), while it
+// can take the channel (a pump may have it); false when the write failed
+// (the link is then closed).
+func (w *wsPeer) writeBurst(msg wamp.Message) bool {
+	w.tc.beginBatch()
+	for {
+		if b, ok := w.encode(msg); ok {
+			w.batchFrame(b)
+		}
+		if w.tc.batched() >= maxBatch || !w.takeChannel() {
+			break
+		}
+		select {
+		case msg = <-w.wr:
+			w.rx.Store(rxIdle)
+			w.tookOne()
+			continue
+		default:
+			w.rx.Store(rxIdle)
+		}
+		break
+	}
+	return w.flush()
+}
+
+// batchFrame frames b into the connection's batch.
+func (w *wsPeer) batchFrame(b []byte) {
+	_ = w.conn.SetWriteDeadline(w.writeDeadline())
+	_ = w.conn.WriteMessage(w.ptype, b) // into the batch: it fails only as the flush does
+}
+
+// flush writes the connection's batch within the write timeout; a link
+// whose write fails is dropped (a closing link quietly).
+func (w *wsPeer) flush() bool {
+	w.writing.Store(int64(time.Since(epoch)))
+	err := w.tc.flushBatch()
+	w.writing.Store(0)
+	return w.wrote(err)
+}
+
+// writeFrame writes one frame within the write timeout; a link whose
+// write fails is dropped (a closing link quietly).
+func (w *wsPeer) writeFrame(b []byte) bool {
+	_ = w.conn.SetWriteDeadline(w.writeDeadline())
+	w.writing.Store(int64(time.Since(epoch)))
+	err := w.conn.WriteMessage(w.ptype, b)
+	w.writing.Store(0)
+	return w.wrote(err)
+}
+
+// wrote handles the outcome of a write: false when it failed.
+func (w *wsPeer) wrote(err error) bool {
+	if err != nil {
+		if w.flushBy.Load() == 0 {
+			w.drop("a write failed", "err", err)
+		}
+		w.out.discard()
+		_ = w.tc.Close()
+		return false
+	}
+	return true
+}
+
+// writerEnd tells the link's reader that writing is over for good.
+func (w *wsPeer) writerEnd() { w.writerOnce.Do(func() { close(w.writerDone) }) }
 
 // writeDeadline is the deadline of the next write: the write timeout from
-// now, but no later than the flush deadline once the link is closing.
+// now, kept for the writes that follow while it is at least nine tenths
+// of the timeout away (a frame then has 90 to 100 % of the timeout), and
+// no later than the flush deadline once the link is closing. Only the
+// writer calls it.
 func (w *wsPeer) writeDeadline() time.Time {
-	d := time.Now().Add(w.rt.limits.WriteTimeout)
-	if by := w.flushBy.Load(); by != 0 && by < d.UnixNano() {
+	now := time.Now()
+	timeout := w.rt.limits.WriteTimeout
+	if w.wd.Sub(now) < timeout-timeout/10 {
+		w.wd = now.Add(timeout)
+	}
+	if by := w.flushBy.Load(); by != 0 && by < w.wd.UnixNano() {
 		return time.Unix(0, by)
 	}
-	return d
+	return w.wd
 }
 
-// pingLoop pings the client every keepalive interval; a link that missed
-// two pongs is closed.
-func (w *wsPeer) pingLoop() {
-	defer w.rt.wg.Done()
-	ka := w.rt.cfg.Keepalive
-	if ka <= 0 {
+// drop logs, once, why a link that cannot keep up is dropped and lets
+// its queued frames go; the caller closes the connection.
+func (w *wsPeer) drop(why string, attrs ...any) {
+	if !w.dropping.CompareAndSwap(false, true) {
 		return
 	}
-	t := time.NewTicker(ka)
-	defer t.Stop()
-	for {
-		select {
-		case <-t.C:
-			if w.pendingPings.Load() >= 2 {
-				w.rt.log.Info("closing link that missed two pongs", "peer", w.tc.RemoteAddr().String(), "session", w.sessionID())
-				_ = w.tc.Close()
-				return
-			}
-			w.pendingPings.Add(1)
-			err := w.conn.WriteControl(websocket.PingMessage, []byte("keepalive"), time.Now().Add(w.rt.limits.PingTimeout))
-			if err != nil {
-				if w.flushBy.Load() == 0 && w.dropping.CompareAndSwap(false, true) {
-					w.rt.log.Warn("dropping a link that cannot keep up: the keepalive ping could not be written",
-						"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "timeout", w.rt.limits.PingTimeout, "err", err)
-				}
-				_ = w.tc.Close()
-				return
-			}
-		case <-w.done:
-			return
-		}
+	w.rt.log.Warn("dropping a link that cannot keep up: "+why,
+		append([]any{"peer", w.tc.RemoteAddr().String(), "session", w.sessionID()}, attrs...)...)
+	w.out.discard()
+}
+
+// lost drops the link after nexus could not hand it a message (its
+// channel was full): the message is gone, so the client must not go on
+// as if it had everything.
+func (w *wsPeer) lost(what string) {
+	select {
+	case <-w.done:
+		return // closing anyway: nobody empties the channel any more
+	default:
 	}
+	w.drop("the router could not hand it a message", "message", what, "channel", cap(w.wr))
+	_ = w.tc.hardClose()
 }
 
 // encode turns a message of the router into a frame, applying what the
@@ -214,7 +260,7 @@ func (w *wsPeer) pingLoop() {
 func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Event:
-		msg = w.eventOut(m)
+		return w.eventOut(m)
 	case *wamp.Welcome:
 		w.rt.sessionJoined(w)
 	case *wamp.Subscribed:
@@ -235,10 +281,20 @@ func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 	}
 	w.tapNoteAnswer(msg)
 	w.tapOut(msg)
+	return w.serialize(msg)
+}
+
+// serialize encodes msg in the link's serialization.
+func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
+	var b []byte
+	var err error
 	if w.json {
-		msg = jsonOutbound(msg)
+		b, err = w.ser.Serialize(jsonOutbound(msg))
+	} else if l := msgpackList(msg); l != nil {
+		b, err = msgpackSerializer.SerializeDataItem(l)
+	} else {
+		b, err = w.ser.Serialize(msg)
 	}
-	b, err := w.ser.Serialize(msg)
 	if err != nil {
 		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
 		return nil, false

@@ -21,11 +21,11 @@ import (
 // reregisterTimeout bounds the registration lookups of one takeover.
 const reregisterTimeout = 5 * time.Second
 
-// screenInbound records msg and applies interceptions and
-// force_reregister. It returns false when msg does not go on to the router
+// screenInbound records msg, which arrived in frame, and applies
+// interceptions and force_reregister. It returns false when msg does not go on to the router
 // now: the platform answered it, dropped it, or holds it.
-func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message) bool {
-	m, ok := rt.record(s, msg)
+func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message, frame []byte) bool {
+	m, ok := rt.record(s, msg, frame, w.json)
 	if !ok {
 		return true
 	}

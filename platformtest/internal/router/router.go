@@ -81,10 +81,12 @@ type Router struct {
 	withheld      map[string]bool
 	services      []realm.Service
 	sessions      map[uint64]*session
+	byID          sync.Map      // session ID → *session: sessions read without mu (sessionByID)
 	sessWake      chan struct{} // closed and replaced whenever sessions change
-	rec           recording
+	rec           *recording    // its own lock (recording.go)
 	authLog       bounded[AuthAttempt]
 	interceptions []*Interception
+	intercepting  atomic.Int32 // len(interceptions), read without mu
 
 	taps taps // watchers of the live traffic (tap.go)
 }
@@ -101,7 +103,7 @@ func New(cfg Config) *Router {
 		peers:    map[*wsPeer]struct{}{},
 		withheld: map[string]bool{},
 		services: cfg.Services,
-		rec:      recording{lim: cfg.Record},
+		rec:      &recording{lim: cfg.Record},
 		authLog:  bounded[AuthAttempt]{limit: cmp.Or(max(cfg.AuthLog, 0), DefaultAuthLogLimit)},
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),

@@ -21,6 +21,9 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
+// writeBuffers are the write buffers of the links, lent while they write.
+var writeBuffers sync.Pool
+
 // errPreAuthLimit ends a link that sent too much before authentication.
 var errPreAuthLimit = errors.New("pre-authentication byte limit reached")
 
@@ -62,6 +65,12 @@ type trackedConn struct {
 	// settled is set once the link stopped counting as unauthenticated
 	// (admitted or ended).
 	settled atomic.Bool
+
+	wdMu sync.Mutex
+	wd   time.Time // the write deadline last set on the socket
+
+	bmu   sync.Mutex
+	batch *[]byte // while the writer batches (beginBatch): what waits to be written
 }
 
 // guard starts counting the bytes a new WebSocket link reads until it is
@@ -109,12 +118,81 @@ func (c *trackedConn) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// Write writes to the socket; on a frozen connection it discards b.
+// SetWriteDeadline sets the socket's write deadline unless it is set
+// already: gorilla/websocket sets the deadline before every frame, and
+// the writer keeps one deadline for many frames (writeDeadline).
+func (c *trackedConn) SetWriteDeadline(t time.Time) error {
+	c.wdMu.Lock()
+	defer c.wdMu.Unlock()
+	if t.Equal(c.wd) {
+		return nil
+	}
+	c.wd = t
+	return c.Conn.SetWriteDeadline(t)
+}
+
+// SetDeadline sets the socket's read and write deadlines.
+func (c *trackedConn) SetDeadline(t time.Time) error {
+	c.wdMu.Lock()
+	defer c.wdMu.Unlock()
+	c.wd = t
+	return c.Conn.SetDeadline(t)
+}
+
+// Write writes to the socket, or to the batch while the link's writer
+// batches; on a frozen connection it discards b.
 func (c *trackedConn) Write(b []byte) (int, error) {
 	if c.frozen.Load() {
 		return len(b), nil
 	}
+	c.bmu.Lock()
+	if c.batch != nil {
+		*c.batch = append(*c.batch, b...)
+		c.bmu.Unlock()
+		return len(b), nil
+	}
+	c.bmu.Unlock()
 	return c.Conn.Write(b)
+}
+
+// batchBuffers are the batches of the links' writers, lent while they
+// batch.
+var batchBuffers = sync.Pool{New: func() any { b := make([]byte, 0, maxBatch); return &b }}
+
+// maxBatch is how much a writer batches before it writes the batch.
+const maxBatch = 64 << 10
+
+// beginBatch makes what gorilla/websocket writes, frames and control
+// frames alike, go to a batch, in order, until flushBatch writes it to the
+// socket at once: one system call for a burst of frames.
+func (c *trackedConn) beginBatch() {
+	c.bmu.Lock()
+	c.batch = batchBuffers.Get().(*[]byte)
+	c.bmu.Unlock()
+}
+
+// batched returns the size of the batch.
+func (c *trackedConn) batched() int {
+	c.bmu.Lock()
+	defer c.bmu.Unlock()
+	return len(*c.batch)
+}
+
+// flushBatch writes the batch to the socket and ends batching.
+func (c *trackedConn) flushBatch() error {
+	c.bmu.Lock()
+	b := c.batch
+	c.batch = nil
+	c.bmu.Unlock()
+	var err error
+	if !c.frozen.Load() {
+		_, err = c.Conn.Write(*b)
+	}
+	*b = (*b)[:0]
+	if cap(*b) <= 4*maxBatch { // one huge frame's buffer goes to the collector
+		batchBuffers.Put(b)
+	}
+	return err
 }
 
 // Close closes the connection, except that a frozen one stays open on the
@@ -194,6 +272,8 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	up := websocket.Upgrader{
 		Subprotocols: []string{proto},
 		CheckOrigin:  func(*http.Request) bool { return true },
+		// A link holds a write buffer only while it writes.
+		WriteBufferPool: &writeBuffers,
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
@@ -236,10 +316,9 @@ func (rt *Router) adoptPeer(wp *wsPeer) *generation {
 	}
 	wp.gen = rt.gen
 	rt.peers[wp] = struct{}{}
-	rt.wg.Add(5)
+	rt.wg.Add(3)
 	go wp.readLoop()
-	go wp.pumpLoop()
 	go wp.writeLoop()
-	go wp.pingLoop()
+	wp.startPinger()
 	return rt.gen
 }

@@ -41,7 +41,7 @@ func (rt *Router) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntim
 		HelloDetails:    wamp.Dict{"authid": platformAuthID},
 		LocalQueueSize:  localQueueSize,
 		ResponseTimeout: 10 * time.Second,
-		Logger:          nexusLogger{rt.log},
+		Logger:          nexusLogger{l: rt.log},
 	})
 	if err != nil {
 		rt.log.Error("platform session cannot join realm", "realm", ri.Name, "err", err)
@@ -106,6 +106,6 @@ func (rt *Router) LocalSession(realmName, authID string) (*nexusclient.Client, e
 		HelloDetails:    wamp.Dict{"authid": authID},
 		LocalQueueSize:  localQueueSize,
 		ResponseTimeout: 10 * time.Second,
-		Logger:          nexusLogger{rt.log},
+		Logger:          nexusLogger{l: rt.log},
 	})
 }

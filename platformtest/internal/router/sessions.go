@@ -170,21 +170,34 @@ func (rt *Router) peerGone(w *wsPeer) {
 	delete(rt.peers, w)
 	if s != nil && rt.sessions[s.id] == s {
 		delete(rt.sessions, s.id)
+		rt.byID.CompareAndDelete(s.id, s)
 		rt.wakeSessionsLocked()
 	}
 }
 
-// sessionByID returns the session with the given ID, or nil.
+// sessionByID returns the session with the given ID, or nil. It takes no
+// lock: the authorizer asks for every message.
 func (rt *Router) sessionByID(id uint64) *session {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	return rt.sessions[id]
+	if s, ok := rt.byID.Load(id); ok {
+		return s.(*session)
+	}
+	return nil
 }
 
-// record appends an inbound message of an app session to the recording
-// and returns it (sharing msg's payload); false for a message that is not
-// recorded (anything but PUBLISH, CALL, SUBSCRIBE and REGISTER).
-func (rt *Router) record(s *session, msg wamp.Message) (Message, bool) {
+// linkOf returns the link of network session id, or nil. It takes no lock:
+// the publish filter asks for every subscriber of every publication.
+func (rt *Router) linkOf(id wamp.ID) *wsPeer {
+	if s := rt.sessionByID(uint64(id)); s != nil {
+		return s.peer
+	}
+	return nil
+}
+
+// record appends an inbound message of an app session, which arrived in
+// frame, to the recording and returns it (sharing msg's payload); false
+// for a message that is not recorded (anything but PUBLISH, CALL,
+// SUBSCRIBE and REGISTER).
+func (rt *Router) record(s *session, msg wamp.Message, frame []byte, json bool) (Message, bool) {
 	var m Message
 	switch x := msg.(type) {
 	case *wamp.Publish:
@@ -199,38 +212,18 @@ func (rt *Router) record(s *session, msg wamp.Message) (Message, bool) {
 		return Message{}, false
 	}
 	m.Realm, m.Session, m.AuthID, m.Time = s.realm.Name, s.id, s.authID, rt.clock.Now()
-	if rt.cfg.Record.Off {
-		return m, true
-	}
-	kept := m.clone()
-	size := sizeOf(&kept)
-	rt.mu.Lock()
-	rt.rec.add(kept, size)
-	rt.mu.Unlock()
+	rt.rec.add(recorded{kind: m.Kind, realm: m.Realm, uri: m.URI, session: m.Session, authID: m.AuthID, time: m.Time,
+		frame: frame, json: json})
 	return m, true
 }
 
 // ClearRecorded forgets the recorded messages.
-func (rt *Router) ClearRecorded() {
-	rt.mu.Lock()
-	rt.rec.clear()
-	rt.mu.Unlock()
-}
+func (rt *Router) ClearRecorded() { rt.rec.clear() }
 
 // Recorded returns the recorded inbound messages of app sessions of one
 // kind ("" for all), oldest first, as the clients sent them (before
 // authorization and faults), normalised and copied.
-func (rt *Router) Recorded(kind string) []Message {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	var out []Message
-	for _, m := range rt.rec.all() {
-		if kind == "" || m.Kind == kind {
-			out = append(out, m.clone())
-		}
-	}
-	return out
-}
+func (rt *Router) Recorded(kind string) []Message { return rt.rec.all(kind) }
 
 // AuthLog returns the authentication log, oldest first: the newest
 // attempts within the bound (Config.AuthLog).

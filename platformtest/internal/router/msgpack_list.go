@@ -1,0 +1,47 @@
+// This file holds the msgpack encoding of the messages a link sends most
+// (INVOCATION, RESULT, EVENT). nexus's MessagePackSerializer.Serialize
+// turns a message into its list by reflection over the message's fields,
+// and its encoder then finds the named types of the fields (wamp.ID,
+// wamp.Dict, wamp.List) by reflection again; the list built here holds
+// their underlying types, for which the encoder has fast paths, and is
+// encoded by the same serializer into the same bytes.
+
+package router
+
+import (
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+)
+
+// msgpackSerializer encodes the lists of msgpackList.
+var msgpackSerializer = &serialize.MessagePackSerializer{}
+
+// msgpackList returns the list msgpack encodes msg as, nil for a message
+// left to nexus's Serialize. Like nexus, it leaves out empty arguments
+// and keyword arguments at the end.
+func msgpackList(msg wamp.Message) []any {
+	switch m := msg.(type) {
+	case *wamp.Invocation:
+		return withPayload(append(make([]any, 0, 6), int(wamp.INVOCATION), uint64(m.Request), uint64(m.Registration),
+			map[string]any(m.Details)), m.Arguments, m.ArgumentsKw)
+	case *wamp.Result:
+		return withPayload(append(make([]any, 0, 5), int(wamp.RESULT), uint64(m.Request),
+			map[string]any(m.Details)), m.Arguments, m.ArgumentsKw)
+	case *wamp.Event:
+		return withPayload(append(make([]any, 0, 6), int(wamp.EVENT), uint64(m.Subscription), uint64(m.Publication),
+			map[string]any(m.Details)), m.Arguments, m.ArgumentsKw)
+	}
+	return nil
+}
+
+// withPayload appends the arguments and keyword arguments to l, as far as
+// they are not empty at the end.
+func withPayload(l []any, args wamp.List, kwargs wamp.Dict) []any {
+	switch {
+	case len(kwargs) > 0:
+		return append(l, []any(args), map[string]any(kwargs))
+	case len(args) > 0:
+		return append(l, []any(args))
+	}
+	return l
+}

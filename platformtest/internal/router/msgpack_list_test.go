@@ -1,0 +1,84 @@
+package router
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+)
+
+// msgpackListCases are messages of every shape msgpackList encodes: with
+// and without arguments and keyword arguments, nil and empty, IDs of every
+// msgpack width, details of one entry (maps of more entries are encoded in
+// no fixed order).
+func msgpackListCases() []wamp.Message {
+	row := wamp.List{wamp.Dict{"temperature": 21.5}, "text", int64(-3), []byte{1, 2}, nil, true}
+	kw := wamp.Dict{"device": wamp.Dict{"serial": "serial-1"}}
+	var ms []wamp.Message
+	for _, id := range []wamp.ID{0, 7, 200, 70000, 1 << 40} {
+		for _, p := range []struct {
+			args wamp.List
+			kw   wamp.Dict
+		}{{nil, nil}, {wamp.List{}, wamp.Dict{}}, {row, nil}, {nil, kw}, {wamp.List{}, kw}, {row, kw}} {
+			ms = append(ms,
+				&wamp.Invocation{Request: id, Registration: id + 1, Details: wamp.Dict{"caller_authid": "serial-1"}, Arguments: p.args, ArgumentsKw: p.kw},
+				&wamp.Result{Request: id, Details: wamp.Dict{"progress": true}, Arguments: p.args, ArgumentsKw: p.kw},
+				&wamp.Event{Subscription: id, Publication: id + 2, Details: wamp.Dict{}, Arguments: p.args, ArgumentsKw: p.kw},
+				&wamp.Result{Request: id, Arguments: p.args, ArgumentsKw: p.kw}, // nil details
+			)
+		}
+	}
+	return ms
+}
+
+// TestMsgpackListSameBytes checks that a link encodes INVOCATION, RESULT
+// and EVENT into the very bytes nexus's serializer makes of them.
+func TestMsgpackListSameBytes(t *testing.T) {
+	ser := &serialize.MessagePackSerializer{}
+	w := newPeer(New(Config{Clock: wallClock{}}), nil, nil, false)
+	for i, m := range msgpackListCases() {
+		want, err := ser.Serialize(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msgpackList(m) == nil {
+			t.Fatalf("case %d: %T left to nexus", i, m)
+		}
+		got, ok := w.serialize(m)
+		if !ok || !bytes.Equal(got, want) {
+			t.Errorf("case %d: %s %+v\n got % x\nwant % x", i, m.MessageType(), m, got, want)
+		}
+	}
+	if msgpackList(&wamp.Welcome{ID: 1, Details: wamp.Dict{}}) != nil {
+		t.Error("WELCOME has a list of its own")
+	}
+}
+
+// BenchmarkSerialize compares a link's encoding of an INVOCATION and a
+// RESULT with nexus's serializer (the baseline in the same run).
+func BenchmarkSerialize(b *testing.B) {
+	row := wamp.List{wamp.Dict{"temperature": 21.5, "unit": "C"}}
+	msgs := []wamp.Message{
+		&wamp.Invocation{Request: 123456, Registration: 987654321, Details: wamp.Dict{
+			"caller": wamp.ID(4503599627370495), "caller_authid": "serial-1", "caller_authrole": "app"}, Arguments: row},
+		&wamp.Result{Request: 123456, Details: wamp.Dict{}, Arguments: row},
+	}
+	ser := &serialize.MessagePackSerializer{}
+	w := newPeer(New(Config{Clock: wallClock{}}), nil, nil, false)
+	for _, m := range msgs {
+		b.Run(fmt.Sprintf("%s/nexus", m.MessageType()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = ser.Serialize(m)
+			}
+		})
+		b.Run(fmt.Sprintf("%s/link", m.MessageType()), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_, _ = w.serialize(m)
+			}
+		})
+	}
+}
