@@ -22,6 +22,7 @@ const maxBatch = 1024
 // DB is a bbolt file of the folder (Dir.DB). It is safe for concurrent
 // use.
 type DB struct {
+	dir      *Dir
 	name     string
 	bolt     *bolt.DB
 	readOnly bool
@@ -43,8 +44,9 @@ type outcome struct {
 	panic any // fn panicked: the caller panics with it
 }
 
-func newDB(name string, b *bolt.DB, readOnly bool) *DB {
-	db := &DB{name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write),
+func newDB(d *Dir, name string, b *bolt.DB) *DB {
+	readOnly := d.readOnly
+	db := &DB{dir: d, name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if readOnly {
 		close(db.done)
@@ -72,7 +74,9 @@ func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
 // nothing but the transaction, and may be run more than once. A panic in
 // fn is a panic of the caller. ctx bounds the wait for the committer to
 // take the write; once taken, Update waits for its commit (a fraction of
-// a second), so that what it returns is true.
+// a second), so that what it returns is true. A commit that does not fit
+// on the disk fails every write of its transaction with an error wrapping
+// ErrFull.
 func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	if db.readOnly {
 		return fmt.Errorf("%w: %s", ErrReadOnly, db.name)
@@ -142,8 +146,14 @@ func (db *DB) commit(batch []*write) {
 			batch = append(batch[:failed:failed], batch[failed+1:]...)
 			continue
 		}
-		if err := tx.Commit(); err != nil {
-			err = fmt.Errorf("%s: commit: %w", db.name, err)
+		err = db.dir.noSpace()
+		if err != nil {
+			_ = tx.Rollback()
+		} else {
+			err = tx.Commit()
+		}
+		if err != nil {
+			err = fullError(db.dir.path, fmt.Errorf("%s: commit: %w", db.name, err))
 			for _, w := range batch {
 				w.done <- outcome{err: err}
 			}

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -30,6 +31,7 @@ type Dir struct {
 	files    []FileReport // what the check at Open found, by name
 	copyPath string       // the copy made before an upgrade; "" without one
 	log      *slog.Logger
+	full     atomic.Bool // SimulateFull (full.go)
 
 	mu     sync.Mutex
 	dbs    map[string]*DB
@@ -240,7 +242,7 @@ func (d *Dir) DB(name string) (*DB, error) {
 			return nil, fmt.Errorf("data folder %s: %w", d.path, err)
 		}
 	}
-	db := newDB(file, b, d.readOnly)
+	db := newDB(d, file, b)
 	d.dbs[name] = db
 	return db, nil
 }
