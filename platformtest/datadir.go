@@ -7,6 +7,7 @@
 package platformtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,8 +15,9 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
-	"github.com/flockgo/ironflock/template"
 )
 
 // WithDataDir keeps the platform's world in the data folder dir, created
@@ -43,10 +45,8 @@ func (p *Platform) DataDir() string {
 	return p.data.Path()
 }
 
-// openStores opens the data folder, when there is one, and the registry
-// kept in it (or in memory). A service that keeps data in the folder gets
-// its bbolt file with p.data.DB(name) and its blob folder with
-// p.data.Folder(name) here.
+// openStores opens the data folder, when there is one, the registry kept
+// in it (or in memory), and what the services keep there (openKept).
 func (p *Platform) openStores() error {
 	cfg := registry.Config{Clock: p.clock, Log: p.log, Build: p.set.build, StrictAuth: p.set.strict}
 	if p.set.dataDir == "" {
@@ -65,9 +65,58 @@ func (p *Platform) openStores() error {
 		_ = d.Close()
 		return keptError(d.Path(), err)
 	}
+	if p.kept, err = openKept(d); err != nil {
+		_ = d.Close()
+		return err
+	}
+	if p.set.spillDir == "" { // the spill folder goes in the data folder too
+		if p.set.spillDir, err = d.Folder("spill"); err != nil {
+			_ = d.Close()
+			return err
+		}
+	}
 	p.data = d
 	p.log.Info("data folder", "path", d.Path(), "format", d.Format())
 	return nil
+}
+
+// kept is what the services keep in the data folder: the data backends'
+// rows and the key of their secret columns (fleet.db), the file
+// service's records (files.db) and blobs (files/). Zero without a folder.
+type kept struct {
+	fleet     *datadir.DB
+	secretKey []byte
+	files     *datadir.DB
+	blobs     *datadir.Blobs
+}
+
+// keysBucket is the bucket of fleet.db that holds the key of secret
+// columns.
+const keysBucket = "keys"
+
+// openKept opens the files of the services in the folder d and reads (or
+// makes, the first time) the key of secret columns.
+func openKept(d *datadir.Dir) (kept, error) {
+	var k kept
+	var err error
+	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
+		return k, err
+	}
+	k.secretKey, err = k.fleet.Keep(context.Background(), keysBucket, "secret-columns", func() ([]byte, error) {
+		return fleetdb.NewSecretKey(), nil
+	})
+	if err != nil {
+		return k, err
+	}
+	if len(k.secretKey) != fleetdb.SecretKeySize {
+		return k, fmt.Errorf("%w: %s: %s.db: bucket %s: the key of secret columns has %d bytes, want %d; it is neither reset nor served",
+			datadir.ErrDamaged, d.Path(), fleetdb.FleetFile, keysBucket, len(k.secretKey), fleetdb.SecretKeySize)
+	}
+	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
+		return k, err
+	}
+	k.blobs, err = d.Blobs(fleetfiles.BlobFolder)
+	return k, err
 }
 
 // keptError makes an error of what is kept in a folder name the folder
@@ -90,54 +139,30 @@ func (p *Platform) closeStores() {
 }
 
 // storage is what the console's overview shows of where the world is
-// kept.
+// kept: the folder and its size, the rows and objects the stores count,
+// and the in-memory store's bound.
 func (p *Platform) storage() console.Storage {
 	var st console.Storage
+	var errs []error
 	if p.data != nil {
 		st.Folder = p.data.Path()
 		size, err := p.data.Size()
 		st.Bytes = size
-		if err != nil {
-			st.Err = err.Error()
-		}
+		errs = append(errs, err)
 	}
-	st.Rows, st.Objects = p.keptCounts()
+	rows, _, err := p.fleet.Rows(context.Background())
+	st.Rows = rows
+	errs = append(errs, err)
+	objects, err := p.files.Objects()
+	st.Objects = objects
+	errs = append(errs, err)
+	if p.data == nil && p.set.fleetStore == nil {
+		st.RowLimit, st.Full = p.set.memoryRows, p.full.limit.Load() > 0 && rows >= p.set.memoryRows
+	}
+	if err := errors.Join(errs...); err != nil {
+		st.Err = err.Error()
+	}
 	return st
-}
-
-// keptCounts returns how many table rows (error-logs included) and file
-// objects the services keep, over every realm. It asks the services what
-// they expose today (the extent of each table, the usage of each bucket);
-// a service whose store counts for itself (a data folder's) answers here
-// instead.
-func (p *Platform) keptCounts() (rows, objects int64) {
-	var realms []string
-	p.reg.Do(func(s *registry.State) {
-		for _, ri := range s.Realms() {
-			realms = append(realms, ri.Name)
-		}
-	})
-	for _, name := range realms {
-		_, tpl, err := p.realmDataTemplate(name)
-		if err != nil {
-			continue // gone meanwhile
-		}
-		tables := []string{template.ErrorLogsName}
-		if tpl != nil {
-			for _, t := range tpl.Tables {
-				tables = append(tables, t.Name)
-			}
-		}
-		for _, t := range tables {
-			if ext, err := p.fleet.Extent(name, t); err == nil {
-				rows += int64(ext.Rows)
-			}
-		}
-		if b, err := p.files.Bucket(name); err == nil {
-			objects += int64(b.Usage().Objects)
-		}
-	}
-	return rows, objects
 }
 
 // DataDirReport is what CheckDataDir found in a data folder.

@@ -1,6 +1,7 @@
 package platformtest
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
@@ -33,13 +34,24 @@ var fleetStores = []fleetStore{
 		options: func(*testing.T) []Option {
 			return []Option{withFleetStore(func() (fleetdb.Store, error) { return fleetdb.NewMemoryStore(), nil })}
 		},
-		transform: func(t *testing.T, p *Platform, realm, transform string, rows []map[string]any) {
-			t.Helper()
-			if err := p.SetTransformRows(realm, transform, rows); err != nil {
-				t.Fatal(err)
-			}
-		},
+		transform: givenTransformRows,
 	},
+	{
+		name: "datadir",
+		options: func(t *testing.T) []Option {
+			return []Option{WithDataDir(filepath.Join(t.TempDir(), "data"))}
+		},
+		transform: givenTransformRows,
+	},
+}
+
+// givenTransformRows gives a store that cannot run a transform's SQL the
+// rows it computes.
+func givenTransformRows(t *testing.T, p *Platform, realm, transform string, rows []map[string]any) {
+	t.Helper()
+	if err := p.SetTransformRows(realm, transform, rows); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // eachStore runs body as a subtest per store of fleetStores.

@@ -9,8 +9,10 @@
 //
 // Choices where the documents are silent: no additional authenticated
 // data (a kept secret is carried to the entity's next row as it is
-// stored); the key lives only in memory, so it dies with the platform,
-// like its rows.
+// stored). The key is the platform's (Config.SecretKey): in memory it
+// dies with the platform, like its rows; a data folder keeps it beside
+// the rows (platformtest keeps it in fleet.db), so that secrets stored
+// before a restart are read after it.
 
 package fleetdb
 
@@ -20,16 +22,32 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"strings"
 )
 
 // sealer encrypts and decrypts the values of secret columns.
 type sealer struct{ aead cipher.AEAD }
 
-// newSealer makes a sealer with a fresh random 256-bit key.
-func newSealer() *sealer {
-	key := make([]byte, 32)
+// SecretKeySize is the size of the key of secret columns.
+const SecretKeySize = 32
+
+// NewSecretKey returns a fresh random key for secret columns.
+func NewSecretKey() []byte {
+	key := make([]byte, SecretKeySize)
 	_, _ = rand.Read(key) // crypto/rand.Read never fails
+	return key
+}
+
+// newSealer makes a sealer with key, or a fresh random key when key is
+// nil. A key of another size than SecretKeySize panics.
+func newSealer(key []byte) *sealer {
+	if key == nil {
+		key = NewSecretKey()
+	}
+	if len(key) != SecretKeySize {
+		panic(fmt.Sprintf("fleetdb: the key of secret columns has %d bytes, want %d", len(key), SecretKeySize))
+	}
 	block, err := aes.NewCipher(key)
 	if err != nil {
 		panic("fleetdb: " + err.Error()) // a 32-byte key is always valid

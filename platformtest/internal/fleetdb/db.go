@@ -23,6 +23,11 @@ type Config struct {
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
 	// Store keeps the rows; nil is a memory store (NewMemoryStore).
 	Store Store
+	// SecretKey is the 32-byte AES-256 key of secret columns (crypt.go);
+	// nil makes a fresh random one. A store that keeps rows across
+	// restarts needs the same key at every start, or its secrets cannot
+	// be read.
+	SecretKey []byte
 }
 
 // DB is the fake data backend of a platform: one backend per realm, with
@@ -35,13 +40,14 @@ type DB struct {
 	backends map[string]*backend
 }
 
-// New returns a DB over cfg.Store with a fresh random key for secret
-// columns.
+// New returns a DB over cfg.Store with cfg.SecretKey for secret columns
+// (a fresh random key when it is nil). It panics when the key is not
+// SecretKeySize bytes: the caller checks a key it reads from a file.
 func New(cfg Config) *DB {
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore()
 	}
-	return &DB{cfg: cfg, seal: newSealer(), backends: map[string]*backend{}}
+	return &DB{cfg: cfg, seal: newSealer(cfg.SecretKey), backends: map[string]*backend{}}
 }
 
 // Close closes the DB's store.

@@ -31,6 +31,7 @@ type unitStore struct {
 // test runs once against each (eachStore). A new store is one entry.
 var unitStores = []unitStore{
 	{"memory", func(testing.TB) Store { return NewMemoryStore() }},
+	{"datadir", openBoltStore},
 }
 
 // eachStore runs body as a subtest per store of unitStores.

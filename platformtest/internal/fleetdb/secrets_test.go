@@ -116,7 +116,7 @@ func TestRateLimitPrune(t *testing.T) {
 // TestSealer: values round-trip, each sealing differs, and anything that
 // is not this key's ciphertext does not open.
 func TestSealer(t *testing.T) {
-	s := newSealer()
+	s := newSealer(nil)
 	a, b := s.seal("same"), s.seal("same")
 	if a == b || !strings.HasPrefix(a, secretCipherPrefix) {
 		t.Fatalf("sealed %q and %q", a, b)
@@ -133,7 +133,7 @@ func TestSealer(t *testing.T) {
 	if tampered == a {
 		tampered = a[:len(a)-2] + "BB"
 	}
-	for _, v := range []string{"plain", secretCipherPrefix + "!!", secretCipherPrefix + "AAAA", tampered, newSealer().seal("same")} {
+	for _, v := range []string{"plain", secretCipherPrefix + "!!", secretCipherPrefix + "AAAA", tampered, newSealer(nil).seal("same")} {
 		if _, err := s.open(v); err == nil {
 			t.Errorf("open %q succeeded", v)
 		}

@@ -17,7 +17,8 @@
 // receives every read as a validated, typed query (query.go, filter.go),
 // never "all rows", so that a database can answer it in SQL.
 //
-// Implementations: in memory (memstore.go, the default). A store that
+// Implementations: in memory (memstore.go, the default) and in the data
+// folder's fleet.db (boltstore.go, platformtest.WithDataDir). A store that
 // reads rows in Go gets the reference semantics from Filter.Match and
 // SeriesBuilder.
 //
@@ -97,6 +98,26 @@ type Tables interface {
 	// forms). A store that computes transforms itself (from their SQL)
 	// refuses with an error wrapping ErrNotSupported.
 	SetTransformRows(ctx context.Context, transform string, rows []map[string]any) error
+}
+
+// Keeper is implemented by a Store whose realms outlive the DB's
+// backends (the memory store for the life of the platform, the data
+// folder's across restarts): the reconciliation with flockd's
+// configuration removes a realm's rows through it, and drops what a
+// changed data template removes before the realm is opened with the new
+// schema (Open adds what it adds). The DB asks for the capability (its
+// Forget and Migrate, realm.Forgetter and realm.Migrator).
+type Keeper interface {
+	// Forget removes a realm's storage with every row; a realm the store
+	// does not hold is no error.
+	Forget(ctx context.Context, realm string) error
+	// Drop removes tables, and columns of tables (by table, the column
+	// ids), from a realm's storage with their values: the reconciliation
+	// allowed it. A table, column or realm the store does not hold is no
+	// error.
+	Drop(ctx context.Context, realm string, tables []string, columns map[string][]string) error
+	// Rows returns how many rows the store holds over every realm.
+	Rows(ctx context.Context) (int64, error)
 }
 
 // Schema is what one realm's data backend stores, derived from its app's

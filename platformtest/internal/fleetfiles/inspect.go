@@ -23,3 +23,20 @@ func (h *Bucket) Usage() Usage {
 	b.mu.Unlock()
 	return u
 }
+
+// Objects returns how many objects the service keeps over every realm.
+func (s *Service) Objects() (int64, error) {
+	s.mu.Lock()
+	bs := make([]*bucket, 0, len(s.buckets))
+	for _, b := range s.buckets {
+		bs = append(bs, b)
+	}
+	s.mu.Unlock()
+	var n int64
+	for _, b := range bs {
+		b.mu.Lock()
+		n += int64(len(b.objects))
+		b.mu.Unlock()
+	}
+	return n, nil
+}
