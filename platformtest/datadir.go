@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"time"
 
@@ -65,7 +66,7 @@ func (p *Platform) openStores() error {
 		_ = d.Close()
 		return keptError(d.Path(), err)
 	}
-	if p.kept, err = openKept(d); err != nil {
+	if p.kept, err = openKept(d, p.log); err != nil {
 		_ = d.Close()
 		return err
 	}
@@ -88,15 +89,18 @@ type kept struct {
 	secretKey []byte
 	files     *datadir.DB
 	blobs     *datadir.Blobs
+	signKey   []byte // signs presigned URLs
 }
 
 // keysBucket is the bucket of fleet.db that holds the key of secret
 // columns.
 const keysBucket = "keys"
 
-// openKept opens the files of the services in the folder d and reads (or
-// makes, the first time) the key of secret columns.
-func openKept(d *datadir.Dir) (kept, error) {
+// openKept opens the files of the services in the folder d, reads (or
+// makes, the first time) the keys, and checks the file objects' blobs
+// against their records: a record without its blob is refused, a blob
+// without record (a kill between the two) is removed.
+func openKept(d *datadir.Dir, log *slog.Logger) (kept, error) {
 	var k kept
 	var err error
 	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
@@ -115,8 +119,21 @@ func openKept(d *datadir.Dir) (kept, error) {
 	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
 		return k, err
 	}
-	k.blobs, err = d.Blobs(fleetfiles.BlobFolder)
-	return k, err
+	if k.signKey, err = fleetfiles.SignKey(context.Background(), k.files); err != nil {
+		return k, err
+	}
+	if k.blobs, err = d.Blobs(fleetfiles.BlobFolder); err != nil {
+		return k, err
+	}
+	rep, err := fleetfiles.CheckBlobs(k.files, k.blobs, d.Path(), true)
+	if err != nil {
+		return k, err
+	}
+	if rep.Orphans+rep.Temps > 0 {
+		log.Info("data folder: removed the content of file objects a kill left without a record", "folder", d.Path(),
+			"blobs", rep.Orphans, "half_written", rep.Temps)
+	}
+	return k, nil
 }
 
 // keptError makes an error of what is kept in a folder name the folder
@@ -173,6 +190,13 @@ type DataDirReport struct {
 	Files   []DataFile
 	// What the registry keeps.
 	Projects, Devices, Apps, Installations, Users int
+	// Rows are the table rows kept (error-logs included); Objects the
+	// file objects, each with its content in the blob folder, of
+	// ObjectBytes bytes together.
+	Rows, Objects, ObjectBytes int64
+	// LeftBlobs are blobs no record names and half-written files, which
+	// a kill left and the next start removes.
+	LeftBlobs int
 }
 
 // DataFile is one checked file of a data folder.
@@ -185,8 +209,8 @@ type DataFile struct {
 // CheckDataDir checks the data folder dir without serving it or changing
 // anything in it: the same checks as a start (the lock, the format
 // version, every file's pages and values, the registry's records and their
-// references). It fails as Start would, naming the file and what is
-// wrong. It takes the folder's lock while it checks, so it refuses a
+// references, every file object's content against its record). It fails
+// as Start would, naming the file and what is wrong. It takes the folder's lock while it checks, so it refuses a
 // folder a running platform holds.
 func CheckDataDir(dir string) (*DataDirReport, error) {
 	d, err := datadir.Open(dir, datadir.ReadOnly())
@@ -212,5 +236,38 @@ func CheckDataDir(dir string) (*DataDirReport, error) {
 			rep.Installations += len(s.DeviceInstalls(dev))
 		}
 	})
+	if err := checkKept(d, rep); err != nil {
+		return nil, err
+	}
 	return rep, nil
+}
+
+// checkKept counts the rows of fleet.db and checks the file objects'
+// blobs against files.db, in a folder opened read-only; a file that is
+// not there holds nothing.
+func checkKept(d *datadir.Dir, rep *DataDirReport) error {
+	fleet, err := d.DB(fleetdb.FleetFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.Keeper).Rows(context.Background()); err != nil {
+			return err
+		}
+	}
+	files, err := d.DB(fleetfiles.StoreFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	blobs, err := d.Blobs(fleetfiles.BlobFolder)
+	if err != nil {
+		return err
+	}
+	br, err := fleetfiles.CheckBlobs(files, blobs, d.Path(), false)
+	rep.Objects, rep.ObjectBytes, rep.LeftBlobs = br.Objects, br.Bytes, br.Orphans+br.Temps
+	return err
 }

@@ -232,7 +232,14 @@ func (b *Blobs) Remove(name string) error {
 
 // RemoveTemps removes the temporary files of blobs whose writing a kill
 // cut short, and returns how many there were.
-func (b *Blobs) RemoveTemps() (int, error) {
+func (b *Blobs) RemoveTemps() (int, error) { return b.temps(true) }
+
+// Temps returns how many temporary files of blobs whose writing a kill
+// cut short the folder holds.
+func (b *Blobs) Temps() (int, error) { return b.temps(false) }
+
+// temps counts the temporary files, removing them when remove is true.
+func (b *Blobs) temps(remove bool) (int, error) {
 	entries, err := os.ReadDir(b.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return 0, nil
@@ -242,12 +249,15 @@ func (b *Blobs) RemoveTemps() (int, error) {
 	}
 	n := 0
 	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), tempPrefix) {
+		if !strings.HasPrefix(e.Name(), tempPrefix) {
+			continue
+		}
+		if remove {
 			if err := os.Remove(filepath.Join(b.path, e.Name())); err != nil {
 				return n, err
 			}
-			n++
 		}
+		n++
 	}
 	return n, nil
 }

@@ -40,6 +40,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync/atomic"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -72,10 +73,11 @@ type boltStore struct {
 
 // boltTables is the storage of one realm.
 type boltTables struct {
-	db     *datadir.DB
-	realm  []byte
-	tables map[string]*boltTable
-	views  map[string]*boltView
+	db       *datadir.DB
+	realm    []byte
+	tables   map[string]*boltTable
+	views    map[string]*boltView
+	examined atomic.Int64 // rows looked at by reads, for the scaling tests
 }
 
 // boltTable is a table of a realm: its schema and slots.

@@ -55,6 +55,7 @@ func (t *boltTables) walk(ctx context.Context, bt *boltTable, sp span, fn func(k
 				if n == walkChunk {
 					return nil // the next transaction goes on after resume
 				}
+				t.examined.Add(1)
 				more, err := fn(k, raw)
 				if err != nil || !more {
 					done = true
@@ -166,6 +167,7 @@ func (t *boltTables) latestRows(bt *boltTable, q *ReadQuery) ([][]any, error) {
 		}
 		rb := tb.Bucket(keyRows)
 		consider := func(k []byte) error {
+			t.examined.Add(1)
 			if !inRange(keyTsp(k), q.Start, q.End) {
 				return nil
 			}

@@ -11,6 +11,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	"slices"
 
 	bolt "go.etcd.io/bbolt"
@@ -107,7 +108,7 @@ func (bt *boltTable) append(tb *bolt.Bucket, rows []*NewRow, out [][]any, merged
 		}
 		keys[i], out[i] = key, vals
 	}
-	for i := range rows {
+	for _, i := range byKey(keys) {
 		v, err := bt.encode(out[i])
 		if err != nil {
 			return err
@@ -121,13 +122,27 @@ func (bt *boltTable) append(tb *bolt.Bucket, rows []*NewRow, out [][]any, merged
 			return err
 		}
 	}
-	for u := range unique {
+	for _, u := range slices.Sorted(maps.Keys(unique)) {
 		if err := datadir.Put(ub, []byte(u), nil); err != nil {
 			return err
 		}
 	}
 	m.count += uint64(len(rows))
 	return datadir.Put(tb, keyMeta, m.bytes())
+}
+
+// byKey returns the indexes of keys in the order of the keys: bbolt puts
+// keys in order much faster than in any order (a transaction's new keys
+// stay in one node until it commits).
+func byKey(keys [][]byte) []int {
+	idx := make([]int, len(keys))
+	for i := range idx {
+		idx[i] = i
+	}
+	if !slices.IsSortedFunc(keys, bytes.Compare) {
+		slices.SortFunc(idx, func(a, b int) int { return bytes.Compare(keys[a], keys[b]) })
+	}
+	return idx
 }
 
 // newestOf returns the values of an entity's newest row: the newest of
@@ -173,11 +188,12 @@ func entityBucketKey(ek string) []byte {
 }
 
 // uniqueKey is the key of the UNIQUE (entity key, tsp) constraint: the
-// entity's key in the latest bucket, its length first, then the tsp.
+// tsp first (so that rows appended in time order add keys at the end of
+// the bucket, which bbolt does cheaply), then the entity's key in the
+// latest bucket.
 func uniqueKey(ek string, tsp int64) []byte {
 	k := entityBucketKey(ek)
-	b := binary.AppendUvarint(make([]byte, 0, len(k)+12), uint64(len(k)))
-	return binary.BigEndian.AppendUint64(append(b, k...), tspBits(tsp))
+	return append(binary.BigEndian.AppendUint64(make([]byte, 0, 8+len(k)), tspBits(tsp)), k...)
 }
 
 // encode returns the stored form of a row's values (encodeSlots): NULL
