@@ -118,8 +118,8 @@ func TestDataFolderRefusals(t *testing.T) {
 	if err := run(context.Background(), []string{"check", "-data", data}, &out, io.Discard, nil); err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	for _, want := range []string{"data folder " + data + ": format 1", "registry.db", "values checked",
-		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "ok: every file reads whole"} {
+	for _, want := range []string{"data folder " + data + ": format 2", "registry.db", "fleet.db", "files.db", "values checked",
+		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "tables: 10 rows", "files: 0 objects", "ok: every file reads whole"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("check output lacks %q:\n%s", want, out.String())
 		}

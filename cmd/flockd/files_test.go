@@ -173,7 +173,7 @@ func TestKilledFlockdSpill(t *testing.T) {
 	leakcheck.Check(t)
 	tmp, spill, envDir := t.TempDir(), filepath.Join(t.TempDir(), "spill"), t.TempDir()
 	envPath := filepath.Join(envDir, "env.json")
-	args, _ := json.Marshal([]string{"-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
+	args, _ := json.Marshal([]string{"-memory", "-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
 	cmd.Env = append(os.Environ(), childArgs+"="+string(args), "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	stderr, err := cmd.StderrPipe()
