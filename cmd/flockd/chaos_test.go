@@ -102,7 +102,7 @@ func TestChaosKill(t *testing.T) {
 }
 
 // readEnvFile reads flockd's environment file.
-func readEnvFile(t *testing.T, path string) envFile {
+func readEnvFile(t testing.TB, path string) envFile {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -310,15 +310,16 @@ func dialEnv(ctx context.Context, f envFile) (*client.Client, error) {
 	})
 }
 
-// appendProc returns the append or bulk procedure of the events table.
-func appendProc(f envFile, bulk bool) string {
+// appendProc returns the append or bulk procedure of a table of the
+// installation of f.
+func appendProc(f envFile, table string, bulk bool) string {
 	env := f.Installations[0].Env
 	swarm, _ := strconv.Atoi(env[wire.EnvSwarmKey])
 	app, _ := strconv.Atoi(env[wire.EnvAppKey])
 	if bulk {
-		return wire.AppendBulkProc(swarm, app, "events")
+		return wire.AppendBulkProc(swarm, app, table)
 	}
-	return wire.AppendProc(swarm, app, "events")
+	return wire.AppendProc(swarm, app, table)
 }
 
 // callOnce calls proc once; done is false when the answer was lost.
@@ -338,7 +339,7 @@ type singleWriter int
 
 func (w singleWriter) write(ctx context.Context, c *client.Client, f envFile, led *ledger, n int) error {
 	id := fmt.Sprintf("s%d-%d", int(w), n)
-	_, done, err := callOnce(ctx, c, appendProc(f, false), map[string]any{"tsp": time.Now().UnixMilli(), "wid": id})
+	_, done, err := callOnce(ctx, c, appendProc(f, "events", false), map[string]any{"tsp": time.Now().UnixMilli(), "wid": id})
 	led.rows([]string{id}, done && err == nil)
 	return err
 }
@@ -354,7 +355,7 @@ func (bulkWriter) write(ctx context.Context, c *client.Client, f envFile, led *l
 		ids = append(ids, id)
 		rows = append(rows, map[string]any{"tsp": time.Now().UnixMilli(), "wid": id})
 	}
-	_, done, err := callOnce(ctx, c, appendProc(f, true), rows)
+	_, done, err := callOnce(ctx, c, appendProc(f, "events", true), rows)
 	led.rows(ids, done && err == nil)
 	return err
 }

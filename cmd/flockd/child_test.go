@@ -24,7 +24,7 @@ type child struct {
 // child process and returns once it serves: its log says the environment
 // file is written. It fails the test when the child ends before. The
 // child is killed at the end of the test.
-func startChild(t *testing.T, args []string, env ...string) *child {
+func startChild(t testing.TB, args []string, env ...string) *child {
 	t.Helper()
 	js, _ := json.Marshal(args)
 	c := &child{cmd: exec.Command(os.Args[0], "-test.run=^$"), ready: make(chan struct{}), drained: make(chan struct{}), logs: &syncBuffer{}}

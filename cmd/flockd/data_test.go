@@ -39,7 +39,7 @@ users:
 `
 
 // writeConfig writes a config file in a new folder and returns its path.
-func writeConfig(t *testing.T, dir, yaml string) string {
+func writeConfig(t testing.TB, dir, yaml string) string {
 	t.Helper()
 	path := filepath.Join(dir, "flockd.yml")
 	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {

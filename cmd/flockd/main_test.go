@@ -109,7 +109,7 @@ func serveStoppable(t *testing.T, args ...string) (envFile, *syncBuffer, func())
 
 // joinWithEnv connects a raw nexus client the way a device app would: from
 // its environment.
-func joinWithEnv(t *testing.T, wsURL string, env map[string]string) *client.Client {
+func joinWithEnv(t testing.TB, wsURL string, env map[string]string) *client.Client {
 	t.Helper()
 	swarm, _ := strconv.Atoi(env[wire.EnvSwarmKey])
 	app, _ := strconv.Atoi(env[wire.EnvAppKey])

@@ -3,8 +3,11 @@
 // fsync, as etcd's backend batches its transactions. One goroutine per
 // file commits: it takes the first waiting write, every write waiting
 // behind it (up to maxBatch), runs them in one transaction and commits
-// it; writes that arrive meanwhile wait for the next round. A lone writer
-// waits for its own commit only, never for a timer.
+// it; writes that arrive meanwhile wait for the next round. When several
+// writers were in flight at the last commit, it waits a moment (at most
+// half a commit) for as many, so that writers that keep writing share
+// each sync rather than splitting into groups that take turns. A lone
+// writer waits for its own commit only, never for a timer.
 
 package datadir
 
@@ -12,6 +15,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -27,7 +31,7 @@ type DB struct {
 	bolt     *bolt.DB
 	readOnly bool
 
-	reqs chan *write   // unbuffered: a send succeeds once the committer took it
+	reqs chan *write   // the writes waiting for the committer
 	stop chan struct{} // closed by Close
 	done chan struct{} // closed when the committer has ended
 	once sync.Once
@@ -46,7 +50,7 @@ type outcome struct {
 
 func newDB(d *Dir, name string, b *bolt.DB) *DB {
 	readOnly := d.readOnly
-	db := &DB{dir: d, name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write),
+	db := &DB{dir: d, name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write, maxBatch),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if readOnly {
 		close(db.done)
@@ -72,9 +76,9 @@ func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
 // returns an error the transaction is rolled back, that error is returned
 // and the other writes are run again without fn; so fn must change
 // nothing but the transaction, and may be run more than once. A panic in
-// fn is a panic of the caller. ctx bounds the wait for the committer to
-// take the write; once taken, Update waits for its commit (a fraction of
-// a second), so that what it returns is true. A commit that does not fit
+// fn is a panic of the caller. ctx bounds the wait for a place in the
+// committer's queue (maxBatch writes); once queued, Update waits for its
+// commit (a fraction of a second), so that what it returns is true. A commit that does not fit
 // on the disk fails every write of its transaction with an error wrapping
 // ErrFull.
 func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
@@ -82,14 +86,29 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 		return fmt.Errorf("%w: %s", ErrReadOnly, db.name)
 	}
 	w := &write{fn: fn, done: make(chan outcome, 1)}
+	closed := fmt.Errorf("%w: %s", ErrClosed, db.name)
+	select {
+	case <-db.stop:
+		return closed
+	default:
+	}
 	select {
 	case db.reqs <- w:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-db.stop:
-		return fmt.Errorf("%w: %s", ErrClosed, db.name)
+		return closed
 	}
-	o := <-w.done
+	var o outcome
+	select {
+	case o = <-w.done:
+	case <-db.done: // the committer ended: it answered every write it took
+		select {
+		case o = <-w.done:
+		default:
+			return closed
+		}
+	}
 	if o.panic != nil {
 		panic(o.panic)
 	}
@@ -100,6 +119,7 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 func (db *DB) commitLoop() {
 	defer close(db.done)
 	batch := make([]*write, 0, maxBatch)
+	expect, took := 0, time.Duration(0) // writers in flight at the last commit, and its duration
 	for {
 		select {
 		case w := <-db.reqs:
@@ -107,19 +127,53 @@ func (db *DB) commitLoop() {
 		case <-db.stop:
 			return
 		}
-	gather:
-		for len(batch) < maxBatch {
-			select {
-			case w := <-db.reqs:
-				batch = append(batch, w)
-			default:
-				break gather
-			}
-		}
+		batch = db.gather(batch, expect, took)
+		start := time.Now()
 		db.commit(batch)
+		took = time.Since(start)
+		// The writers it answered are likely to write again, and so are
+		// those that queued meanwhile.
+		expect = len(batch) + len(db.reqs)
 		clear(batch)
 	}
 }
+
+// gather adds to batch the writes waiting behind its first one. When more
+// writers were in flight at the last commit (expect), it waits for as
+// many, but at most half the last commit's duration (took), so that they
+// share the next sync instead of splitting into two groups that take
+// turns. A lone writer never waits.
+func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
+	want := min(max(expect, 1), maxBatch)
+	for len(batch) < maxBatch {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch, w)
+			continue
+		default:
+		}
+		break
+	}
+	if len(batch) >= want {
+		return batch
+	}
+	linger := time.NewTimer(min(took/2, maxLinger))
+	defer linger.Stop()
+	for len(batch) < want {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch, w)
+		case <-linger.C:
+			return batch
+		case <-db.stop:
+			return batch
+		}
+	}
+	return batch
+}
+
+// maxLinger bounds the wait of gather for the writers of the last commit.
+const maxLinger = 5 * time.Millisecond
 
 // commit runs the writes of batch in one transaction and reports each
 // outcome. A write that fails or panics is answered and left out, and the

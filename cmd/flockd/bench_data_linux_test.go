@@ -1,0 +1,238 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// benchConfig is the world of the data folder's benchmarks: the row of
+// flockbench (about 100 bytes of msgpack) with its tsp, in one table.
+const benchConfig = `projects:
+  - name: bench
+    devices: [{name: press}]
+apps:
+  - name: bench
+    data_template: |
+      data:
+        tables:
+          - tablename: readings
+            columns:
+              - {id: tsp, name: T, dataType: timestamp}
+              - {id: temperature, name: Temperature, dataType: numeric}
+              - {id: humidity, name: Humidity, dataType: bigint}
+              - {id: pressure, name: Pressure, dataType: numeric}
+              - {id: source, name: Source, dataType: string}
+              - {id: sensor, name: Sensor, dataType: string}
+              - {id: seq, name: Seq, dataType: bigint}
+              - {id: ok, name: OK, dataType: boolean}
+installations:
+  - {project: bench, device: press, app: bench}
+`
+
+// benchRow is the row of flockbench with tsp and seq n.
+func benchRow(n int64) map[string]any {
+	return map[string]any{"tsp": 1_700_000_000_000 + n, "temperature": 21.5, "humidity": int64(40), "pressure": 1013.25,
+		"source": "bench", "sensor": "greenhouse-3", "seq": n, "ok": true}
+}
+
+// BenchmarkAppend16 measures acknowledged appends with 16 in flight (one
+// client, 16 goroutines), in memory and with a data folder, in the same
+// run: compare their ns/op (the issue asks the data folder for at least
+// 0.7 × the in-memory rate).
+func BenchmarkAppend16(b *testing.B) {
+	for _, store := range []string{"memory", "datadir"} {
+		b.Run("store="+store, func(b *testing.B) {
+			args := []string{"-listen", "127.0.0.1:0", "-config", writeConfig(b, b.TempDir(), benchConfig), "-no-record", "-no-console"}
+			if store == "memory" {
+				args = append(args, "-memory", "-memory-rows", "0")
+			} else {
+				args = append(args, "-data", filepath.Join(b.TempDir(), "data"))
+			}
+			c, proc := benchServer(b, args)
+			var next sync.Mutex
+			n := int64(0)
+			b.SetParallelism(8) // 16 goroutines on 2 cores
+			b.ResetTimer()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					next.Lock()
+					n++
+					row := benchRow(n)
+					next.Unlock()
+					if _, err := c.Call(context.Background(), proc, nil, wamp.List{row}, nil, nil); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+// benchServer starts a flockd child with args and returns a client of its
+// installation and the append procedure of its table.
+func benchServer(tb testing.TB, args []string) (*client.Client, string) {
+	tb.Helper()
+	envPath := filepath.Join(tb.TempDir(), "env.json")
+	startChild(tb, append(args, "-env-file", envPath))
+	f := readEnvFile(tb, envPath)
+	return joinWithEnv(tb, f.WSURL, f.Installations[0].Env), appendProc(f, "readings", false)
+}
+
+// BenchmarkMillionRows stores 1,000,000 rows in a flockd child with a
+// data folder, through appendBulk in batches of 1000, and reports: the
+// resident memory (VmRSS, and its anonymous and file-mapped parts) of an
+// empty flockd and of the one holding the rows; the time a restart over
+// the folder takes until a device joins and a history read answers, and
+// the resident memory after it; the disk the folder takes per row
+// against the row's msgpack size (as a history read returns it). Run it
+// alone: go test -run - -bench MillionRows -benchtime 1x ./cmd/flockd.
+func BenchmarkMillionRows(b *testing.B) {
+	const rows, batch = 1_000_000, 1000
+	for range b.N {
+		dir := b.TempDir()
+		data := filepath.Join(dir, "data")
+		config := writeConfig(b, dir, benchConfig)
+		envPath := filepath.Join(dir, "env.json")
+		args := []string{"-listen", "127.0.0.1:0", "-config", config, "-data", data, "-env-file", envPath, "-no-record", "-no-console"}
+
+		empty := startChild(b, args)
+		f := readEnvFile(b, envPath)
+		c := joinWithEnv(b, f.WSURL, f.Installations[0].Env)
+		bulk := appendProc(f, "readings", true)
+		historyOnce(b, c)
+		rssEmpty := rss(b, empty.cmd.Process.Pid)
+
+		start := time.Now()
+		var wg sync.WaitGroup
+		work := make(chan int64)
+		for range 4 {
+			wg.Go(func() {
+				for first := range work {
+					list := make(wamp.List, batch)
+					for i := range list {
+						list[i] = benchRow(first + int64(i))
+					}
+					if _, err := c.Call(context.Background(), bulk, nil, wamp.List{list}, nil, nil); err != nil {
+						b.Error(err)
+					}
+				}
+			})
+		}
+		for first := int64(0); first < rows; first += batch {
+			work <- first
+		}
+		close(work)
+		wg.Wait()
+		stored := time.Since(start)
+		row := historyOnce(b, c)
+		rssFull := rss(b, empty.cmd.Process.Pid)
+		_ = c.Close()
+		empty.kill()
+
+		start = time.Now()
+		again := startChild(b, args)
+		ready := time.Since(start)
+		f = readEnvFile(b, envPath)
+		c = joinWithEnv(b, f.WSURL, f.Installations[0].Env)
+		historyOnce(b, c)
+		serving := time.Since(start)
+		rssAfter := rss(b, again.cmd.Process.Pid)
+		_ = c.Close()
+		again.kill()
+
+		fi, err := os.Stat(filepath.Join(data, "fleet.db"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		size := msgpackSize(b, row)
+		b.Logf("stored %d rows in %v (%.0f rows/s)", rows, stored, rows/stored.Seconds())
+		b.Logf("empty flockd: %s", rssEmpty)
+		b.Logf("holding the rows: %s (VmRSS %.2f × the empty one's)", rssFull, float64(rssFull.vmRSS)/float64(rssEmpty.vmRSS))
+		b.Logf("restart: ready %v, a device joined and a history read answered %v", ready.Round(time.Millisecond), serving.Round(time.Millisecond))
+		b.Logf("after the restart: %s (VmRSS %.2f × the empty one's)", rssAfter, float64(rssAfter.vmRSS)/float64(rssEmpty.vmRSS))
+		b.Logf("fleet.db: %d bytes, %.1f per row; a row is %d bytes of msgpack (%.2f ×)", fi.Size(), float64(fi.Size())/rows, size, float64(fi.Size())/rows/float64(size))
+		b.ReportMetric(float64(rssFull.vmRSS)/float64(rssEmpty.vmRSS), "rss-full/empty")
+		b.ReportMetric(float64(rssAfter.vmRSS)/float64(rssEmpty.vmRSS), "rss-restarted/empty")
+		b.ReportMetric(serving.Seconds(), "restart-s")
+		b.ReportMetric(float64(fi.Size())/rows/float64(size), "disk/msgpack")
+	}
+}
+
+// historyOnce reads the newest row and returns it.
+func historyOnce(tb testing.TB, c *client.Client) map[string]any {
+	tb.Helper()
+	res, err := c.Call(context.Background(), wire.HistoryProc("readings"), nil, wamp.List{map[string]any{"limit": 1}}, nil, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if len(res.Arguments) == 0 {
+		return nil
+	}
+	rows, _ := res.Arguments[0].([]any)
+	if len(rows) == 0 {
+		return nil
+	}
+	return rows[0].(map[string]any)
+}
+
+// msgpackSize returns the size of a row's msgpack encoding.
+func msgpackSize(tb testing.TB, row map[string]any) int {
+	tb.Helper()
+	ser := &serialize.MessagePackSerializer{}
+	with, err1 := ser.Serialize(&wamp.Result{Request: 1, Arguments: wamp.List{row}})
+	without, err2 := ser.Serialize(&wamp.Result{Request: 1, Arguments: wamp.List{nil}})
+	if err1 != nil || err2 != nil {
+		tb.Fatal(err1, err2)
+	}
+	return len(with) - len(without) + 1 // the nil took one byte
+}
+
+// memUse is a process's resident memory, in bytes.
+type memUse struct{ vmRSS, anon, file int64 }
+
+func (m memUse) String() string {
+	mib := func(n int64) float64 { return float64(n) / (1 << 20) }
+	return fmt.Sprintf("VmRSS %.1f MiB (anonymous %.1f, file-mapped %.1f)", mib(m.vmRSS), mib(m.anon), mib(m.file))
+}
+
+// rss reads a process's resident memory from /proc.
+func rss(tb testing.TB, pid int) memUse {
+	tb.Helper()
+	runtime.Gosched()
+	f, err := os.Open("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	var m memUse
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		name, value, _ := strings.Cut(sc.Text(), ":")
+		kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(value), " kB"), 10, 64)
+		switch name {
+		case "VmRSS":
+			m.vmRSS = kb << 10
+		case "RssAnon":
+			m.anon = kb << 10
+		case "RssFile":
+			m.file = kb << 10
+		}
+	}
+	return m
+}
