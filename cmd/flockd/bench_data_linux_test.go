@@ -18,6 +18,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest"
 )
 
 // benchConfig is the world of the data folder's benchmarks: the row of
@@ -95,15 +96,17 @@ func benchServer(tb testing.TB, args []string) (*client.Client, string) {
 }
 
 // BenchmarkMillionRows stores 1,000,000 rows in a flockd child with a
-// data folder, through appendBulk in batches of 1000, and reports: the
-// resident memory (VmRSS, and its anonymous and file-mapped parts) of an
-// empty flockd and of the one holding the rows; the time a restart over
+// data folder, through appendBulk in batches of 1000 (4 in flight), and
+// reports: the resident memory (VmRSS, and its anonymous and file-mapped
+// parts) of the flockd empty, after 10,000 rows and after the million (the
+// Go heap grows with the load's batches in flight, not with the rows
+// kept; BenchmarkMillionRowsHeap shows the heap after a collection); the time a restart over
 // the folder takes until a device joins and a history read answers, and
 // the resident memory after it; the disk the folder takes per row
 // against the row's msgpack size (as a history read returns it). Run it
 // alone: go test -run - -bench MillionRows -benchtime 1x ./cmd/flockd.
 func BenchmarkMillionRows(b *testing.B) {
-	const rows, batch = 1_000_000, 1000
+	const rows, few, batch = 1_000_000, 10_000, 1000
 	for range b.N {
 		dir := b.TempDir()
 		data := filepath.Join(dir, "data")
@@ -119,29 +122,36 @@ func BenchmarkMillionRows(b *testing.B) {
 		rssEmpty := rss(b, empty.cmd.Process.Pid)
 
 		start := time.Now()
-		var wg sync.WaitGroup
-		work := make(chan int64)
-		for range 4 {
-			wg.Go(func() {
-				for first := range work {
-					list := make(wamp.List, batch)
-					for i := range list {
-						list[i] = benchRow(first + int64(i))
+		store := func(from, to int64) {
+			var wg sync.WaitGroup
+			work := make(chan int64)
+			for range 4 {
+				wg.Go(func() {
+					for first := range work {
+						list := make(wamp.List, batch)
+						for i := range list {
+							list[i] = benchRow(first + int64(i))
+						}
+						if _, err := c.Call(context.Background(), bulk, nil, wamp.List{list}, nil, nil); err != nil {
+							b.Error(err)
+						}
 					}
-					if _, err := c.Call(context.Background(), bulk, nil, wamp.List{list}, nil, nil); err != nil {
-						b.Error(err)
-					}
-				}
-			})
+				})
+			}
+			for first := from; first < to; first += batch {
+				work <- first
+			}
+			close(work)
+			wg.Wait()
 		}
-		for first := int64(0); first < rows; first += batch {
-			work <- first
-		}
-		close(work)
-		wg.Wait()
+		store(0, few)
+		historyOnce(b, c)
+		rssFew := rss(b, empty.cmd.Process.Pid)
+		store(few, rows)
 		stored := time.Since(start)
 		row := historyOnce(b, c)
 		rssFull := rss(b, empty.cmd.Process.Pid)
+
 		_ = c.Close()
 		empty.kill()
 
@@ -163,7 +173,9 @@ func BenchmarkMillionRows(b *testing.B) {
 		size := msgpackSize(b, row)
 		b.Logf("stored %d rows in %v (%.0f rows/s)", rows, stored, rows/stored.Seconds())
 		b.Logf("empty flockd: %s", rssEmpty)
-		b.Logf("holding the rows: %s (VmRSS %.2f × the empty one's)", rssFull, float64(rssFull.vmRSS)/float64(rssEmpty.vmRSS))
+		b.Logf("holding %d rows: %s", few, rssFew)
+		b.Logf("holding the rows: %s (VmRSS %.2f × the empty one's, %.2f × with %d rows)", rssFull,
+			float64(rssFull.vmRSS)/float64(rssEmpty.vmRSS), float64(rssFull.vmRSS)/float64(rssFew.vmRSS), few)
 		b.Logf("restart: ready %v, a device joined and a history read answered %v", ready.Round(time.Millisecond), serving.Round(time.Millisecond))
 		b.Logf("after the restart: %s (VmRSS %.2f × the empty one's)", rssAfter, float64(rssAfter.vmRSS)/float64(rssEmpty.vmRSS))
 		b.Logf("fleet.db: %d bytes, %.1f per row; a row is %d bytes of msgpack (%.2f ×)", fi.Size(), float64(fi.Size())/rows, size, float64(fi.Size())/rows/float64(size))
@@ -172,6 +184,61 @@ func BenchmarkMillionRows(b *testing.B) {
 		b.ReportMetric(serving.Seconds(), "restart-s")
 		b.ReportMetric(float64(fi.Size())/rows/float64(size), "disk/msgpack")
 	}
+}
+
+// BenchmarkMillionRowsHeap stores 1,000,000 rows in a platform in this
+// process, in memory and with a data folder, through InsertRows in
+// batches of 1000, and reports the Go heap in use after a collection,
+// before and after: what the rows cost in memory.
+func BenchmarkMillionRowsHeap(b *testing.B) {
+	const rows, batch = 1_000_000, 1000
+	for _, store := range []string{"memory", "datadir"} {
+		b.Run("store="+store, func(b *testing.B) {
+			for range b.N {
+				opts := []platformtest.Option{platformtest.WithMemoryRowLimit(0)}
+				if store == "datadir" {
+					opts = []platformtest.Option{platformtest.WithDataDir(filepath.Join(b.TempDir(), "data"))}
+				}
+				p, err := platformtest.Start(opts...)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seed, err := platformtest.ParseSeed([]byte(benchConfig), b.TempDir())
+				if err != nil {
+					b.Fatal(err)
+				}
+				res, err := p.Reconcile(seed)
+				if err != nil {
+					b.Fatal(err)
+				}
+				in := res.Installations[0]
+				before := heapInUse()
+				list := make([]map[string]any, batch)
+				for first := int64(0); first < rows; first += batch {
+					for i := range list {
+						list[i] = benchRow(first + int64(i))
+					}
+					if err := p.InsertRows(in, "readings", list...); err != nil {
+						b.Fatal(err)
+					}
+				}
+				clear(list)
+				after := heapInUse()
+				b.Logf("%s: heap in use %.1f MiB before, %.1f MiB after %d rows: %.0f bytes per row", store,
+					float64(before)/(1<<20), float64(after)/(1<<20), rows, float64(after-before)/rows)
+				b.ReportMetric(float64(after-before)/rows, "heap-B/row")
+				p.Close()
+			}
+		})
+	}
+}
+
+// heapInUse returns the bytes of the Go heap in use after a collection.
+func heapInUse() int64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
 }
 
 // historyOnce reads the newest row and returns it.

@@ -120,6 +120,7 @@ func (db *DB) commitLoop() {
 	defer close(db.done)
 	batch := make([]*write, 0, maxBatch)
 	expect, took := 0, time.Duration(0) // writers in flight at the last commit, and its duration
+	commits := 0
 	for {
 		select {
 		case w := <-db.reqs:
@@ -131,6 +132,12 @@ func (db *DB) commitLoop() {
 		start := time.Now()
 		db.commit(batch)
 		took = time.Since(start)
+		// The pages the commits read leave the resident set every
+		// trimEvery commits, and when writing pauses (trim_linux.go).
+		if commits++; commits >= trimEvery || (commits >= trimIdle && len(db.reqs) == 0) {
+			db.trim()
+			commits = 0
+		}
 		// The writers it answered are likely to write again, and so are
 		// those that queued meanwhile.
 		expect = len(batch) + len(db.reqs)
@@ -171,6 +178,21 @@ func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
 	}
 	return batch
 }
+
+// trimEvery is how many commits the committer makes between two trims of
+// the file's mapping (trim_linux.go): a commit reads a few pages (a bulk
+// of a thousand rows about ten), so the resident set grows by at most a
+// few hundred pages between two.
+const trimEvery = 64
+
+// trimIdle is how many commits since the last trim make the committer
+// trim when no write waits.
+const trimIdle = 8
+
+// Trim drops the pages of the file that reads mapped into memory from the
+// process's resident set (they stay in the page cache): for a reader that
+// walked much of the file.
+func (db *DB) Trim() { db.trim() }
 
 // maxLinger bounds the wait of gather for the writers of the last commit.
 const maxLinger = 5 * time.Millisecond

@@ -21,6 +21,10 @@ import (
 // walkChunk is the most rows one read transaction of a walk visits.
 const walkChunk = 4096
 
+// trimAfter is how many rows a walk visits before it trims the file's
+// mapping from the resident set when it ends (datadir.DB.Trim).
+const trimAfter = 16 * walkChunk
+
 // span is the part of a table a walk visits: the rows with start ≤ tsp <
 // end, oldest first or newest first (reverse), after the row key after
 // (nil: from the range's first row).
@@ -35,6 +39,12 @@ type span struct {
 // only), until fn returns false, an error, or the span ends.
 func (t *boltTables) walk(ctx context.Context, bt *boltTable, sp span, fn func(k, raw []byte) (bool, error)) error {
 	resume := slices.Clone(sp.after)
+	visited := 0
+	defer func() {
+		if visited >= trimAfter {
+			t.db.Trim() // the pages read leave the resident set
+		}
+	}()
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -56,6 +66,7 @@ func (t *boltTables) walk(ctx context.Context, bt *boltTable, sp span, fn func(k
 					return nil // the next transaction goes on after resume
 				}
 				t.examined.Add(1)
+				visited++
 				more, err := fn(k, raw)
 				if err != nil || !more {
 					done = true
