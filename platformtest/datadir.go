@@ -32,9 +32,14 @@ import (
 // or with a damaged file is refused, one of an older format is copied
 // beside itself and upgraded (docs/flockd.md, "The data folder").
 //
-// Rows and file objects are kept in memory for now: a restart starts
-// them anew. By default a platform keeps everything in memory, so tests
-// stay fast and isolated.
+// The data backends' rows and error-logs (fleet.db, with the key of
+// secret columns) and the file objects (records in files.db, content in
+// files/, with the key of upload URLs and the sad_keys of permanent URLs)
+// are kept in the folder too, on disk rather than in memory; each append,
+// bulk append and put is on disk before it is acknowledged. On a full
+// disk writes are refused (storage_full; files INTERNAL) and reads go on.
+// The spill folder defaults to the folder's spill/. By default a platform
+// keeps everything in memory, so tests stay fast and isolated.
 func WithDataDir(dir string) Option { return func(s *settings) { s.dataDir = dir } }
 
 // DataDir returns the absolute path of the platform's data folder, ""

@@ -127,10 +127,11 @@
 // offset, limit, projection; series buckets and aggregates; transforms)
 // and counts rows; validation, typing, encryption of secret columns,
 // masking, chunking, feeds and rate limits stay above it, the same for
-// every store. The store is in memory: rows live as long as the Platform.
-// A store's failure is answered, never acknowledged (storage_full for a
-// write that does not fit, a Postgres-like runtime_error otherwise). See
-// docs/fake.md §3.
+// every store. The store is in memory (rows live as long as the Platform;
+// WithMemoryRowLimit bounds them), or, with WithDataDir, the data folder's
+// fleet.db (rows on disk, kept across restarts). A store's failure is
+// answered, never acknowledged (storage_full for a write that does not
+// fit, a Postgres-like runtime_error otherwise). See docs/fake.md §3.
 //
 // Faithful (docs/wire.md §7.3–7.8, docs/fake.md, package template, the seed's
 // querying rules):
@@ -175,7 +176,8 @@
 // Not faithful:
 //
 //   - The key of secret columns lives in memory and dies with the
-//     platform; a rate-limit window opens with a caller's first call.
+//     platform (a data folder keeps it); a rate-limit window opens with a
+//     caller's first call.
 //   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
@@ -302,8 +304,13 @@
 // checks one without serving it. Reconcile brings the kept world in line
 // with a seed, as flockd does with its configuration at every start:
 // additions, removals (with their realms' data) and template changes,
-// refusing a change that drops data unless AllowDrop. Rows and file objects
-// are kept in memory for now. Without WithDataDir everything is in memory.
+// refusing a change that drops data unless AllowDrop. Table rows (with the
+// key of secret columns) and file objects (records and content, the key
+// of upload URLs and the numbers in permanent URLs) are kept there too, on
+// disk rather than in memory: an append or a put is on disk before it is
+// acknowledged, and a full disk refuses writes (storage_full; files
+// INTERNAL) while reads go on. Without WithDataDir everything is in
+// memory, the rows bounded by WithMemoryRowLimit when given.
 //
 // # Cross-app reads
 //

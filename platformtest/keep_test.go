@@ -266,18 +266,7 @@ func testMigrateKeptData(t *testing.T, s fleetStore) {
 // migrateSeedOf parses migrateSeed with edits (pairs of old and new).
 func migrateSeedOf(t *testing.T, edits ...string) *Seed {
 	t.Helper()
-	src := migrateSeed
-	for i := 0; i+1 < len(edits); i += 2 {
-		if !strings.Contains(src, edits[i]) {
-			t.Fatalf("the seed has no %q", edits[i])
-		}
-		src = strings.Replace(src, edits[i], edits[i+1], 1)
-	}
-	s, err := ParseSeed([]byte(src), t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
+	return editedSeed(t, migrateSeed, edits...)
 }
 
 // blobFiles returns the paths of the blobs in the blob folder of dir.
@@ -447,5 +436,41 @@ func TestMemoryRowLimit(t *testing.T) {
 	}
 	if st := p.storage(); st.Rows != 3 || st.RowLimit != 3 || !st.Full {
 		t.Errorf("storage on the overview: %+v", st)
+	}
+}
+
+// TestFilesRetention: objects of a namespace with retention go, with
+// their content, once older than it allows on the platform clock; other
+// namespaces keep theirs.
+func TestFilesRetention(t *testing.T) { eachFileStore(t, testFilesRetention) }
+
+func testFilesRetention(t *testing.T, s fileStore) {
+	p := New(t, s.options(t)...)
+	in := p.Install(p.AddDevice("press"), p.AddApp("plant", `
+data:
+  tables: []
+files:
+  namespaces:
+    - name: default
+    - name: logs
+      retention: {deleteAfter: "1 day"}
+`), Dev)
+	realm := in.Realm()
+	p.StoreFile(realm, "logs", "old.log", []byte("old"), "")
+	p.StoreFile(realm, "default", "kept.txt", []byte("kept"), "")
+	p.Clock().Advance(12 * time.Hour)
+	p.StoreFile(realm, "logs", "newer.log", []byte("newer"), "")
+	p.Clock().Advance(12 * time.Hour)
+	var keys []string
+	for _, o := range p.FileObjects(realm) {
+		keys = append(keys, o.Namespace+"/"+o.Key)
+	}
+	if !cmp.Equal(keys, []string{"default/kept.txt", "logs/newer.log"}) {
+		t.Errorf("objects after a day: %v", keys)
+	}
+	if dir := p.DataDir(); dir != "" {
+		if n := len(blobFiles(t, dir)); n != 2 {
+			t.Errorf("%d blobs after a day, want 2", n)
+		}
 	}
 }

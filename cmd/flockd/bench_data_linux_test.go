@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -52,37 +54,57 @@ func benchRow(n int64) map[string]any {
 }
 
 // BenchmarkAppend16 measures acknowledged appends with 16 in flight (one
-// client, 16 goroutines), in memory and with a data folder, in the same
-// run: compare their ns/op (the issue asks the data folder for at least
-// 0.7 × the in-memory rate).
+// client, 16 goroutines) against two flockd children, one in memory and
+// one with a data folder, in alternating rounds of 2 s (5 rounds, so that
+// the machine's load weighs on both alike), and reports the median rates
+// and the median of the per-round ratios (the issue asks the data folder
+// for at least 0.7 × the in-memory rate). Run it alone: go test -run -
+// -bench Append16 -benchtime 1x ./cmd/flockd.
 func BenchmarkAppend16(b *testing.B) {
-	for _, store := range []string{"memory", "datadir"} {
-		b.Run("store="+store, func(b *testing.B) {
-			args := []string{"-listen", "127.0.0.1:0", "-config", writeConfig(b, b.TempDir(), benchConfig), "-no-record", "-no-console"}
-			if store == "memory" {
-				args = append(args, "-memory", "-memory-rows", "0")
-			} else {
-				args = append(args, "-data", filepath.Join(b.TempDir(), "data"))
-			}
-			c, proc := benchServer(b, args)
-			var next sync.Mutex
-			n := int64(0)
-			b.SetParallelism(8) // 16 goroutines on 2 cores
-			b.ResetTimer()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					next.Lock()
-					n++
-					row := benchRow(n)
-					next.Unlock()
-					if _, err := c.Call(context.Background(), proc, nil, wamp.List{row}, nil, nil); err != nil {
-						b.Error(err)
-						return
-					}
+	const rounds, round = 5, 2 * time.Second
+	for range b.N {
+		cfg := writeConfig(b, b.TempDir(), benchConfig)
+		mem, memProc := benchServer(b, []string{"-listen", "127.0.0.1:0", "-config", cfg, "-no-record", "-no-console", "-memory", "-memory-rows", "0"})
+		disk, diskProc := benchServer(b, []string{"-listen", "127.0.0.1:0", "-config", cfg, "-no-record", "-no-console", "-data", filepath.Join(b.TempDir(), "data")})
+		var memRates, diskRates, ratios []float64
+		for r := range rounds {
+			m := appendRate(b, mem, memProc, round, int64(r)*10_000_000)
+			d := appendRate(b, disk, diskProc, round, int64(r)*10_000_000)
+			b.Logf("round %d: in memory %.0f appends/s, data folder %.0f appends/s (%.2f ×)", r+1, m, d, d/m)
+			memRates, diskRates, ratios = append(memRates, m), append(diskRates, d), append(ratios, d/m)
+		}
+		b.ReportMetric(median(memRates), "memory-appends/s")
+		b.ReportMetric(median(diskRates), "datadir-appends/s")
+		b.ReportMetric(median(ratios), "datadir/memory")
+	}
+}
+
+// appendRate appends rows through c with 16 in flight for d and returns
+// the acknowledged appends per second; seq numbers the rows from base.
+func appendRate(b *testing.B, c *client.Client, proc string, d time.Duration, base int64) float64 {
+	var n atomic.Int64
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range 16 {
+		wg.Go(func() {
+			for time.Since(start) < d {
+				row := benchRow(base + n.Add(1))
+				if _, err := c.Call(context.Background(), proc, nil, wamp.List{row}, nil, nil); err != nil {
+					b.Error(err)
+					return
 				}
-			})
+			}
 		})
 	}
+	wg.Wait()
+	return float64(n.Load()) / time.Since(start).Seconds()
+}
+
+// median returns the median of xs.
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
 
 // benchServer starts a flockd child with args and returns a client of its

@@ -25,6 +25,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 )
 
 // Value tags.
@@ -188,4 +190,39 @@ func readCount(b []byte) (int, []byte, error) {
 		return 0, nil, errCodec
 	}
 	return int(n), b[w:], nil
+}
+
+// decodeSlots returns a stored row's values by slot.
+func decodeSlots(k, raw []byte) ([]any, error) {
+	v, err := datadir.Value(k, raw)
+	if err != nil {
+		return nil, err
+	}
+	n, rest, err := readCount(v)
+	if err != nil {
+		return nil, err
+	}
+	slots := make([]any, n)
+	for i := range slots {
+		if slots[i], rest, err = readValue(rest); err != nil {
+			return nil, err
+		}
+	}
+	return slots, nil
+}
+
+// encodeSlots encodes values by slot, trailing NULLs left out.
+func encodeSlots(slots []any) ([]byte, error) {
+	n := len(slots)
+	for n > 0 && slots[n-1] == nil {
+		n--
+	}
+	b := binary.AppendUvarint(nil, uint64(n))
+	var err error
+	for _, v := range slots[:n] {
+		if b, err = appendValue(b, v); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
 }

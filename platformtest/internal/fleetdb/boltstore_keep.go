@@ -9,7 +9,6 @@ package fleetdb
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"errors"
 	"slices"
 	"strings"
@@ -188,41 +187,6 @@ func eraseSlots(tb *bolt.Bucket, cat *catalog, after []byte, max int) ([]byte, e
 	}
 	cat.Erase = nil
 	return nil, nil
-}
-
-// decodeSlots returns a stored row's values by slot.
-func decodeSlots(k, raw []byte) ([]any, error) {
-	v, err := datadir.Value(k, raw)
-	if err != nil {
-		return nil, err
-	}
-	n, rest, err := readCount(v)
-	if err != nil {
-		return nil, err
-	}
-	slots := make([]any, n)
-	for i := range slots {
-		if slots[i], rest, err = readValue(rest); err != nil {
-			return nil, err
-		}
-	}
-	return slots, nil
-}
-
-// encodeSlots encodes values by slot, trailing NULLs left out.
-func encodeSlots(slots []any) ([]byte, error) {
-	n := len(slots)
-	for n > 0 && slots[n-1] == nil {
-		n--
-	}
-	b := binary.AppendUvarint(nil, uint64(n))
-	var err error
-	for _, v := range slots[:n] {
-		if b, err = appendValue(b, v); err != nil {
-			return nil, err
-		}
-	}
-	return b, nil
 }
 
 // Rows returns how many rows the store holds, from the counters of every

@@ -322,7 +322,7 @@ func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *Tra
 	if err != nil {
 		return nil, err
 	}
-	var page []map[string]any
+	page := NewTransformPage(q, v.schema.Columns)
 	err = t.db.View(func(tx *bolt.Tx) error {
 		rb, err := t.realmBucket(tx)
 		if err != nil {
@@ -332,10 +332,8 @@ func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *Tra
 		if vb == nil {
 			return errRealmClosed
 		}
-		skip := q.Offset
-		vals := make([]any, len(v.schema.Columns))
 		c := vb.Cursor()
-		for k, raw := c.First(); k != nil && int64(len(page)) < q.Limit; k, raw = c.Next() {
+		for k, raw := c.First(); k != nil; k, raw = c.Next() {
 			enc, err := datadir.Value(k, raw)
 			if err != nil {
 				return err
@@ -345,24 +343,14 @@ func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *Tra
 				return err
 			}
 			r, _ := x.(map[string]any)
-			if q.Filter != nil {
-				for i, col := range v.schema.Columns {
-					vals[i] = r[col.ID]
-				}
-				if !q.Filter.Match(vals) {
-					continue
-				}
+			if !page.Add(r) {
+				break
 			}
-			if skip > 0 {
-				skip--
-				continue
-			}
-			page = append(page, r)
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, storeFailure(t.db, err)
 	}
-	return page, nil
+	return page.Rows, nil
 }

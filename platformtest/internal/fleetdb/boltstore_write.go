@@ -211,20 +211,12 @@ func (bt *boltTable) encode(vals []any) ([]byte, error) {
 // decode returns the values of the row stored under k, one per schema
 // column.
 func (bt *boltTable) decode(k, raw []byte) ([]any, error) {
-	v, err := datadir.Value(k, raw)
-	if err != nil {
-		return nil, err
-	}
-	n, rest, err := readCount(v)
+	slots, err := decodeSlots(k, raw)
 	if err != nil {
 		return nil, err
 	}
 	vals := make([]any, len(bt.schema.Columns))
-	for slot := range n {
-		var x any
-		if x, rest, err = readValue(rest); err != nil {
-			return nil, err
-		}
+	for slot, x := range slots {
 		if slot < len(bt.cols) && bt.cols[slot] >= 0 {
 			vals[bt.cols[slot]] = x
 		}
