@@ -47,6 +47,7 @@ type callSettings struct {
 	timeout    time.Duration
 	progress   func(*Result)
 	discloseMe bool
+	waitReg    time.Duration // WaitForRegistration; 0: no retries
 }
 
 type callOption func(*callSettings)
@@ -72,7 +73,8 @@ func DiscloseMe() CallOption {
 
 // Call calls the procedure uri and returns its result. Arguments are
 // positional; a Kwargs value among them becomes keyword arguments, and
-// CallOption values (Timeout, Progress, DiscloseMe) configure the call. No
+// CallOption values (Timeout, Progress, DiscloseMe, WaitForRegistration)
+// configure the call. No
 // device metadata is added. Canceling ctx sends CANCEL to the router. While
 // disconnected, Call waits for a session (10 s by default) and then fails
 // with ErrNotConnected. A refusal is a *WampError inside the returned error.
@@ -85,7 +87,7 @@ func (c *Client) Call(ctx context.Context, uri string, args ...any) (*Result, er
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
+	res, err := c.callWaiting(ctx, op, uri, wargs, kwargs, cs)
 	return res, opErr(op, uri, err)
 }
 
@@ -102,6 +104,9 @@ func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, 
 	}
 	if cs.timeout < 0 {
 		return nil, nil, cs, invalidArg(op, uri, "negative timeout %s", durationText(cs.timeout))
+	}
+	if cs.waitReg < 0 {
+		return nil, nil, cs, invalidArg(op, uri, "negative wait for the registration %s", durationText(cs.waitReg))
 	}
 	return wargs, kwargs, cs, nil
 }

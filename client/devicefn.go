@@ -71,6 +71,14 @@ func (c *Client) Register(ctx context.Context, name string, handler InvocationHa
 // CallDeviceFunction calls the function name registered by the device with
 // key deviceKey in the same project, app and stage. Arguments work as for
 // Call; no device metadata is added.
+//
+// A function that is not registered is refused with
+// wamp.error.no_such_procedure: the device is offline, does not serve it,
+// or has not registered it again yet after a reconnect of its own (a
+// restarting router, a device coming back). When a call may race such a
+// return, pass WaitForRegistration(d) to retry the refusal for up to d;
+// without it the refusal is returned at once, which suits a caller that
+// would rather know the device is away.
 func (c *Client) CallDeviceFunction(ctx context.Context, deviceKey int, name string, args ...any) (*Result, error) {
 	const op = "CallDeviceFunction"
 	if deviceKey <= 0 {
@@ -84,6 +92,6 @@ func (c *Client) CallDeviceFunction(ctx context.Context, deviceKey int, name str
 	if err != nil {
 		return nil, err
 	}
-	res, err := c.call(ctx, op, uri, wargs, kwargs, cs, c.set.sessionWait)
+	res, err := c.callWaiting(ctx, op, uri, wargs, kwargs, cs)
 	return res, opErr(op, uri, err)
 }

@@ -1,6 +1,7 @@
 // This file holds the runnable examples of the connection: the live
 // session, Run and Stop, lost connections, and what apps talking to other
-// routers use (WithAuth, RegisterProcedure, NoMetadata).
+// routers use (WithAuth, RegisterProcedure, NoMetadata), and a call that
+// waits for its procedure's registration.
 
 package client_test
 
@@ -8,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/platformtest"
@@ -140,4 +142,34 @@ func ExampleNoMetadata() {
 	ev := <-got
 	fmt.Println(ev.Args, ev.Kwargs)
 	// Output: [21.5] map[unit:C]
+}
+
+// A device that reconnects registers its functions again a moment after
+// its return; a call that may race that waits for the registration
+// instead of failing with wamp.error.no_such_procedure.
+func ExampleWaitForRegistration() {
+	pump, controller, stop := examplePair()
+	defer stop()
+	ctx := context.Background()
+
+	answer := make(chan string, 1)
+	go func() {
+		res, err := controller.CallDeviceFunction(ctx, pump.Identity().DeviceKey, "status",
+			client.WaitForRegistration(10*time.Second))
+		if err != nil {
+			answer <- err.Error()
+			return
+		}
+		s, _ := res.Args[0].(string)
+		answer <- s
+	}()
+	_, err := pump.RegisterDeviceFunction(ctx, "status", func(context.Context, *client.Invocation) (any, error) {
+		return "running", nil
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(<-answer)
+	// Output: running
 }

@@ -90,20 +90,26 @@ func ExampleClient_PublishToTable() {
 	c, _, stop := tableExample()
 	defer stop()
 	ctx := context.Background()
-	// A publish is confirmed by the router, not by the data backend: read
-	// until the row is stored.
+	// A publish is confirmed by the router, not by the data backend: the
+	// table's feed tells when the row is stored.
+	stored := make(chan struct{}, 1)
+	sub, err := c.SubscribeToTable(ctx, "sensordata", func(context.Context, *client.TableEvent) { stored <- struct{}{} })
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer sub.Unsubscribe(ctx)
 	if err := c.PublishToTable(ctx, "sensordata", Reading{Tsp: exampleStart, Temperature: 19, Room: "hall"}); err != nil {
 		fmt.Println(err)
 		return
 	}
-	for range 100 {
-		rows, err := c.GetHistory(ctx, "sensordata", nil)
-		if err == nil && len(rows) == 1 {
-			printReadings(rows)
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	<-stored
+	rows, err := c.GetHistory(ctx, "sensordata", nil)
+	if err != nil {
+		fmt.Println(err)
+		return
 	}
+	printReadings(rows)
 	// Output: 08:00 hall 19.0
 }
 
@@ -121,18 +127,23 @@ func ExampleClient_AppendRowsToTable() {
 func ExampleClient_PublishRowsToTable() {
 	c, p, stop := tableExample()
 	defer stop()
-	rows := []Reading{{Tsp: exampleStart, Temperature: 18, Room: "hall"}, {Tsp: exampleStart.Add(time.Minute), Temperature: 18.5, Room: "hall"}}
-	if err := c.PublishRowsToTable(context.Background(), "sensordata", rows, client.Kwargs{"batch": "morning"}); err != nil {
+	ctx := context.Background()
+	// The feed announces each stored row of the batch.
+	stored := make(chan struct{}, 2)
+	sub, err := c.SubscribeToTable(ctx, "sensordata", func(context.Context, *client.TableEvent) { stored <- struct{}{} })
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	for range 100 {
-		if n := len(p.TableRows(c.Identity().Realm(), "sensordata")); n == 2 {
-			fmt.Println("stored", n, "rows in one insert")
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
+	defer sub.Unsubscribe(ctx)
+	rows := []Reading{{Tsp: exampleStart, Temperature: 18, Room: "hall"}, {Tsp: exampleStart.Add(time.Minute), Temperature: 18.5, Room: "hall"}}
+	if err := c.PublishRowsToTable(ctx, "sensordata", rows, client.Kwargs{"batch": "morning"}); err != nil {
+		fmt.Println(err)
+		return
 	}
+	<-stored
+	<-stored
+	fmt.Println("stored", len(p.TableRows(c.Identity().Realm(), "sensordata")), "rows in one insert")
 	// Output: stored 2 rows in one insert
 }
 

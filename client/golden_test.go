@@ -149,7 +149,7 @@ func TestGoldenPayloads(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			p.ClearRecorded()
-			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 			defer cancel()
 			_ = tc.op(ctx) // the fake may refuse; only the payload matters
 			var got []golden

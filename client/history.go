@@ -36,15 +36,18 @@ func DecodeRows[T any](rows []Row) ([]T, error) {
 const (
 	DefaultHistoryLimit = 10
 	MaxHistoryLimit     = 10000
-	maxOffset           = math.MaxUint32
 )
+
+// maxOffset is the largest offset the data backend accepts (a uint32).
+const maxOffset int64 = math.MaxUint32
 
 // Query selects rows for GetHistory.
 type Query struct {
 	// Limit is the number of rows, 1–10000; 0 means the default, 10.
 	Limit int
-	// Offset skips the newest Offset rows.
-	Offset int
+	// Offset skips the newest Offset rows, 0–4294967295 (an int64, so that
+	// the whole range is available on 32-bit devices too).
+	Offset int64
 	// TimeRange bounds tsp; nil means all time.
 	TimeRange *TimeRange
 	// FilterAnd holds conditions that must all hold, and the latest marker.

@@ -62,7 +62,7 @@ func TestStartStopLifecycle(t *testing.T) {
 	if err := c.Publish(ctx, "com.example.x", 1); !errors.Is(err, client.ErrStopped) {
 		t.Errorf("Publish after Stop: %v", err)
 	}
-	eventually(t, 5*time.Second, "session gone from the router", func() bool { return len(f.p.Sessions()) == 0 })
+	eventually(t, 15*time.Second, "session gone from the router", func() bool { return len(f.p.Sessions()) == 0 })
 	st.await(t, client.StateStopped, time.Second)
 }
 
@@ -155,7 +155,7 @@ func TestStopEndsWaitingOperations(t *testing.T) {
 			if !errors.Is(err, client.ErrStopped) {
 				t.Errorf("%s: err = %v, want ErrStopped", name, err)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(15 * time.Second):
 			t.Errorf("%s did not end at Stop", name)
 		}
 	}

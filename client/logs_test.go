@@ -20,13 +20,14 @@ type logCapture struct {
 }
 
 type logEntry struct {
+	level slog.Level
 	msg   string
 	attrs map[string]slog.Value
 }
 
 func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
 func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
-	e := logEntry{msg: r.Message, attrs: map[string]slog.Value{}}
+	e := logEntry{level: r.Level, msg: r.Message, attrs: map[string]slog.Value{}}
 	r.Attrs(func(a slog.Attr) bool { e.attrs[a.Key] = a.Value; return true })
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -7,10 +7,12 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"strings"
 	"time"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
+	"github.com/flockgo/ironflock/internal/dotenv"
 )
 
 // Option configures a Client at construction.
@@ -135,6 +137,34 @@ func WithEnv(m map[string]string) Option {
 			cp[k] = v
 		}
 		s.env = cp
+	}
+}
+
+// WithEnvFile makes the client read its device environment from a dotenv
+// file instead of the process environment, as WithEnv does from a map:
+// what "flockd env -format dotenv DEVICE > device.env" writes, or the
+// console's download. The file is read once, by New. The format, line by
+// line: blank lines and # comments; KEY=VALUE, optionally after
+// "export "; VALUE unquoted (the rest of the line, trimmed, a # after a
+// blank starting a comment), in single quotes (taken as it is) or in
+// double quotes (with the escapes \n \r \t \" \\ and \$); nothing is
+// expanded; a key given twice is an error. New fails with the file's name
+// and the line of the first problem (ErrInvalidArgument; a missing file
+// also matches fs.ErrNotExist).
+func WithEnvFile(path string) Option {
+	return func(s *settings) {
+		f, err := os.Open(path)
+		if err != nil {
+			s.errs = append(s.errs, fmt.Errorf("env file: %w", err))
+			return
+		}
+		defer f.Close()
+		env, err := dotenv.Parse(f)
+		if err != nil {
+			s.errs = append(s.errs, fmt.Errorf("env file %s: %w", path, err))
+			return
+		}
+		s.env = env
 	}
 }
 
@@ -300,7 +330,13 @@ func WithRestoreBackoff(initial, max time.Duration) Option {
 	}
 }
 
-// WithLogger sets the logger (default slog.Default()).
+// WithLogger sets the logger (default slog.Default()). The client logs a
+// lost connection at warn level ("ironflock: connection lost;
+// reconnecting"), each failed attempt at info level, and its return at
+// info level: "ironflock: connected again" with the realm, the downtime
+// (from the loss it noticed to the restored session), the subscriptions
+// and registrations restored and, when some failed, how many it keeps
+// retrying.
 func WithLogger(l *slog.Logger) Option { return func(s *settings) { s.logger = l } }
 
 // WithStateHandler registers a function called with every new connection

@@ -125,7 +125,7 @@ func TestSubscriptionOrderAndIsolation(t *testing.T) {
 		t.Errorf("handler calls overlapped: %d at once", maxRunning.Load())
 	}
 	close(release)
-	eventually(t, 5*time.Second, "slow handler ran", func() bool { return slowCalls.Load() == 1 })
+	eventually(t, 15*time.Second, "slow handler ran", func() bool { return slowCalls.Load() == 1 })
 }
 
 func TestUnsubscribeTakesEffectAtOnce(t *testing.T) {
@@ -174,7 +174,7 @@ func TestUnsubscribeTakesEffectAtOnce(t *testing.T) {
 	close(block)
 	select {
 	case <-s.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		t.Fatal("delivery goroutine did not end")
 	}
 	// The call that was already running completed; no other one started.

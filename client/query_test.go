@@ -79,7 +79,7 @@ func TestQueryWire(t *testing.T) {
 				map[string]any{"column": "d", "operator": "IS NOT NULL"},
 			},
 		}},
-		{"epoch ms bounds", &Query{TimeRange: &TimeRange{Start: 1767225600000, End: nil}}, map[string]any{
+		{"epoch ms bounds", &Query{TimeRange: &TimeRange{Start: int64(1767225600000), End: nil}}, map[string]any{
 			"limit": int64(10), "offset": int64(0), "timeRange": []any{int64(1767225600000), nil},
 		}},
 		{"legacy latest_flag passes", &Query{FilterAnd: []Filter{Where("latest_flag", "=", true)}}, map[string]any{

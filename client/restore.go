@@ -26,11 +26,17 @@ func (it restoreItem) name() string {
 	return it.reg.proc.URI
 }
 
+// restored counts what a new session took over from the client's state.
+type restored struct {
+	subscriptions, registrations int // established before the announcement
+	retrying                     int // failed, retried in the background
+}
+
 // restoreAndAnnounce establishes every tracked subscription and
 // registration on s, then makes s the current session. Items added while
 // restoring are restored too before the announcement; items that fail are
 // retried on s in the background (and again at the next reconnect).
-func (c *Client) restoreAndAnnounce(ctx context.Context, s *engine.Session) error {
+func (c *Client) restoreAndAnnounce(ctx context.Context, s *engine.Session) (restored, error) {
 	attempted := map[restoreItem]bool{}
 	var failed []restoreItem
 	for {
@@ -49,11 +55,11 @@ func (c *Client) restoreAndAnnounce(ctx context.Context, s *engine.Session) erro
 		if len(todo) == 0 {
 			if !s.Alive() {
 				c.mu.Unlock()
-				return s.Lost()
+				return restored{}, s.Lost()
 			}
 			if c.stopped {
 				c.mu.Unlock()
-				return ErrStopped
+				return restored{}, ErrStopped
 			}
 			c.cur.Store(s)
 			c.live.Store(s)
@@ -73,13 +79,29 @@ func (c *Client) restoreAndAnnounce(ctx context.Context, s *engine.Session) erro
 		}
 		failed = append(failed, c.restoreItems(ctx, s, todo)...)
 		if !s.Alive() {
-			return s.Lost()
+			return restored{}, s.Lost()
 		}
 	}
 	if len(failed) > 0 {
 		go c.retryRestore(s, failed)
 	}
-	return nil
+	var n restored
+	for it := range attempted {
+		if it.group != nil {
+			n.subscriptions++
+		} else {
+			n.registrations++
+		}
+	}
+	for _, it := range failed {
+		if it.group != nil {
+			n.subscriptions--
+		} else {
+			n.registrations--
+		}
+	}
+	n.retrying = len(failed)
+	return n, nil
 }
 
 // restoreItems establishes items on s concurrently and returns those that

@@ -62,7 +62,8 @@ func TestRegisterProcedure(t *testing.T) {
 	f := newFleet(t)
 	st := newStates()
 	callee := connect(t, f.a, st.option())
-	caller := connect(t, f.b)
+	pst := newStates()
+	caller := connect(t, f.b, pst.option())
 	ctx := ctxT(t)
 	// The platform lets a device register only its own functions, so the
 	// full URI here is one; other routers take any URI.
@@ -99,6 +100,9 @@ func TestRegisterProcedure(t *testing.T) {
 	f.p.DropConnections()
 	st.await(t, client.StateReconnecting, 10*time.Second)
 	st.await(t, client.StateConnected, 10*time.Second)
+	// The caller lost its link too: a call before it noticed would go out
+	// on the dead link and end with ErrOutcomeUnknown.
+	pst.awaitReconnect(t)
 	call()
 	if _, err := callee.RegisterProcedure(ctx, "a..b", nil); !errors.Is(err, client.ErrInvalidArgument) {
 		t.Errorf("bad URI: %v", err)

@@ -25,19 +25,23 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
 	fast := newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1)
 	quick := newQuickStart(c.set.reconnectInitial)
-	var realmMissingSince time.Time
+	var realmMissingSince, lost time.Time
 	everConnected := false
 	for {
-		s, err := c.connectOnce(ctx)
+		s, n, err := c.connectOnce(ctx)
 		if err == nil || ctx.Err() == nil {
 			c.reportAttempt(err)
 		}
 		if err == nil {
 			joined := time.Now()
+			if everConnected {
+				c.logReconnected(n, joined.Sub(lost))
+			}
 			realmMissingSince = time.Time{}
 			everConnected = true
 			select {
 			case <-s.Done():
+				lost = time.Now()
 				c.withdraw(s)
 				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.realm, "reason", s.Err())
 			case <-ctx.Done():
@@ -98,9 +102,21 @@ func isWampURI(err error, uri string) bool {
 	return errors.As(err, &we) && we.URI == uri
 }
 
+// logReconnected says, at info level, that the client is connected again
+// after an outage of downtime (from the loss it noticed to the session's
+// announcement) and what it restored.
+func (c *Client) logReconnected(n restored, downtime time.Duration) {
+	attrs := []any{"realm", c.realm, "downtime", downtime.Round(time.Millisecond),
+		"subscriptions", n.subscriptions, "registrations", n.registrations}
+	if n.retrying > 0 {
+		attrs = append(attrs, "retrying", n.retrying)
+	}
+	c.log.Info("ironflock: connected again", attrs...)
+}
+
 // connectOnce connects and joins with the credential of this attempt,
 // restores every subscription and registration and announces the session.
-func (c *Client) connectOnce(ctx context.Context) (*engine.Session, error) {
+func (c *Client) connectOnce(ctx context.Context) (*engine.Session, restored, error) {
 	cred := c.resolveCredential()
 	realm := c.realm
 	s, err := engine.Connect(ctx, engine.Config{
@@ -121,15 +137,16 @@ func (c *Client) connectOnce(ctx context.Context) (*engine.Session, error) {
 		if isWampURI(err, wire.ErrAuthenticationFailed) {
 			c.log.Warn("ironflock: the router refused the credential", "realm", realm, "authid", cred.authID, "credential", cred.kind)
 		}
-		return nil, err
+		return nil, restored{}, err
 	}
 	stop := context.AfterFunc(ctx, func() { s.Close(ctx.Err()) })
 	defer stop()
-	if err := c.restoreAndAnnounce(ctx, s); err != nil {
+	n, err := c.restoreAndAnnounce(ctx, s)
+	if err != nil {
 		s.Close(err)
-		return nil, err
+		return nil, restored{}, err
 	}
-	return s, nil
+	return s, n, nil
 }
 
 // withdraw takes a lost session out of service.

@@ -270,7 +270,7 @@ func TestSubscribeToTableUnrollsBulk(t *testing.T) {
 	}
 	select {
 	case <-sub.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(15 * time.Second):
 		t.Fatal("delivery did not end")
 	}
 }

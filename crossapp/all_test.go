@@ -68,13 +68,18 @@ func TestList(t *testing.T) {
 	}
 }
 
+// gridTimeout is the connect timeout of the ConnectAll tests: grid never
+// opens and fails when it ends, while the other providers must open
+// within it. They take milliseconds; the margin is for a loaded machine.
+const gridTimeout = 4 * time.Second
+
 // TestConnectAllReportsFailures: by default a provider that fails to open
 // goes to OnError and is left out; the provider with no data backend in
 // the stage is skipped without an error.
 func TestConnectAllReportsFailures(t *testing.T) {
 	leakcheck.Check(t)
 	f, gridIn := wildcardProject(t)
-	_, apps := consumer(t, f.allIn, crossapp.WithConnectTimeout(1500*time.Millisecond)) // grid never opens; the others open well within it
+	_, apps := consumer(t, f.allIn, crossapp.WithConnectTimeout(gridTimeout))
 	failed := newErrorsSeen()
 	handles, err := apps.ConnectAll(ctxT(t), failed.option())
 	if err != nil {
@@ -107,7 +112,7 @@ func TestConnectAllReportsFailures(t *testing.T) {
 func TestConnectAllStopsOnError(t *testing.T) {
 	leakcheck.Check(t)
 	f, _ := wildcardProject(t)
-	_, apps := consumer(t, f.allIn, crossapp.WithConnectTimeout(1500*time.Millisecond)) // grid never opens; the others open well within it
+	_, apps := consumer(t, f.allIn, crossapp.WithConnectTimeout(gridTimeout))
 	ctx := ctxT(t)
 	failed := newErrorsSeen()
 	handles, err := apps.ConnectAll(ctx, crossapp.ContinueOnError(false), failed.option())

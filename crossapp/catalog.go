@@ -6,6 +6,7 @@ package crossapp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -115,6 +116,9 @@ func parseInfo(requested string, v any) (ProviderInfo, error) {
 	if w.Key == nil || *w.Key <= 0 {
 		return ProviderInfo{}, accessErr(CodeProviderNotInstalled, info.App,
 			"the platform gave no app key for app %q: it has no data backend", info.App)
+	}
+	if *w.Key > math.MaxInt {
+		return ProviderInfo{}, fmt.Errorf("unexpected answer about app %q: app key %d does not fit an int on this device", info.App, *w.Key)
 	}
 	info.AppKey = int(*w.Key)
 	for name, cat := range w.Stages {

@@ -89,9 +89,7 @@ func TestLegacyCredentialNotAuthorized(t *testing.T) {
 	if client.WampURI(err) != wire.ErrAuthenticationFailed {
 		t.Errorf("the platform's refusal is lost: %v", err)
 	}
-	if r := refusals(f.p, f.station.Realm()); len(r) == 0 || r[len(r)-1] != "legacy_foreign" {
-		t.Errorf("the platform's refusals on the provider's realm: %v, want legacy_foreign last", r)
-	}
+	wantRefused(t, f.p, f.station.Realm(), "legacy_foreign")
 }
 
 // TestGuards: reads the catalog does not allow are refused before any

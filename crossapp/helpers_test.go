@@ -7,6 +7,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -214,4 +215,20 @@ func refusals(p *platformtest.Platform, realm string) []string {
 		}
 	}
 	return out
+}
+
+// wantRefused checks that the platform refused a join of realm for reason,
+// and for no other reason than that one or no_response: an attempt the
+// client started meanwhile and cut off when it gave up (how soon it starts
+// depends on the machine's speed).
+func wantRefused(t *testing.T, p *platformtest.Platform, realm, reason string) {
+	t.Helper()
+	r := refusals(p, realm)
+	ok := slices.Contains(r, reason)
+	for _, got := range r {
+		ok = ok && (got == reason || got == "no_response")
+	}
+	if !ok {
+		t.Errorf("the platform's refusals on %s: %v, want %s (and no_response of an attempt cut off)", realm, r, reason)
+	}
 }

@@ -58,9 +58,7 @@ func TestRevokeWhileSubscribed(t *testing.T) {
 	_, err = apps.Connect(ctx, "weather")
 	wantCode(t, "Connect after the revocation", err, crossapp.CodeNoGrant)
 
-	if r := refusals(f.p, f.station.Realm()); len(r) == 0 || r[len(r)-1] != "no_grant" {
-		t.Errorf("the platform's refusals of the rejoin: %v, want no_grant last", r)
-	}
+	wantRefused(t, f.p, f.station.Realm(), "no_grant")
 	if err := w.Close(ctx); err != nil {
 		t.Errorf("Close after the revocation: %v", err)
 	}

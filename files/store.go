@@ -6,6 +6,7 @@ package files
 
 import (
 	"context"
+	"math"
 	"net/http"
 	"slices"
 	"sync"
@@ -185,7 +186,7 @@ func (s *Store) fetchCatalog(ctx context.Context) (*Catalog, error) {
 func decodeCatalog(p map[string]any) *Catalog {
 	cat := &Catalog{
 		InlineMaxBytes:      intField(p, wire.FieldInlineMaxBytes),
-		ListMaxLimit:        int(intField(p, wire.FieldListMaxLimit)),
+		ListMaxLimit:        int(min(intField(p, wire.FieldListMaxLimit), math.MaxInt)),
 		QuotaBytes:          intField(p, wire.FieldQuotaBytes),
 		SuggestedQuotaBytes: intField(p, wire.FieldSuggestedQuotaBytes),
 		SadKey:              intField(p, wire.FieldSadKey),

@@ -48,7 +48,9 @@
 // batch's ids (GetHistory with Where(column, "IN", ids)) and sends only
 // the rows the backend lacks; when it opens a directory an earlier
 // process used, it does the same for the rows that process may have had
-// in flight. CheckTemplate checks the column in the data template.
+// in flight. The template package checks the column where the app's
+// templates are checked (template.DataTemplate.CheckRowIDColumn), so that
+// the device does not link a YAML parser for it.
 //
 // Without an id column, delivery is at least once: a batch whose answer
 // was lost is sent again, and its rows may be stored twice. The same holds

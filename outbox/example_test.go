@@ -10,7 +10,6 @@ import (
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/outbox"
 	"github.com/flockgo/ironflock/platformtest"
-	"github.com/flockgo/ironflock/template"
 )
 
 // exampleTemplate is the data template of the examples' app: readings
@@ -136,19 +135,4 @@ func ExampleOutbox_DeadLetters() {
 	// flush: true
 	// dead letter: readings 21 wamp.error.runtime_error
 	// delivered: 2
-}
-
-// CheckTemplate tells whether a table of the app's data template can
-// carry the outbox's row ids.
-func ExampleCheckTemplate() {
-	tpl, _, err := template.ParseData([]byte(exampleTemplate))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println(outbox.CheckTemplate(tpl, "readings", "row_id"))
-	fmt.Println(outbox.CheckTemplate(tpl, "readings", "id"))
-	// Output:
-	// <nil>
-	// outbox: CheckTemplate "readings": invalid argument: table "readings" has no column "id" for the row ids
 }

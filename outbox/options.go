@@ -71,11 +71,11 @@ func defaults() settings {
 
 // WithIDColumn names the column of every table the outbox writes that
 // holds each row's id (a string column whose path is the default,
-// args[0].<column>; CheckTemplate checks it). The sender writes each
-// row's id (the one Append returned) in it, replacing a value the row
-// has. With it, delivery is exactly once:
-// after a send whose outcome is unknown the sender reads the ids back
-// before sending again. Without it, delivery is at least once: such a
+// args[0].<column>; template.DataTemplate.CheckRowIDColumn checks it).
+// The sender writes each row's id (the one Append returned) in it,
+// replacing a value the row has. With it, delivery is exactly once: after
+// a send whose outcome is unknown the sender reads the ids back before
+// sending again. Without it, delivery is at least once: such a
 // send is repeated, and the row may be stored twice.
 func WithIDColumn(column string) Option { return func(s *settings) { s.idColumn = column } }
 

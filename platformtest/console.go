@@ -23,6 +23,11 @@ type Console struct {
 	Token string
 }
 
+// ConsoleHeader is a header every answer of the console carries, so that a
+// client (flockd env) tells them from the answers of a platform without a
+// console.
+const ConsoleHeader = console.HeaderName
+
 // WithConsole serves the web console at / on the platform's HTTP server
 // (the routes of the platform's API, the WAMP endpoint and the object
 // store keep theirs): the fleet, sessions, live traffic, tables with

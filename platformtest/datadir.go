@@ -87,39 +87,25 @@ func (p *Platform) openStores() error {
 }
 
 // kept is what the services keep in the data folder: the data backends'
-// rows and the key of their secret columns (fleet.db), the file
-// service's records (files.db) and blobs (files/). Zero without a folder.
+// rows (fleet.db, which keeps the key of secret columns too: the store is
+// a fleetdb.KeyStore), the file service's records (files.db) and blobs
+// (files/). Zero without a folder.
 type kept struct {
-	fleet     *datadir.DB
-	secretKey []byte
-	files     *datadir.DB
-	blobs     *datadir.Blobs
-	signKey   []byte // signs presigned URLs
+	fleet   *datadir.DB
+	files   *datadir.DB
+	blobs   *datadir.Blobs
+	signKey []byte // signs presigned URLs
 }
 
-// keysBucket is the bucket of fleet.db that holds the key of secret
-// columns.
-const keysBucket = "keys"
-
 // openKept opens the files of the services in the folder d, reads (or
-// makes, the first time) the keys, and checks the file objects' blobs
-// against their records: a record without its blob is refused, a blob
-// without record (a kill between the two) is removed.
+// makes, the first time) the key of upload URLs, and checks the file
+// objects' blobs against their records: a record without its blob is
+// refused, a blob without record (a kill between the two) is removed.
 func openKept(d *datadir.Dir, log *slog.Logger) (kept, error) {
 	var k kept
 	var err error
 	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
 		return k, err
-	}
-	k.secretKey, err = k.fleet.Keep(context.Background(), keysBucket, "secret-columns", func() ([]byte, error) {
-		return fleetdb.NewSecretKey(), nil
-	})
-	if err != nil {
-		return k, err
-	}
-	if len(k.secretKey) != fleetdb.SecretKeySize {
-		return k, fmt.Errorf("%w: %s: %s.db: bucket %s: the key of secret columns has %d bytes, want %d; it is neither reset nor served",
-			datadir.ErrDamaged, d.Path(), fleetdb.FleetFile, keysBucket, len(k.secretKey), fleetdb.SecretKeySize)
 	}
 	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
 		return k, err
@@ -257,7 +243,7 @@ func checkKept(d *datadir.Dir, rep *DataDirReport) error {
 	case err != nil:
 		return err
 	default:
-		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.Keeper).Rows(context.Background()); err != nil {
+		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.RowCounter).Rows(context.Background()); err != nil {
 			return err
 		}
 	}

@@ -127,11 +127,22 @@
 // offset, limit, projection; series buckets and aggregates; transforms)
 // and counts rows; validation, typing, encryption of secret columns,
 // masking, chunking, feeds and rate limits stay above it, the same for
-// every store. The store is in memory (rows live as long as the Platform;
-// WithMemoryRowLimit bounds them), or, with WithDataDir, the data folder's
-// fleet.db (rows on disk, kept across restarts). A store's failure is
-// answered, never acknowledged (storage_full for a write that does not
-// fit, a Postgres-like runtime_error otherwise). See docs/fake.md §3.
+// every store. The store is in memory by default: rows live as long as the
+// Platform (WithMemoryRowLimit bounds them). WithDataDir keeps them in the
+// data folder's fleet.db instead, on disk and across restarts.
+// WithPostgres keeps them in a PostgreSQL database instead (a
+// schema per realm; docs/postgres.md), with the same answers: it computes
+// transforms from their SQL (views, materialized ones refreshed on their
+// schedule), applies dropAfter and downsample, keeps the rows and the key
+// of secret columns across platforms, and gives each realm a read-only
+// role for direct SQL (SQLURL). A store's failure is answered, never
+// acknowledged (storage_full for a write that does not fit, a
+// Postgres-like runtime_error otherwise). See docs/fake.md §3.
+//
+// A transform with a cron schedule is published on
+// transformed.<transform> at each tick of the platform clock (refreshed
+// first when the store computes it); RunSchedules runs what is due after a
+// test moved the clock, RefreshTransform one transform now.
 //
 // Faithful (docs/wire.md §7.3–7.8, docs/fake.md, package template, the seed's
 // querying rules):
@@ -141,7 +152,9 @@
 //     NaN), authid the device serial, the storage typing of each column
 //     type with Postgres-like errors (42804, 22007, 22008), a missing tsp
 //     (append: runtime_error [{}]; publication: dropped, with an error-logs
-//     row of source "system"), all-or-nothing batches, entity-key merge
+//     row of source "system"), keys no column reads dropped from the
+//     stored row (both logged as warnings, and failing the test with
+//     WithStrictColumns), all-or-nothing batches, entity-key merge
 //     inserts and entity_key_conflict, the secret placeholder and
 //     ciphertext rules, the storage refusal switch; answers
 //     {"success": true} and {"success": true, "count": n}.
@@ -175,15 +188,16 @@
 //
 // Not faithful:
 //
-//   - The key of secret columns lives in memory and dies with the
-//     platform (a data folder keeps it); a rate-limit window opens with a
-//     caller's first call.
+//   - With the memory store the key of secret columns lives in memory
+//     and dies with the platform (a data folder keeps it); a rate-limit
+//     window opens with a caller's first call.
 //   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
-//   - Text compares byte-wise (collation "C"); retention (dropAfter),
-//     downsampling, column store and rate limits other than those of the
-//     secret procedures are not modelled.
+//   - Text compares byte-wise (collation "C"); on the memory store
+//     retention (dropAfter) and downsampling are not modelled, column
+//     store nowhere without TimescaleDB; rate limits other than those of
+//     the secret procedures are not modelled.
 //   - The backend takes its tables from the app's data template when the
 //     realm is first used; a later release's template does not change
 //     them.
@@ -193,9 +207,10 @@
 // comparison without a value is invalid_filter, series groups ascend
 // within a bucket, and so on.
 //
-// InsertRows, TableRows, DecryptedTableRows, RefuseWrites, SetChunkBudget
-// and SetTransformRows control it from a test; Recorded shows every
-// payload it received, as sent, before validation.
+// InsertRows, TableRows, DecryptedTableRows, RefuseWrites, SetChunkBudget,
+// SetTransformRows, RefreshTransform and RunSchedules control it from a
+// test; Recorded shows every payload it received, as sent, before
+// validation.
 //
 // # Agent runtime
 //

@@ -95,13 +95,16 @@ func TestDownUp(t *testing.T) {
 
 // TestFreezeConnections: a frozen link is silently dead. The client's
 // keepalive notices; the router's keepalive drops the session while the
-// socket stays open; new links work.
+// socket stays open; new links work. Both keepalives ping every second and
+// give up after two missed pongs: shorter intervals let a loaded machine
+// miss pongs before the freeze, and the links would end for the wrong
+// reason.
 func TestFreezeConnections(t *testing.T) {
 	leakcheck.Check(t)
-	f := newFixture(t, WithServerKeepalive(50*time.Millisecond))
+	f := newFixture(t, WithServerKeepalive(time.Second))
 	id, secret := f.in1.Credentials()
 	cfg := dialCfg(f.in1.Realm(), id, secret, client.MSGPACK)
-	cfg.WsCfg.KeepAlive = 50 * time.Millisecond
+	cfg.WsCfg.KeepAlive = time.Second
 	watcher, err := dial(t, f.p.URL(), cfg)
 	if err != nil {
 		t.Fatal(err)

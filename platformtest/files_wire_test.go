@@ -237,8 +237,8 @@ func testFilesPresignRules(t *testing.T, s fileStore) {
 		t.Errorf("write URL %v", w)
 	}
 	f.refused(t, wire.FilesReadURL, map[string]any{"key": "missing"}, wire.FileNoSuchObject)
-	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 5<<30 + 1}, wire.FileTooLarge)
-	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 3 << 30}, wire.FileObjectTooLarge)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": int64(5<<30 + 1)}, wire.FileTooLarge)
+	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": int64(3 << 30)}, wire.FileObjectTooLarge)
 	f.p.SetFilesQuota(f.in.Realm(), 10)
 	f.refused(t, wire.FilesWriteURL, map[string]any{"key": "y", "size": 10}, wire.FileQuotaExceeded)
 	f.ok(t, wire.FilesWriteURL, map[string]any{"key": "x", "size": 10}) // replaces x's byte

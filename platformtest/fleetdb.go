@@ -2,10 +2,10 @@
 // attached to every realm as a service): the choice of its store (where
 // the rows are kept: in memory unless an option chose another), its test
 // hooks as methods of Platform (direct inserts, the stored rows, the chunk
-// budget of a read, the rows of a transform) and the secret placeholder.
-// The storage refusal switch, RefuseWrites, is an interception
-// (faults.go). The hooks serve no URI; bad input fails the test as
-// provisioning mistakes do.
+// budget of a read, the rows of a transform), the secret placeholder, and
+// the failures of WithStrictColumns. The storage refusal switch,
+// RefuseWrites, is an interception (faults.go). The hooks serve no URI; bad
+// input fails the test as provisioning mistakes do.
 
 package platformtest
 
@@ -114,4 +114,28 @@ func (p *Platform) failf(format string, a ...any) {
 		p.tb.Helper()
 	}
 	p.fail(fmt.Errorf(format, a...))
+}
+
+// columnDropped fails the test for what a write lost when WithStrictColumns
+// asked for it (the data backend has logged it already).
+func (p *Platform) columnDropped(d fleetdb.Drop) {
+	if !p.set.columns || !d.First {
+		return
+	}
+	var msg string
+	if d.Key == "" {
+		msg = fmt.Sprintf("WithStrictColumns: %s published a row without tsp to table %q of %s; the platform dropped the row",
+			d.Call, d.Table, d.Realm)
+	} else {
+		msg = fmt.Sprintf("WithStrictColumns: %s wrote key %q that no column of table %q of %s reads; the platform stores the row without it",
+			d.Call, d.Key, d.Table, d.Realm)
+	}
+	if d.AuthID != "" {
+		msg += " (writer " + d.AuthID + ")"
+	}
+	if p.tb != nil {
+		p.tb.Errorf("platformtest: %s", msg)
+		return
+	}
+	p.log.Error("platformtest: " + msg)
 }

@@ -47,7 +47,7 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, tabl
 				return fmt.Errorf("apps[%d].transform_rows: app %q declares no transform %q", i, sa.Name, name)
 			}
 			for _, realm := range p.realmsOfApp(sa.Name) {
-				if err := p.SetTransformRows(realm, name, sa.TransformRows[name]); err != nil {
+				if err := p.seedTransformRows(realm, name, sa.TransformRows[name]); err != nil { // postgres.go
 					return fmt.Errorf("apps[%d].transform_rows: %w", i, err)
 				}
 			}

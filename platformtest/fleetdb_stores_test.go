@@ -1,6 +1,7 @@
 package platformtest
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -52,6 +53,35 @@ func givenTransformRows(t *testing.T, p *Platform, realm, transform string, rows
 	if err := p.SetTransformRows(realm, transform, rows); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// postgresEnv names the variable that holds the connection string of the
+// database the PostgreSQL tests use (.ci/run sets it; README.md says how
+// to run them locally). Set, the PostgreSQL store joins the conformance
+// suite, and a database that cannot be reached fails its tests; unset,
+// they are not run.
+const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
+
+func init() {
+	url := os.Getenv(postgresEnv)
+	if url == "" {
+		return
+	}
+	fleetStores = append(fleetStores, fleetStore{
+		name: "postgres",
+		options: func(*testing.T) []Option {
+			return []Option{WithPostgres(url, PostgresScratch())}
+		},
+		// The transform's SQL computes its rows from the source rows the
+		// test stored: refresh and publish it; the test reads what it
+		// computed.
+		transform: func(t *testing.T, p *Platform, realm, transform string, _ []map[string]any) {
+			t.Helper()
+			if err := p.RefreshTransform(realm, transform); err != nil {
+				t.Fatal(err)
+			}
+		},
+	})
 }
 
 // eachStore runs body as a subtest per store of fleetStores.

@@ -222,7 +222,7 @@ func TestWireJSONClient(t *testing.T) { eachStore(t, testWireJSONClient) }
 func testWireJSONClient(t *testing.T, s fleetStore) {
 	f := newDB(t, s)
 	c := connect(t, f.p, f.in, client.JSON)
-	call(t, c, "append.2.26.sensordata", map[string]any{"tsp": 1767225600000, "temperature": 21.5, "n": 3}, f.meta(), false).ok(t, "append")
+	call(t, c, "append.2.26.sensordata", map[string]any{"tsp": int64(1767225600000), "temperature": 21.5, "n": 3}, f.meta(), false).ok(t, "append")
 	got := call(t, c, "history.transformed.sensordata", map[string]any{"limit": 10, "offset": 0, "columns": []any{"n", "temperature"},
 		"filterAnd": []any{map[string]any{"column": "n", "operator": "IN", "value": []any{3, 4}}}}, nil, false).ok(t, "history").rows(t)
 	if len(got) != 1 || fmt.Sprint(got[0]["tsp"], got[0]["n"], got[0]["temperature"], got[0]["device_key"]) != "1767225600000 3 21.5 42" {

@@ -21,6 +21,7 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // syncBuffer is a log sink safe for concurrent writers.
@@ -153,9 +154,11 @@ func TestSlowSubscriberDropped(t *testing.T) {
 
 // TestPingsWhileWriteBlocked: the keepalive keeps running while a write to
 // a subscriber that stopped reading is blocked, so the link is dropped
-// after two missed pongs although its queue is far from full.
+// although its queue is far from full: the ping cannot be written within
+// the ping timeout (5 s). The write timeout is an hour here, so that only
+// the keepalive can drop the link.
 func TestPingsWhileWriteBlocked(t *testing.T) {
-	f := newFixture(t, WithoutRecording(), WithServerKeepalive(200*time.Millisecond))
+	f := newFixture(t, WithoutRecording(), WithServerKeepalive(200*time.Millisecond), withLimits(router.Limits{WriteTimeout: time.Hour}))
 	stalled := stalledSubscriber(t, f.p, f.in2, "flood")
 	// The platform's own session publishes: the only link on the wire is
 	// the stalled subscriber's, so no other link can miss a pong under
@@ -222,10 +225,13 @@ func TestRecordingRing(t *testing.T) {
 
 // TestPreAuthLimit: a link that sends more than the pre-authentication
 // budget before it is admitted is closed, and sockets holding partial
-// frames cost the router next to nothing.
+// frames cost the router next to nothing. The log tells that the limit
+// closed them, not nexus's 5 s wait for HELLO, which closes a silent link
+// anyway.
 func TestPreAuthLimit(t *testing.T) {
 	leakcheck.Check(t)
-	f := newFixture(t)
+	logs := &syncBuffer{}
+	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
@@ -246,14 +252,18 @@ func TestPreAuthLimit(t *testing.T) {
 		}
 		_, _ = w.Write(bytes.Repeat([]byte{0x90}, 1<<20)) // ends with an error once the server closes
 	}
+	deadline, _ := testCtx(t).Deadline()
 	for i, c := range conns {
-		_ = c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		_ = c.SetReadDeadline(deadline)
 		if _, _, err := c.ReadMessage(); err == nil {
 			t.Errorf("socket %d: got a message, want the link closed", i)
 		} else if ne, ok := err.(interface{ Timeout() bool }); ok && ne.Timeout() {
 			t.Errorf("socket %d still open after sending 1 MiB before HELLO", i)
 		}
 		_ = c.Close()
+	}
+	if n := strings.Count(logs.String(), "too much sent before authentication"); n != sockets {
+		t.Errorf("%d links closed for the pre-authentication limit, want %d:\n%s", n, sockets, logs)
 	}
 	runtime.ReadMemStats(&ms)
 	grew := int64(ms.HeapInuse) - int64(base)
@@ -263,24 +273,47 @@ func TestPreAuthLimit(t *testing.T) {
 	}
 }
 
+// withLimits sets router limits (zero fields keep the defaults).
+func withLimits(l router.Limits) Option { return func(s *settings) { s.limits = l } }
+
 // TestUnauthenticatedCap: links waiting for authentication are capped; one
-// more is answered 503, and a slot frees when a waiting link joins.
+// more is answered 503, and a slot frees when a waiting link joins. The
+// waiting links are held deterministically: each has sent HELLO and holds
+// its CHALLENGE unanswered, which the router waits for an hour here, so
+// no link leaves the count by a timeout however slow the machine is.
 func TestUnauthenticatedCap(t *testing.T) {
-	f := newFixture(t)
+	const capacity = 8
+	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
+	id, secret := f.in1.Credentials()
 	var waiting []*wireClient
-	for range 256 {
-		waiting = append(waiting, dialWire(t, f.p, false))
+	var challenges []*wamp.Challenge
+	for range capacity {
+		c := dialWire(t, f.p, false)
+		c.send(helloMsg(f.in1.Realm(), id))
+		msg := c.next().msg
+		ch, ok := msg.(*wamp.Challenge)
+		if !ok {
+			t.Fatalf("HELLO answered with %v, want CHALLENGE", msg)
+		}
+		waiting, challenges = append(waiting, c), append(challenges, ch)
 	}
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
 	_, rsp, err := d.DialContext(testCtx(t), f.p.URL(), nil)
 	if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable {
-		t.Fatalf("257th link: err %v, response %v, want 503", err, rsp)
+		t.Fatalf("link %d: err %v, response %v, want 503", capacity+1, err, rsp)
 	}
 	_ = rsp.Body.Close()
-	id, secret := f.in1.Credentials()
-	waiting[0].mustJoin(f.in1.Realm(), id, secret)
+	// One waiting link joins: its slot is free once WELCOME has come.
+	waiting[0].send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[0], nil), Extra: wamp.Dict{}})
+	if msg := waiting[0].next().msg; msg.MessageType() != wamp.WELCOME {
+		t.Fatalf("answered challenge: %v", msg)
+	}
 	joined := dialWire(t, f.p, false)
 	joined.mustJoin(f.in1.Realm(), id, secret)
+	// The default cap is 256.
+	if got := router.DefaultLimits().MaxUnauthenticated; got != 256 {
+		t.Errorf("default cap %d, want 256 (docs/flockd.md)", got)
+	}
 }
 
 // TestProtocolViolations: what cannot be decoded is answered as WAMP says.

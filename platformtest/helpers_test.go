@@ -186,7 +186,20 @@ func (c *wireClient) newReq() wamp.ID {
 // and returns the final message: WELCOME or ABORT.
 func (c *wireClient) join(realm, authid, secret string) wamp.Message {
 	c.t.Helper()
-	c.send(&wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
+	c.send(helloMsg(realm, authid))
+	f := c.next()
+	ch, ok := f.msg.(*wamp.Challenge)
+	if !ok {
+		return f.msg
+	}
+	c.send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, ch, nil), Extra: wamp.Dict{}})
+	return c.next().msg
+}
+
+// helloMsg is the HELLO of a client joining realm as authid with
+// WAMP-CRA.
+func helloMsg(realm, authid string) *wamp.Hello {
+	return &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
 		"authid":      authid,
 		"authmethods": wamp.List{"wampcra"},
 		"roles": wamp.Dict{
@@ -195,14 +208,7 @@ func (c *wireClient) join(realm, authid, secret string) wamp.Message {
 			"caller":     wamp.Dict{},
 			"callee":     wamp.Dict{"features": wamp.Dict{"pattern_based_registration": true, "caller_identification": true}},
 		},
-	}})
-	f := c.next()
-	ch, ok := f.msg.(*wamp.Challenge)
-	if !ok {
-		return f.msg
-	}
-	c.send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, ch, nil), Extra: wamp.Dict{}})
-	return c.next().msg
+	}}
 }
 
 // mustJoin joins and fails the test unless WELCOME comes back.

@@ -55,6 +55,9 @@ func (p *Platform) install(d *Device, a *App, stage Stage) (*Installation, error
 		return nil, err
 	}
 	p.reconcile()
+	if err := p.openDataBackend(m.Realm, m.App.Name); err != nil {
+		return nil, err
+	}
 	return p.installation(m), nil
 }
 

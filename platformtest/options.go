@@ -4,6 +4,7 @@ package platformtest
 
 import (
 	"log/slog"
+	"testing"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
@@ -18,10 +19,12 @@ type settings struct {
 	keepalive time.Duration
 	build     time.Duration // how long a release build takes (WithBuildDuration)
 	record    router.RecordLimits
-	authLog   int    // the bound of the authentication log (WithAuthLogLimit)
-	strict    bool   // the legacy credential is refused (WithStrictAuth)
-	noFiles   bool   // no file service (WithoutFileService, files.go)
-	dataDir   string // the data folder (WithDataDir, datadir.go); "": in memory
+	limits    router.Limits // zero fields: the router's defaults (tests change them)
+	authLog   int           // the bound of the authentication log (WithAuthLogLimit)
+	strict    bool          // the legacy credential is refused (WithStrictAuth)
+	columns   bool          // drops of unknown keys fail the test (WithStrictColumns)
+	noFiles   bool          // no file service (WithoutFileService, files.go)
+	dataDir   string        // the data folder (WithDataDir, datadir.go); "": in memory
 	// noLocation: no location service (WithoutLocationService, location.go)
 	noLocation bool
 	// hosts and origins widen the HTTP edge's rules (WithAllowedHosts,
@@ -41,6 +44,8 @@ type settings struct {
 	// memoryRows bounds the rows of the in-memory store
 	// (WithMemoryRowLimit, memory.go); 0: no bound.
 	memoryRows int64
+
+	tb testing.TB // the test of a platform made by New
 }
 
 func defaultSettings() settings {
@@ -128,3 +133,16 @@ func WithoutRecording() Option {
 // authid of every row and every caller), so by default one device can join
 // another's realms as it; strict mode is the platform's "strict" mode.
 func WithStrictAuth() Option { return func(s *settings) { s.strict = true } }
+
+// WithStrictColumns fails the test when an app writes a row that loses
+// something on its way into a table, naming the key, the table and the
+// call: a key that no column of the table reads (the platform stores the
+// row without it, so a typo such as "celsius" for "temperature" is
+// silent), or a published row without tsp (the platform drops the row;
+// an append gets an error anyway). It fails once per app, table and key,
+// with t.Errorf, so the test goes on. The platform's behaviour is
+// unchanged; without the option these drops are logged as warnings (once
+// per app, table and key; every row dropped for its tsp) and counted on
+// the console's table page. On a platform made by Start they are logged
+// at error level.
+func WithStrictColumns() Option { return func(s *settings) { s.columns = true } }

@@ -65,11 +65,12 @@ type Platform struct {
 // platform made by New (a duplicate name, an unknown device...) fail tb too.
 func New(tb testing.TB, opts ...Option) *Platform {
 	tb.Helper()
-	p, err := Start(opts...)
+	// tb is known before the platform's goroutines start (WithStrictColumns
+	// fails it from them).
+	p, err := Start(append(opts[:len(opts):len(opts)], func(s *settings) { s.tb = tb })...)
 	if err != nil {
 		tb.Fatalf("platformtest: %v", err)
 	}
-	p.tb = tb
 	tb.Cleanup(p.Close)
 	return p
 }
@@ -82,7 +83,7 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
-	p := &Platform{set: set, log: set.logger, clock: newClock(set.start)}
+	p := &Platform{set: set, log: set.logger, clock: newClock(set.start), tb: set.tb}
 	if err := p.openStores(); err != nil { // datadir.go
 		return nil, err
 	}
@@ -106,7 +107,15 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, SecretKey: p.kept.secretKey})
+	key, err := secretKey(store) // postgres.go
+	if err != nil {
+		_ = ln.Close()
+		_ = store.Close()
+		p.closeStores()
+		return nil, err
+	}
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log,
+		SecretKey: key, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	p.files = p.newFileService()
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
@@ -115,7 +124,7 @@ func Start(opts ...Option) (*Platform, error) {
 	}
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
-		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Services: services,
+		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Limits: set.limits, Services: services,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs

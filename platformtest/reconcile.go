@@ -70,6 +70,11 @@ func (p *Platform) Reconcile(s *Seed, opts ...ReconcileOption) (*SeedResult, err
 	if err != nil {
 		return rc.res, err
 	}
+	for _, in := range rc.res.Installations {
+		if err := p.openDataBackend(in.Realm(), in.App().Name()); err != nil { // postgres.go
+			return rc.res, err
+		}
+	}
 	empty := p.emptySeedTables(s, rc.res)
 	if err := p.applySeedData(s, rc.res, func(i int, table string) bool { return rc.fresh[i] || empty[i][table] }); err != nil {
 		return rc.res, err

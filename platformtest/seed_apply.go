@@ -31,6 +31,12 @@ func (p *Platform) Apply(s *Seed) (*SeedResult, error) {
 		return err
 	})
 	p.reconcile()
+	for _, in := range res.Installations {
+		if err != nil {
+			break
+		}
+		err = p.openDataBackend(in.Realm(), in.App().Name()) // postgres.go
+	}
 	if err == nil {
 		err = p.applySeedData(s, res, nil) // fleetdb_seed.go
 	}

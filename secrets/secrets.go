@@ -159,9 +159,9 @@ func verifyAnswer(res *client.Result) (VerifyResult, error) {
 func count(v any) int {
 	switch x := v.(type) {
 	case int64:
-		return int(max(x, 0))
+		return int(min(max(x, 0), math.MaxInt))
 	case uint64:
-		return int(min(x, math.MaxInt32))
+		return int(min(x, math.MaxInt))
 	case float64:
 		if x >= 0 && x <= math.MaxInt32 {
 			return int(x)

@@ -1,9 +1,13 @@
+// This file holds the cron schedules of transforms (data.transforms[].schedule):
+// their validation (CheckCron) and their fire times (ParseCron, Cron.Next).
+
 package template
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // cronField describes one field of a cron expression.
@@ -125,3 +129,117 @@ func allDigits(s string) bool {
 	}
 	return s != ""
 }
+
+// Cron is a parsed cron schedule (see CheckCron for the syntax). Its fire
+// times are in UTC.
+type Cron struct {
+	expr string
+	// fields: second, minute, hour, day of month, month, day of week; bit
+	// v is set when value v matches (day of week 7 is folded into 0).
+	fields [6]uint64
+	// domStar and dowStar: the day field starts with "*" or is "?".
+	domStar, dowStar bool
+}
+
+// ParseCron parses a cron schedule of 5 or 6 fields, as CheckCron checks
+// it. A 5-field schedule fires at second 0 of its minutes.
+func ParseCron(expr string) (*Cron, error) {
+	if err := CheckCron(expr); err != nil {
+		return nil, err
+	}
+	fields := strings.Fields(expr)
+	c := &Cron{expr: strings.Join(fields, " ")}
+	if len(fields) == 5 {
+		fields = append([]string{"0"}, fields...)
+	}
+	spec := append([]cronField{cronSecond}, cronFive...)
+	for i, f := range fields {
+		c.fields[i] = spec[i].bits(f)
+	}
+	if c.fields[5]&(1<<7) != 0 { // 7 is Sunday, as 0
+		c.fields[5] |= 1
+	}
+	c.domStar = isStar(fields[3])
+	c.dowStar = isStar(fields[5])
+	return c, nil
+}
+
+// isStar reports a day field that starts with "*" or is "?".
+func isStar(field string) bool { return strings.HasPrefix(field, "*") || field == "?" }
+
+// String returns the schedule as parsed, its fields separated by one space.
+func (c *Cron) String() string { return c.expr }
+
+// bits returns the values a checked field text matches, as a bit set.
+func (f cronField) bits(text string) uint64 {
+	var set uint64
+	for item := range strings.SplitSeq(text, ",") {
+		if item == "?" {
+			item = "*"
+		}
+		base, stepText, hasStep := strings.Cut(item, "/")
+		lo, hi, step := f.min, f.max, 1
+		if hasStep {
+			step, _ = strconv.Atoi(stepText)
+		}
+		if base != "*" {
+			from, to, isRange := strings.Cut(base, "-")
+			lo, _ = f.value(from)
+			switch {
+			case isRange:
+				hi, _ = f.value(to)
+			case !hasStep:
+				hi = lo // a single value; "a/n" runs from a to the maximum
+			}
+		}
+		for v := lo; v <= hi; v += step {
+			set |= 1 << v
+		}
+	}
+	return set
+}
+
+// cronHorizon bounds the search for the next fire time: a schedule that
+// matches no day within it (February 30) never fires.
+const cronHorizon = 5 * 366 * 24 * time.Hour
+
+// Next returns the first fire time strictly after t, in UTC; ok is false
+// when the schedule never fires (a day that does not exist, such as
+// February 30). As in Vixie cron, when neither day field starts with "*"
+// (or is "?"), a day matches either of them ("0 0 1 * mon": the first of
+// the month and every Monday); otherwise it must match both.
+func (c *Cron) Next(t time.Time) (next time.Time, ok bool) {
+	t = t.UTC().Truncate(time.Second).Add(time.Second)
+	limit := t.Add(cronHorizon)
+	for t.Before(limit) {
+		y, mo, d := t.Date()
+		h, mi, s := t.Clock()
+		switch {
+		case !has(c.fields[4], int(mo)):
+			t = time.Date(y, mo+1, 1, 0, 0, 0, 0, time.UTC)
+		case !c.dayMatches(t):
+			t = time.Date(y, mo, d+1, 0, 0, 0, 0, time.UTC)
+		case !has(c.fields[2], h):
+			t = time.Date(y, mo, d, h+1, 0, 0, 0, time.UTC)
+		case !has(c.fields[1], mi):
+			t = time.Date(y, mo, d, h, mi+1, 0, 0, time.UTC)
+		case !has(c.fields[0], s):
+			t = t.Add(time.Second)
+		default:
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// dayMatches applies the day-of-month and day-of-week fields to t's day.
+func (c *Cron) dayMatches(t time.Time) bool {
+	dom := has(c.fields[3], t.Day())
+	dow := has(c.fields[5], int(t.Weekday()))
+	if c.domStar || c.dowStar {
+		return dom && dow
+	}
+	return dom || dow
+}
+
+func has(set uint64, v int) bool { return set&(1<<v) != 0 }

@@ -3,6 +3,7 @@ package template
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestCheckCron(t *testing.T) {
@@ -62,5 +63,64 @@ func TestCheckCron(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("CheckCron(%q) = %v; want an error containing %q", expr, err, msg)
 		}
+	}
+}
+
+func TestCronNext(t *testing.T) {
+	at := func(s string) time.Time {
+		t.Helper()
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	cases := []struct {
+		expr, after string
+		want        []string // the next fire times, in order; none: never
+	}{
+		{"* * * * *", "2026-01-01T00:00:00Z", []string{"2026-01-01T00:01:00Z", "2026-01-01T00:02:00Z"}},
+		{"* * * * *", "2026-01-01T00:00:30.5Z", []string{"2026-01-01T00:01:00Z"}},
+		{"0 * * * *", "2026-01-01T00:59:59Z", []string{"2026-01-01T01:00:00Z", "2026-01-01T02:00:00Z"}},
+		{"*/15 * * * *", "2026-01-01T00:07:00Z", []string{"2026-01-01T00:15:00Z", "2026-01-01T00:30:00Z", "2026-01-01T00:45:00Z", "2026-01-01T01:00:00Z"}},
+		{"5/20 * * * *", "2026-01-01T00:00:00Z", []string{"2026-01-01T00:05:00Z", "2026-01-01T00:25:00Z", "2026-01-01T00:45:00Z", "2026-01-01T01:05:00Z"}},
+		{"0 6-18/6 * * *", "2026-01-01T07:00:00Z", []string{"2026-01-01T12:00:00Z", "2026-01-01T18:00:00Z", "2026-01-02T06:00:00Z"}},
+		{"30 2 * * mon-fri", "2026-01-02T03:00:00Z", []string{"2026-01-05T02:30:00Z", "2026-01-06T02:30:00Z"}}, // Jan 2 is a Friday
+		{"0 0 * * 7", "2026-01-01T00:00:00Z", []string{"2026-01-04T00:00:00Z", "2026-01-11T00:00:00Z"}},        // Sundays
+		{"0 0 ? * SUN", "2026-01-01T00:00:00Z", []string{"2026-01-04T00:00:00Z"}},
+		{"0 0 1 * mon", "2026-01-01T00:00:00Z", []string{"2026-01-05T00:00:00Z", "2026-01-12T00:00:00Z", "2026-01-19T00:00:00Z", "2026-01-26T00:00:00Z", "2026-02-01T00:00:00Z"}},
+		{"0 0 */10 * mon", "2026-01-01T00:00:00Z", []string{"2026-05-11T00:00:00Z"}}, // a star day field: both must match (days 1, 11, 21, 31 that are Mondays)
+		{"0 0 31 * *", "2026-01-31T00:00:00Z", []string{"2026-03-31T00:00:00Z", "2026-05-31T00:00:00Z"}},
+		{"0 0 29 feb *", "2026-01-01T00:00:00Z", []string{"2028-02-29T00:00:00Z"}},
+		{"0 0 30 2 *", "2026-01-01T00:00:00Z", nil},
+		{"0 0 1 jan,jul *", "2026-03-01T00:00:00Z", []string{"2026-07-01T00:00:00Z", "2027-01-01T00:00:00Z"}},
+		{"*/20 * * * * *", "2026-01-01T00:00:00Z", []string{"2026-01-01T00:00:20Z", "2026-01-01T00:00:40Z", "2026-01-01T00:01:00Z"}},
+		{"59 59 23 31 12 *", "2026-06-01T00:00:00Z", []string{"2026-12-31T23:59:59Z", "2027-12-31T23:59:59Z"}},
+		{"0 12 * * *", "2026-01-01T13:00:00+02:00", []string{"2026-01-01T12:00:00Z"}}, // UTC fire times: 13:00+02:00 is 11:00Z
+	}
+	for _, tc := range cases {
+		c, err := ParseCron(tc.expr)
+		if err != nil {
+			t.Fatalf("ParseCron(%q): %v", tc.expr, err)
+		}
+		after := at(tc.after)
+		var got []string
+		for range max(len(tc.want), 1) {
+			next, ok := c.Next(after)
+			if !ok {
+				break
+			}
+			got = append(got, next.Format(time.RFC3339))
+			after = next
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%q after %s: %v, want %v", tc.expr, tc.after, got, tc.want)
+		}
+	}
+	if _, err := ParseCron("61 * * * *"); err == nil {
+		t.Error("ParseCron accepted a bad schedule")
+	}
+	if c, _ := ParseCron("  0   12  *  *  *  "); c.String() != "0 12 * * *" {
+		t.Errorf("String() = %q", c.String())
 	}
 }

@@ -133,3 +133,26 @@ func ExampleCheckCron() {
 	// <nil>
 	// cron hour field "25": 25 is out of range; allowed: 0 to 23
 }
+
+// CheckRowIDColumn tells whether a table of the app's data template can
+// carry the row ids of an outbox (outbox.WithIDColumn).
+func ExampleDataTemplate_CheckRowIDColumn() {
+	tpl, _, err := template.ParseData([]byte(`
+data:
+  tables:
+    - tablename: readings
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: row_id, name: Row id, dataType: string}
+        - {id: celsius, name: Temperature, dataType: numeric}
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(tpl.CheckRowIDColumn("readings", "row_id"))
+	fmt.Println(tpl.CheckRowIDColumn("readings", "celsius"))
+	// Output:
+	// <nil>
+	// template: no column fit for row ids: column "celsius" of table "readings" is numeric; row ids need a string column
+}

@@ -12,7 +12,7 @@ type Query[R any] struct {
 	// the default, 10.
 	Limit int
 	// Offset skips the newest Offset rows.
-	Offset int
+	Offset int64
 	// TimeRange bounds tsp; nil means all time (client.Since,
 	// client.Between, client.Until).
 	TimeRange *client.TimeRange

@@ -5,17 +5,10 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"strings"
 	"sync/atomic"
-	"time"
 
 	"github.com/flockgo/ironflock/client"
 )
@@ -33,18 +26,11 @@ const readyPrefix = "flockbench-callee-ready "
 // ready with the procedure URI and serves until ctx ends. calls, when not
 // nil, counts the invocations answered.
 func serveCallee(ctx context.Context, env map[string]string, calls *atomic.Int64, ready func(procedure string)) error {
-	c, err := client.New(client.WithEnv(env))
+	c, stop, err := startClient(ctx, env)
 	if err != nil {
 		return err
 	}
-	if err := c.Start(ctx); err != nil {
-		return err
-	}
-	defer func() {
-		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = c.Stop(sctx)
-	}()
+	defer stop()
 	reg, err := c.RegisterDeviceFunction(ctx, calleeFunction, func(_ context.Context, inv *client.Invocation) (any, error) {
 		if calls != nil {
 			calls.Add(1)
@@ -65,9 +51,9 @@ func serveCallee(ctx context.Context, env map[string]string, calls *atomic.Int64
 // calleeMain is flockbench -callee: it serves until SIGINT, SIGTERM or
 // the end of its standard input (the parent is gone).
 func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
-	var env map[string]string
-	if err := json.Unmarshal([]byte(os.Getenv(calleeEnvVar)), &env); err != nil {
-		return fmt.Errorf("callee: %s: %w", calleeEnvVar, err)
+	env, err := childEnv(calleeEnvVar)
+	if err != nil {
+		return fmt.Errorf("callee: %w", err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -78,69 +64,17 @@ func calleeMain(ctx context.Context, stdin io.Reader, stdout io.Writer) error {
 	return serveCallee(ctx, env, nil, func(proc string) { fmt.Fprintln(stdout, readyPrefix+proc) })
 }
 
-// calleeProc is the callee child process.
-type calleeProc struct {
-	cmd   *exec.Cmd
-	stdin io.Closer
-	done  chan struct{}
-	log   *tailBuffer
-}
-
 // startCallee starts flockbench -callee with env and returns once it has
 // registered, with the procedure URI.
-func startCallee(ctx context.Context, env map[string]string) (*calleeProc, string, error) {
-	exe, err := os.Executable()
+func startCallee(ctx context.Context, env map[string]string) (*childProc, string, error) {
+	p, err := startSelf("-callee", calleeEnvVar, env)
 	if err != nil {
 		return nil, "", err
 	}
-	b, err := json.Marshal(env)
+	proc, err := p.expect(ctx, readyPrefix)
 	if err != nil {
-		return nil, "", err
-	}
-	p := &calleeProc{done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
-	p.cmd = exec.Command(exe, "-callee")
-	p.cmd.Env = append(os.Environ(), calleeEnvVar+"="+string(b))
-	p.cmd.Stderr = p.log
-	p.cmd.SysProcAttr = childAttr()
-	stdout, err := p.cmd.StdoutPipe()
-	if err != nil {
-		return nil, "", err
-	}
-	stdin, err := p.cmd.StdinPipe()
-	if err != nil {
-		return nil, "", err
-	}
-	p.stdin = stdin
-	if err := p.cmd.Start(); err != nil {
-		return nil, "", fmt.Errorf("start callee: %w", err)
-	}
-	lines := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		sent := false
-		for sc.Scan() {
-			if l := sc.Text(); !sent && strings.HasPrefix(l, readyPrefix) {
-				lines <- strings.TrimPrefix(l, readyPrefix)
-				sent = true
-			}
-		}
-		_ = p.cmd.Wait() // after the pipe is drained, as exec requires
-		close(p.done)
-	}()
-	select {
-	case proc := <-lines:
-		return p, proc, nil
-	case <-p.done:
-		return nil, "", fmt.Errorf("callee exited early:\n%s", p.log)
-	case <-ctx.Done():
 		p.stop()
-		return nil, "", errors.Join(ctx.Err(), errors.New(p.log.String()))
+		return nil, "", fmt.Errorf("callee: %w", err)
 	}
-}
-
-// stop ends the callee: its standard input closes, then SIGTERM and
-// SIGKILL if it lingers.
-func (p *calleeProc) stop() {
-	_ = p.stdin.Close()
-	terminate(p.cmd.Process, p.done, 5*time.Second)
+	return p, proc, nil
 }

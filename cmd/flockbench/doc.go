@@ -10,6 +10,7 @@
 //	                        [-clients sdk,nexus,floor,floor-1g]
 //	                        [-flockd PATH | -flockd-env FILE] [-json]
 //	                        [-with-js] [-with-python]
+//	go run ./cmd/flockbench -memory [-settle 2s] [-subscriptions 3000]
 //
 // By default it builds cmd/flockd into a temporary directory (run it from
 // the repository), starts it on a free loopback port with a configuration
@@ -46,6 +47,17 @@
 // the median CPU per operation is printed. The ratio columns compare CPU
 // per operation with the floor client's in the same scenario (and, for 16
 // in flight, with floor-1g's): the median of the per-round ratios.
+//
+// -memory measures memory instead of CPU, on Linux (from /proc/<pid>/status):
+// it builds the two footprint programs of internal/footprint (the device
+// program written with the SDK and the same job written by hand) stripped
+// for this machine, runs each as the caller's device until it has done its
+// job and printed "ready", waits -settle, and reads its resident memory
+// (VmRSS, with its anonymous and file-backed parts, and the peak VmHWM).
+// Then an SDK client in a child process (flockbench -subscriber) joins as
+// the callee's device and subscribes to -subscriptions topics; its memory
+// is read once joined and once subscribed, each time after a garbage
+// collection, and printed per 1,000 subscriptions (RSS and Go heap).
 //
 // -with-js and -with-python also run the optional autobahn-js and
 // autobahn-python scripts under scripts/ (they need node with npm

@@ -13,7 +13,8 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// flockdConfig provisions one app on two devices of one project.
+// flockdConfig provisions one app on two devices of one project; its
+// table sensordata is the one the footprint programs of -memory write.
 const flockdConfig = `projects:
   - name: bench
     devices:
@@ -21,6 +22,14 @@ const flockdConfig = `projects:
       - name: callee
 apps:
   - name: bench
+    data_template: |
+      data:
+        tables:
+          - tablename: sensordata
+            columns:
+              - {id: tsp, name: Timestamp, dataType: timestamp}
+              - {id: temperature, name: Temperature, dataType: numeric}
+              - {id: source, name: Source, dataType: string}
 installations:
   - {project: bench, device: caller, app: bench, stage: DEV}
   - {project: bench, device: callee, app: bench, stage: DEV}

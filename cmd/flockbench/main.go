@@ -40,6 +40,10 @@ type options struct {
 	scriptsDir        string
 	cpuProfile        string
 	callee            bool
+	memory            bool
+	settle            time.Duration
+	subscriptions     int
+	subscriber        bool
 }
 
 // runInfo describes a run, printed above the table.
@@ -73,7 +77,11 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.BoolVar(&o.withPy, "with-python", false, "also run scripts/autobahn-python (needs python3 with autobahn; $FLOCKBENCH_PYTHON names another interpreter)")
 	fs.StringVar(&o.scriptsDir, "scripts", filepath.Join("cmd", "flockbench", "scripts"), "`directory` holding autobahn-js and autobahn-python")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of this process (the clients, not flockd or the callee) to `file`")
+	fs.BoolVar(&o.memory, "memory", false, "measure memory instead of CPU: the idle resident memory of the footprint programs and what subscriptions add to an SDK client")
+	fs.DurationVar(&o.settle, "settle", 2*time.Second, "with -memory: idle time after a footprint program is ready before its memory is read")
+	fs.IntVar(&o.subscriptions, "subscriptions", 3000, "with -memory: the subscriptions the SDK client makes")
 	fs.BoolVar(&o.callee, "callee", false, "internal: serve as the callee child process")
+	fs.BoolVar(&o.subscriber, "subscriber", false, "internal: serve as the subscriber child process of -memory")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -82,6 +90,9 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	}
 	if o.duration <= 0 || o.warmup < 0 || o.count < 1 {
 		return nil, errors.New("-duration must be positive, -warmup not negative and -count at least 1")
+	}
+	if o.settle < 0 || o.subscriptions < 1 {
+		return nil, errors.New("-settle must not be negative and -subscriptions at least 1")
 	}
 	if o.flockd != "" && o.flockdEnv != "" {
 		return nil, errors.New("-flockd and -flockd-env exclude each other")
@@ -100,6 +111,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	if o.callee {
 		return calleeMain(ctx, stdin, stdout)
+	}
+	if o.subscriber {
+		return subscriberMain(ctx, stdin, stdout)
 	}
 	scs, err := pick("scenario", o.scenarios, scenarios, func(s scenario) string { return s.Name })
 	if err != nil {
@@ -122,6 +136,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			return err
 		}
 		defer p.stop()
+	}
+	if o.memory {
+		return runMemory(ctx, o, f, stdout, stderr)
 	}
 	if o.cpuProfile != "" {
 		stop, err := startCPUProfile(o.cpuProfile)

@@ -26,7 +26,8 @@ import (
 )
 
 // testRoleVar makes the test binary, started as a child by a test, play
-// a role instead of running tests: "flockd" (fakeFlockd).
+// a role instead of running tests: "flockd" (fakeFlockd) or "program"
+// (testProgram).
 const testRoleVar = "FLOCKBENCH_TEST_ROLE"
 
 func TestMain(m *testing.M) {
@@ -35,6 +36,18 @@ func TestMain(m *testing.M) {
 	if os.Getenv(calleeEnvVar) != "" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		err := calleeMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
+	if os.Getenv(subscriberEnvVar) != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := subscriberMain(ctx, os.Stdin, os.Stdout)
+		stop()
+		exitOn(err)
+	}
+	if os.Getenv(testRoleVar) == "program" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		err := testProgram(ctx)
 		stop()
 		exitOn(err)
 	}

@@ -75,7 +75,7 @@ func TestEdgeFlags(t *testing.T) {
 // message naming it.
 func TestEdgeFlagsRefused(t *testing.T) {
 	for _, args := range [][]string{{"-allow-host", "http://x.lan"}, {"-allow-origin", "x.lan:5173"}} {
-		err := run(context.Background(), append([]string{"-memory", "-listen", "127.0.0.1:0"}, args...), io.Discard, io.Discard, nil)
+		err := run(context.Background(), append([]string{"-listen", "127.0.0.1:0", "-memory"}, args...), io.Discard, io.Discard, nil)
 		if err == nil || !strings.Contains(err.Error(), `"`+args[1]+`"`) {
 			t.Errorf("%v: %v, want a refusal naming it", args, err)
 		}

@@ -1,5 +1,6 @@
 // This file holds the environment file (docs/flockd.md §3): the router URLs,
-// each installation's device environment and the users' tokens as JSON,
+// each installation's device environment, the users' tokens and, with
+// -db, each app backend's read-only SQL connection string as JSON,
 // written atomically.
 
 package main
@@ -18,6 +19,9 @@ type envFile struct {
 	HTTPURL       string            `json:"http_url"`
 	Installations []envInstallation `json:"installations"`
 	Tokens        map[string]string `json:"tokens"`
+	// SQL holds the read-only connection string of each app backend with
+	// -db (db.go).
+	SQL []envSQL `json:"sql,omitempty"`
 }
 
 type envInstallation struct {
@@ -28,8 +32,8 @@ type envInstallation struct {
 	Env     map[string]string `json:"env"`
 }
 
-func writeEnvFile(path string, p *platformtest.Platform, res *platformtest.SeedResult) error {
-	f := envFile{WSURL: p.URL(), HTTPURL: p.HTTPURL(), Installations: []envInstallation{}, Tokens: res.Tokens}
+func writeEnvFile(path string, p *platformtest.Platform, res *platformtest.SeedResult, sql []envSQL) error {
+	f := envFile{WSURL: p.URL(), HTTPURL: p.HTTPURL(), Installations: []envInstallation{}, Tokens: res.Tokens, SQL: sql}
 	if f.Tokens == nil {
 		f.Tokens = map[string]string{}
 	}

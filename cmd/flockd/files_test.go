@@ -4,16 +4,13 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"log"
 	"net/http"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -142,25 +139,6 @@ files:
 // with these arguments (JSON) instead of the tests: a flockd of its own
 // process, which a test can kill.
 const childArgs = "FLOCKD_TEST_CHILD_ARGS"
-
-func TestMain(m *testing.M) {
-	if js := os.Getenv(childArgs); js != "" {
-		var args []string
-		if err := json.Unmarshal([]byte(js), &args); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
-		}
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		err := run(ctx, args, os.Stdout, os.Stderr, nil)
-		stop()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "flockd:", err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
 
 // TestKilledFlockdSpill: a flockd that is killed (SIGKILL, no cleanup)
 // leaves the file of an object over 1 MiB in its spill folder; the next

@@ -1,9 +1,10 @@
 // Command flockd serves a fake IronFlock platform (package platformtest)
 // on a local address, for developing device apps without the cloud:
 //
-//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-env-file env.json] [-v]
+//	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-db postgres://…] [-env-file env.json] [-v]
 //	flockd validate DIR
 //	flockd check [-data DIR]
+//	flockd env [-listen ADDR] [-token TOKEN] [-stage DEV|PROD] [-format shell|dotenv|json] DEVICE [APP]
 //
 // It keeps its world (projects, devices, credentials, tokens…) in a data
 // folder, .flockd beside the config file or in the working folder for the
@@ -41,7 +42,11 @@
 // management API's device records and the console's fleet page show it.
 //
 // The demo app has a table sensordata (tsp, temperature, humidity, source)
-// holding a few readings of each device, so apps have data to read.
+// holding a few readings of each device, so apps have data to read, a few
+// stored files (an image among them) and an agent template whose tool
+// read_sensor the demo device sensor-2 serves: flockd runs that device
+// in-process with the SDK, so that every console page has something to
+// show. sensor-1 is left to the user's own device program.
 //
 // Every app also gets the platform's file service (files.read.*,
 // files.write.*) with its object store on the same HTTP server: presigned
@@ -50,17 +55,34 @@
 // 1 MiB are kept in files under -spill-dir, which flockd clears at start
 // of what killed runs left.
 //
+// With -db URL the tables live in that PostgreSQL database instead of in
+// memory (docs/postgres.md): a schema per app backend, created or
+// migrated at start (a change that would drop stored values is refused
+// unless -allow-drop), transforms computed from their SQL, dropAfter
+// and downsample applied, and a read-only connection string per app
+// backend, printed and written to the environment file. A server that
+// cannot be reached stops flockd at start, unless -db-wait gives it time.
+//
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when
 // one is an error.
+//
+// flockd env DEVICE [APP] asks a running flockd (its console, with the
+// console's token rules) for the device environment of DEVICE's
+// installation of APP and prints it as shell export lines, so that
+// eval "$(flockd env sensor-1)" configures a shell for a device program;
+// -format dotenv writes what client.WithEnvFile reads, -format json an
+// object.
 package main
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -77,12 +99,16 @@ func main() {
 }
 
 // command is a subcommand: flockd NAME ARGS...
-type command func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+type command struct {
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
+	summary string // for flockd -h
+}
 
 // commands holds the subcommands; without one flockd serves a platform.
 var commands = map[string]command{
-	"validate": validateCommand, // validate.go
-	"check":    checkCommand,    // data.go
+	"validate": {validateCommand, "check the templates of an app folder: flockd validate DIR"},                          // validate.go
+	"check":    {checkCommand, "check a data folder without serving it: flockd check [-data DIR]"},                      // data.go
+	"env":      {envCommand, "print a device's environment from a running flockd: eval \"$(flockd env DEVICE [APP])\""}, // envcmd.go
 }
 
 // run is flockd's main logic. ready, when set, is called with the platform
@@ -91,9 +117,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 	if len(args) > 0 && args[0] != "" && !strings.HasPrefix(args[0], "-") {
 		cmd, ok := commands[args[0]]
 		if !ok {
-			return fmt.Errorf("unknown command %q (run flockd -h for the options)", args[0])
+			return fmt.Errorf("unknown command %q: the commands are %s (run flockd -h for the options)",
+				args[0], strings.Join(slices.Sorted(maps.Keys(commands)), ", "))
 		}
-		return cmd(ctx, args[1:], stdout, stderr)
+		return cmd.run(ctx, args[1:], stdout, stderr)
 	}
 	return serve(ctx, args, stderr, ready)
 }

@@ -218,7 +218,16 @@ func TestRunErrors(t *testing.T) {
 			}
 		})
 	}
-	if err := run(context.Background(), []string{"-h"}, io.Discard, io.Discard, nil); err != nil {
+	var usage bytes.Buffer
+	if err := run(context.Background(), []string{"-h"}, io.Discard, &usage, nil); err != nil {
 		t.Errorf("-h: %v", err)
+	}
+	for _, want := range []string{"flockd COMMAND ARGS", "\n  check ", "\n  env ", "\n  validate ", "-listen address"} {
+		if !strings.Contains(usage.String(), want) {
+			t.Errorf("flockd -h does not show %q:\n%s", want, usage.String())
+		}
+	}
+	if err := run(context.Background(), []string{"frobnicate"}, io.Discard, io.Discard, nil); err == nil || !strings.Contains(err.Error(), "the commands are check, env, validate") {
+		t.Errorf("unknown command: %v", err)
 	}
 }

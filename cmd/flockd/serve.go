@@ -9,8 +9,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -32,12 +34,18 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go
+	db := addDBFlags(fs)        // db.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N]] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
-			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"       flockd validate DIR      check an app's templates (DIR/.ironflock)\n"+
-			"       flockd check [-data DIR] check a data folder without serving it")
+			"              [-db URL] [-db-wait DURATION]\n"+
+			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]")
+		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
+		fmt.Fprintln(stderr, "\nCommands:")
+		for _, name := range slices.Sorted(maps.Keys(commands)) {
+			fmt.Fprintf(stderr, "  %-9s %s\n", name, commands[name].summary)
+		}
+		fmt.Fprintln(stderr, "\nWithout a command flockd serves a fake IronFlock platform (docs/flockd.md). Flags:")
 		fs.PrintDefaults()
 	}
 	if help, err := parseArgs(fs, args); help || err != nil {
@@ -71,6 +79,9 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if *spillDir != "" {
 		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}
+	if o := db.option(*data.allowDrop); o != nil {
+		opts = append(opts, o)
+	}
 	consoleOpt, token := cons.console(*listen)
 	if consoleOpt != nil {
 		opts = append(opts, consoleOpt)
@@ -84,19 +95,30 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	stopDemo := func() {}
+	if *config == "" {
+		stopDemo = startDemo(p, res, log) // demo_device.go
+		defer stopDemo()
+	}
 	log.Info("flockd listening", "ws_url", p.URL(), "http_url", p.HTTPURL(), "api_url", p.ManagementURL())
 	if dir := p.DataDir(); dir != "" {
 		log.Info("data folder", "path", dir)
-	} else {
+	} else if *db.url == "" {
 		log.Info("in memory: nothing is kept after flockd stops")
+	} else {
+		log.Info("in memory: only the tables' rows are kept after flockd stops, in PostgreSQL")
 	}
 	logConsole(log, p, cons, token)
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
 	}
+	sql, err := db.sqlAccess(log, p, res)
+	if err != nil {
+		return fmt.Errorf("direct SQL: %w", err)
+	}
 	if *envFile != "" {
-		if err := writeEnvFile(*envFile, p, res); err != nil {
+		if err := writeEnvFile(*envFile, p, res, sql); err != nil {
 			return fmt.Errorf("env file: %w", err)
 		}
 		log.Info("environment file written", "path", *envFile)
@@ -106,6 +128,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	}
 	<-ctx.Done()
 	log.Info("flockd stopping")
+	stopDemo()
 	p.Close()
 	log.Info("flockd stopped")
 	return nil
@@ -146,6 +169,13 @@ const demoTemplate = `data:
         - id: source
           name: Source
           dataType: string
+files:
+  namespaces:
+    - name: default
+      description: Everything else
+    - name: snapshots
+      description: Camera snapshots of the demo sensors
+      contentTypes: ["image/*"]
 `
 
 // demoToken is the bearer token of the demo's user alice, admin of the
@@ -159,7 +189,7 @@ func demoSeed() *platformtest.Seed {
 			Name:    "demo",
 			Devices: []platformtest.SeedDevice{{Name: "sensor-1"}, {Name: "sensor-2"}},
 		}},
-		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate}},
+		Apps: []platformtest.SeedApp{{Name: "quickstart", DataTemplate: demoTemplate, AITemplate: demoAITemplate}},
 		Installations: []platformtest.SeedInstallation{
 			{Project: "demo", Device: "sensor-1", App: "quickstart", Stage: "DEV", Rows: demoRows(0)},
 			{Project: "demo", Device: "sensor-2", App: "quickstart", Stage: "DEV", Rows: demoRows(1)},

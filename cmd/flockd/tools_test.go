@@ -33,26 +33,37 @@ func TestServeToolRoute(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	body := `{"arguments":{"sensor":"spindle","unit":"F"},"convention":"positional"}`
-	req, err := http.NewRequest(http.MethodPost, f.HTTPURL+"/v1/flockd/devices/1/apps/1/agents/line_assistant/tools/read_temperature", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set("Authorization", "Bearer "+f.Tokens["alice"])
-	rsp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rsp.Body.Close()
-	b, _ := io.ReadAll(rsp.Body)
+	status, b := postTool(t, f.HTTPURL+"/v1/flockd/devices/1/apps/1/agents/line_assistant/tools/read_temperature",
+		f.Tokens["alice"], `{"arguments":{"sensor":"spindle","unit":"F"},"convention":"positional"}`)
 	var answer struct {
 		OK        bool           `json:"ok"`
 		Procedure string         `json:"procedure"`
 		Args      []any          `json:"args"`
 		Result    map[string]any `json:"result"`
 	}
-	if err := json.Unmarshal(b, &answer); err != nil || rsp.StatusCode != http.StatusOK || !answer.OK ||
+	if err := json.Unmarshal(b, &answer); err != nil || status != http.StatusOK || !answer.OK ||
 		answer.Procedure != "1.1.1.DEV.read_temperature" || answer.Result["value"] != 106.7 || answer.Result["unit"] != "F" {
-		t.Errorf("%d %s", rsp.StatusCode, b)
+		t.Errorf("%d %s", status, b)
 	}
+}
+
+// postTool posts body to flockd's tool route url as the user of token and
+// returns the answer's status and body.
+func postTool(t *testing.T, url, token, body string) (int, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Authorization", "Bearer "+token)
+	rsp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rsp.Body.Close()
+	b, err := io.ReadAll(rsp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rsp.StatusCode, b
 }

@@ -8,12 +8,14 @@
 //
 //	go run ./examples/agent
 //
-// With -flockd-env it joins a running flockd instead and serves the tools
-// until interrupted, so that they can be called with curl through
+// With -env it joins a running flockd instead, with the device
+// environment of a dotenv file as flockd env writes it, and serves the
+// tools until interrupted, so that they can be called with curl through
 // flockd's tool route (docs/flockd.md §6):
 //
-//	go run ./cmd/flockd -config examples/agent/flockd.yml -env-file /tmp/flock-env.json
-//	go run ./examples/agent -flockd-env /tmp/flock-env.json
+//	go run ./cmd/flockd -config examples/agent/flockd.yml &
+//	go run ./cmd/flockd env -format dotenv press-1 > /tmp/press-1.env
+//	go run ./examples/agent -env /tmp/press-1.env
 package main
 
 import (
@@ -44,8 +46,7 @@ var aiTemplate []byte
 const appName = "press-agent"
 
 func main() {
-	envFile := flag.String("flockd-env", "", "join the flockd whose environment `file` this is (flockd -env-file) and serve the tools until interrupted")
-	device := flag.String("device", "press-1", "the `device` to run as, with -flockd-env")
+	envFile := flag.String("env", "", "join a running flockd with the device environment of this dotenv `file` (flockd env -format dotenv DEVICE) and serve the tools until interrupted")
 	flag.Parse()
 	var err error
 	if *envFile == "" {
@@ -55,10 +56,7 @@ func main() {
 	} else {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
-		var env map[string]string
-		if env, err = flockdEnv(*envFile, *device); err == nil {
-			err = serveDevice(ctx, os.Stdout, env, nil)
-		}
+		err = serveDevice(ctx, os.Stdout, client.WithEnvFile(*envFile), nil)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "agent:", err)
@@ -149,10 +147,10 @@ func serve(ctx context.Context, c *client.Client, p *press) (*agent.Service, err
 	return agent.Serve(ctx, c, tpl, p.tools()...)
 }
 
-// serveDevice runs the press with env until ctx ends; ready, when set, is
-// called once the tools are served.
-func serveDevice(ctx context.Context, out io.Writer, env map[string]string, ready func()) error {
-	c, err := client.New(client.WithEnv(env))
+// serveDevice runs the press with the environment env gives until ctx
+// ends; ready, when set, is called once the tools are served.
+func serveDevice(ctx context.Context, out io.Writer, env client.Option, ready func()) error {
+	c, err := client.New(env)
 	if err != nil {
 		return err
 	}
@@ -170,31 +168,6 @@ func serveDevice(ctx context.Context, out io.Writer, env map[string]string, read
 	}
 	<-ctx.Done()
 	return nil
-}
-
-// flockdEnv reads the environment of device's installation of the app
-// from flockd's environment file.
-func flockdEnv(path, device string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var f struct {
-		Installations []struct {
-			Device string            `json:"device"`
-			App    string            `json:"app"`
-			Env    map[string]string `json:"env"`
-		} `json:"installations"`
-	}
-	if err := json.Unmarshal(b, &f); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	for _, in := range f.Installations {
-		if in.Device == device && in.App == appName {
-			return in.Env, nil
-		}
-	}
-	return nil, fmt.Errorf("%s: no installation of %s on device %q (start flockd with -config examples/agent/flockd.yml)", path, appName, device)
 }
 
 // js renders a value as compact JSON.

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/internal/dotenv"
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -44,7 +46,7 @@ func TestAgentExample(t *testing.T) {
 	}
 }
 
-// TestFlockdMode serves the tools as with -flockd-env, on a platform
+// TestFlockdMode serves the tools as with -env, on a platform
 // provisioned from flockd.yml as flockd would, and calls one through
 // flockd's tool route as the curl of docs/flockd.md §6 does.
 func TestFlockdMode(t *testing.T) {
@@ -63,31 +65,20 @@ func TestFlockdMode(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// flockd's environment file, as -env-file writes it.
-	type inst struct {
-		Device string            `json:"device"`
-		App    string            `json:"app"`
-		Env    map[string]string `json:"env"`
-	}
-	var file struct {
-		Installations []inst `json:"installations"`
-	}
+	// The device's environment as flockd env -format dotenv writes it.
+	var env map[string]string
 	for _, in := range res.Installations {
-		file.Installations = append(file.Installations, inst{Device: in.Device().Name(), App: in.App().Name(), Env: in.Env()})
+		if in.Device().Name() == "press-1" && in.App().Name() == appName {
+			env = in.Env()
+		}
 	}
-	envFile := filepath.Join(t.TempDir(), "env.json")
-	if b, err = json.Marshal(file); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(envFile, b, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	env, err := flockdEnv(envFile, "press-1")
+	b, err = dotenv.Marshal(env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := flockdEnv(envFile, "press-9"); err == nil {
-		t.Error("an unknown device was found")
+	envFile := filepath.Join(t.TempDir(), "press-1.env")
+	if err := os.WriteFile(envFile, b, 0o600); err != nil {
+		t.Fatal(err)
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -98,7 +89,7 @@ func TestFlockdMode(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		serveErr = serveDevice(ctx, &out, env, func() { close(ready) })
+		serveErr = serveDevice(ctx, &out, client.WithEnvFile(envFile), func() { close(ready) })
 	}()
 	defer func() {
 		cancel()

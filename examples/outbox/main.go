@@ -71,7 +71,7 @@ func run(ctx context.Context, out io.Writer, dir string, device bool) error {
 	if err != nil {
 		return err
 	}
-	if err := outbox.CheckTemplate(tpl, "readings", "row_id"); err != nil {
+	if err := tpl.CheckRowIDColumn("readings", "row_id"); err != nil {
 		return err
 	}
 	var p *platformtest.Platform

@@ -13,15 +13,16 @@ import (
 
 // Check records the goroutines running now and registers a cleanup that
 // fails tb if new goroutines are still running once the test and its other
-// cleanups are done. It waits up to five seconds for them to end, since
-// closing connections and stopping timers take a moment.
+// cleanups are done. It waits up to 20 seconds for them to end, since
+// closing connections and stopping timers take a moment, and longer on a
+// loaded machine.
 //
 // Call it first in a test so its cleanup runs last.
 func Check(tb testing.TB) {
 	tb.Helper()
 	before := goroutineIDs()
 	tb.Cleanup(func() {
-		deadline := time.Now().Add(5 * time.Second)
+		deadline := time.Now().Add(20 * time.Second)
 		var leaked []string
 		for {
 			leaked = leaked[:0]

@@ -1,15 +1,12 @@
 package wirevalue
 
-import (
-	"slices"
-
-	"github.com/gammazero/nexus/v3/wamp"
-)
+import "slices"
 
 // Clone returns a deep copy of v in normal form (see Normalize): every map,
 // list and byte slice is new, so the copy shares nothing mutable with v.
-// nexus's named containers become plain ones; other values are returned as
-// they are. A nil map or list stays nil, as Normalize keeps it.
+// Named containers (nexus's wamp.Dict and wamp.List) become plain ones;
+// other values are returned as they are. A nil map or list stays nil, as
+// Normalize keeps it.
 func Clone(v any) any {
 	switch x := v.(type) {
 	case map[string]any:
@@ -21,8 +18,6 @@ func Clone(v any) any {
 			m[k] = Clone(e)
 		}
 		return m
-	case wamp.Dict:
-		return Clone(map[string]any(x))
 	case map[any]any:
 		if x == nil {
 			return map[string]any(nil)
@@ -41,11 +36,12 @@ func Clone(v any) any {
 			l[i] = Clone(e)
 		}
 		return l
-	case wamp.List:
-		return Clone([]any(x))
 	case []byte:
 		return slices.Clone(x)
 	default:
+		if p, ok := plain(v); ok {
+			return Clone(p)
+		}
 		return Normalize(v, false)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/flockgo/ironflock/internal/nexuspayload"
 )
 
 // FuzzPayload feeds msgpack and JSON frames through the serializers the
@@ -40,7 +42,7 @@ func FuzzPayload(f *testing.F) {
 		if err != nil {
 			return
 		}
-		args, kwargs, ok := Payload(msg)
+		args, kwargs, ok := nexuspayload.Of(msg)
 		if !ok {
 			return
 		}

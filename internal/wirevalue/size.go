@@ -1,7 +1,5 @@
 package wirevalue
 
-import "github.com/gammazero/nexus/v3/wamp"
-
 // Size returns about how many bytes v takes encoded with msgpack: the
 // header of each string, binary, list and map and the width of each
 // scalar, added up. It is a bound for budgets, not an exact length.
@@ -25,10 +23,6 @@ func Size(v any) int {
 			n += len(k) + 5 + Size(e)
 		}
 		return n
-	case wamp.List:
-		return Size([]any(x))
-	case wamp.Dict:
-		return Size(map[string]any(x))
 	case map[any]any:
 		n := 5
 		for k, e := range x {
@@ -36,6 +30,9 @@ func Size(v any) int {
 		}
 		return n
 	default:
+		if p, ok := plain(v); ok {
+			return Size(p)
+		}
 		return 9
 	}
 }

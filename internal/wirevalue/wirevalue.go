@@ -10,15 +10,15 @@ package wirevalue
 import (
 	"encoding/base64"
 	"math"
+	"reflect"
 	"strconv"
 	"strings"
-
-	"github.com/gammazero/nexus/v3/wamp"
 )
 
 // Normalize returns v with every integer as int64 (uint64 above
 // math.MaxInt64), every float as float64 and every map and list in its plain
-// Go form. With fromJSON set, strings following the WAMP binary convention
+// Go form (named types of map[string]any and []any, as nexus's wamp.Dict
+// and wamp.List, become plain ones). With fromJSON set, strings following the WAMP binary convention
 // become []byte. Values are converted in place where the container already
 // has the normal type.
 func Normalize(v any, fromJSON bool) any {
@@ -56,8 +56,6 @@ func Normalize(v any, fromJSON bool) any {
 			x[k] = Normalize(e, fromJSON)
 		}
 		return x
-	case wamp.Dict:
-		return Normalize(map[string]any(x), fromJSON)
 	case map[any]any:
 		m := make(map[string]any, len(x))
 		for k, e := range x {
@@ -69,27 +67,49 @@ func Normalize(v any, fromJSON bool) any {
 			x[i] = Normalize(e, fromJSON)
 		}
 		return x
-	case wamp.List:
-		return Normalize([]any(x), fromJSON)
 	default:
+		if p, ok := plain(v); ok {
+			return Normalize(p, fromJSON)
+		}
 		return v
 	}
 }
 
+var (
+	mapType  = reflect.TypeFor[map[string]any]()
+	listType = reflect.TypeFor[[]any]()
+)
+
+// plain returns v as a map[string]any or a []any when its type is a named
+// type of one of them; false otherwise.
+func plain(v any) (any, bool) {
+	t := reflect.TypeOf(v)
+	if t == nil || t.Kind() != reflect.Map && t.Kind() != reflect.Slice {
+		return nil, false
+	}
+	switch {
+	case t.Kind() == reflect.Map && t.ConvertibleTo(mapType):
+		return reflect.ValueOf(v).Convert(mapType).Interface(), true
+	case t.Kind() == reflect.Slice && t.ConvertibleTo(listType):
+		return reflect.ValueOf(v).Convert(listType).Interface(), true
+	}
+	return nil, false
+}
+
 // List normalises a positional argument list; a nil list stays nil.
-func List(l wamp.List, fromJSON bool) []any {
+func List(l []any, fromJSON bool) []any {
 	if l == nil {
 		return nil
 	}
-	return Normalize([]any(l), fromJSON).([]any)
+	return Normalize(l, fromJSON).([]any)
 }
 
 // Dict normalises a keyword argument dictionary; a nil dict stays nil.
-func Dict(d wamp.Dict, fromJSON bool) map[string]any {
+func Dict(d map[string]any, fromJSON bool) map[string]any {
 	if d == nil {
 		return nil
 	}
-	return Normalize(map[string]any(d), fromJSON).(map[string]any)
+	return Normalize(d, fromJSON).(map[string]any)
 }
 
 func keyString(k any) string {
@@ -121,8 +141,8 @@ func jsonBinary(s string) any {
 }
 
 // ForJSON returns a copy of v in which every []byte is replaced by its WAMP
-// JSON form (NUL + base64) and every NaN or infinite float by nil, which JSON
-// cannot carry. Containers without such values are returned as they are, so
+// JSON form (NUL + base64; a nil one by nil) and every NaN or infinite float
+// by nil, which JSON cannot carry. Containers without such values are returned as they are, so
 // the common case allocates nothing.
 func ForJSON(v any) any {
 	out, _ := forJSON(v)
@@ -132,6 +152,9 @@ func ForJSON(v any) any {
 func forJSON(v any) (any, bool) {
 	switch x := v.(type) {
 	case []byte:
+		if x == nil {
+			return nil, true // as msgpack writes it
+		}
 		return "\x00" + base64.StdEncoding.EncodeToString(x), true
 	case float64:
 		if math.IsNaN(x) || math.IsInf(x, 0) {
@@ -155,8 +178,6 @@ func forJSON(v any) (any, bool) {
 			return v, false
 		}
 		return cp, true
-	case wamp.Dict:
-		return forJSON(map[string]any(x))
 	case []any:
 		var cp []any
 		for i, e := range x {
@@ -171,48 +192,26 @@ func forJSON(v any) (any, bool) {
 			return v, false
 		}
 		return cp, true
-	case wamp.List:
-		return forJSON([]any(x))
 	default:
+		if p, ok := plain(v); ok {
+			return forJSON(p)
+		}
 		return v, false
 	}
 }
 
 // ForJSONList applies ForJSON to positional arguments; nil stays nil.
-func ForJSONList(l wamp.List) wamp.List {
+func ForJSONList(l []any) []any {
 	if l == nil {
 		return nil
 	}
-	return ForJSON([]any(l)).([]any)
+	return ForJSON(l).([]any)
 }
 
 // ForJSONDict applies ForJSON to keyword arguments; nil stays nil.
-func ForJSONDict(d wamp.Dict) wamp.Dict {
+func ForJSONDict(d map[string]any) map[string]any {
 	if d == nil {
 		return nil
 	}
-	return ForJSON(map[string]any(d)).(map[string]any)
-}
-
-// Payload returns the positional and keyword arguments of a message that
-// carries a payload (PUBLISH, EVENT, CALL, INVOCATION, YIELD, RESULT,
-// ERROR), so that they can be converted in place.
-func Payload(msg wamp.Message) (*wamp.List, *wamp.Dict, bool) {
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Event:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Call:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Invocation:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Yield:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Result:
-		return &m.Arguments, &m.ArgumentsKw, true
-	case *wamp.Error:
-		return &m.Arguments, &m.ArgumentsKw, true
-	}
-	return nil, nil, false
+	return ForJSON(d).(map[string]any)
 }

@@ -38,9 +38,9 @@ func TestNormalize(t *testing.T) {
 
 func TestForJSON(t *testing.T) {
 	shared := map[string]any{"n": 1}
-	in := []any{shared, []byte{1, 2}, math.NaN(), map[string]any{"inf": math.Inf(1), "s": "x"}}
+	in := []any{shared, []byte{1, 2}, math.NaN(), map[string]any{"inf": math.Inf(1), "s": "x"}, []byte{}, []byte(nil)}
 	got := ForJSON(in)
-	want := []any{map[string]any{"n": 1}, "\x00AQI=", nil, map[string]any{"inf": nil, "s": "x"}}
+	want := []any{map[string]any{"n": 1}, "\x00AQI=", nil, map[string]any{"inf": nil, "s": "x"}, "\x00", nil}
 	if diff := cmp.Diff(want, got, cmpopts.EquateNaNs()); diff != "" {
 		t.Errorf("ForJSON (-want +got):\n%s", diff)
 	}
@@ -53,22 +53,5 @@ func TestForJSON(t *testing.T) {
 	}
 	if ForJSONList(nil) != nil || ForJSONDict(nil) != nil {
 		t.Error("nil must stay nil")
-	}
-}
-
-func TestPayload(t *testing.T) {
-	msgs := []wamp.Message{&wamp.Publish{}, &wamp.Event{}, &wamp.Call{}, &wamp.Invocation{}, &wamp.Yield{}, &wamp.Result{}, &wamp.Error{}}
-	for _, m := range msgs {
-		args, kwargs, ok := Payload(m)
-		if !ok {
-			t.Fatalf("%s has no payload", m.MessageType())
-		}
-		*args, *kwargs = wamp.List{1}, wamp.Dict{"k": 2}
-	}
-	if p := msgs[0].(*wamp.Publish); len(p.Arguments) != 1 || p.ArgumentsKw["k"] != 2 {
-		t.Errorf("Payload does not point into the message: %+v", p)
-	}
-	if _, _, ok := Payload(&wamp.Subscribe{}); ok {
-		t.Error("SUBSCRIBE carries no payload")
 	}
 }

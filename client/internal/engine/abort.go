@@ -1,16 +1,12 @@
-// This file holds abort, an ABORT read leniently from its raw frame, so that
-// a malformed one (a reason that is not a string, details missing) still
-// names the reason the router gave.
+// This file holds abort, an ABORT read leniently, so that a malformed one
+// (a reason that is not a string, details missing) still names the reason
+// the router gave.
 
 package engine
 
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/gammazero/nexus/v3/wamp"
-
-	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // abort is an ABORT [3, details, reason] as the router sent it.
@@ -19,33 +15,25 @@ type abort struct {
 	details map[string]any // nil when missing or not a dict
 }
 
-func (abort) MessageType() wamp.MessageType { return wamp.ABORT }
+func (abort) kind() msgType { return mtAbort }
 
-// parseAbort reads raw as a generic list and returns it as an abort when
-// its type is ABORT. A list of two elements whose second is not a dict is
-// taken as [3, reason]: details missing.
-func (l *link) parseAbort(raw []byte) (abort, bool) {
-	var list []any
-	if err := l.ser.DeserializeDataItem(raw, &list); err != nil || len(list) == 0 {
-		return abort{}, false
-	}
-	list = wirevalue.List(list, l.json)
-	if t, ok := wamp.AsInt64(list[0]); !ok || t != int64(wamp.ABORT) {
-		return abort{}, false
-	}
+// abortOf reads the elements of an ABORT after its type. Two elements are
+// details and reason; one is the details when it is a dict, else the
+// reason.
+func abortOf(l []any) abort {
 	var a abort
 	switch {
-	case len(list) >= 3:
-		a.details, _ = list[1].(map[string]any)
-		a.reason = list[2]
-	case len(list) == 2:
-		if d, ok := list[1].(map[string]any); ok {
+	case len(l) >= 2:
+		a.details, _ = l[0].(map[string]any)
+		a.reason = l[1]
+	case len(l) == 1:
+		if d, ok := l[0].(map[string]any); ok {
 			a.details = d
 		} else {
-			a.reason = list[1]
+			a.reason = l[0]
 		}
 	}
-	return a, true
+	return a
 }
 
 // uri returns the reason when it is a non-empty string.

@@ -4,24 +4,20 @@
 
 package engine
 
-import (
-	"context"
-
-	"github.com/gammazero/nexus/v3/wamp"
-)
+import "context"
 
 // establish sends msg (SUBSCRIBE or REGISTER) and waits for want
 // (SUBSCRIBED or REGISTERED). install runs on the reader as the answer
 // arrives, before the next message is read, even when the caller gave up
 // meanwhile, so nothing the router sends right behind is lost.
-func (s *Session) establish(ctx context.Context, id wamp.ID, msg wamp.Message, want wamp.MessageType, install func(routerID uint64)) error {
+func (s *Session) establish(ctx context.Context, id uint64, msg message, want msgType, install func(routerID uint64)) error {
 	req := newRequest()
-	onAnswer := func(m wamp.Message) {
+	onAnswer := func(m message) {
 		switch a := m.(type) {
-		case *wamp.Subscribed:
-			install(uint64(a.Subscription))
-		case *wamp.Registered:
-			install(uint64(a.Registration))
+		case *subscribedMsg:
+			install(a.Subscription)
+		case *registeredMsg:
+			install(a.Registration)
 		}
 	}
 	req.onReply, req.onLate = onAnswer, onAnswer

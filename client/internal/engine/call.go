@@ -7,8 +7,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -26,7 +24,7 @@ type CallOptions struct {
 
 // noOptions are the options or details of a message without any (a CALL,
 // a YIELD): shared, never modified.
-var noOptions = wamp.Dict{}
+var noOptions = map[string]any{}
 
 // Call calls procedure and returns its result; an ERROR answer is an
 // *Error. It waits as long as ctx allows (no response timeout: a call
@@ -36,7 +34,7 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 	id := s.nextID()
 	options := noOptions
 	if opts.Timeout > 0 || opts.DiscloseMe || opts.Progress != nil {
-		options = wamp.Dict{}
+		options = map[string]any{}
 	}
 	if opts.Timeout > 0 {
 		options[wire.OptTimeout] = opts.Timeout.Milliseconds()
@@ -47,9 +45,9 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 	req := newRequest()
 	if opts.Progress != nil {
 		options[wire.OptReceiveProgress] = true
-		req.progress = newMailbox[*wamp.Result]()
+		req.progress = newMailbox[*resultMsg]()
 	}
-	msg := &wamp.Call{Request: id, Options: options, Procedure: wamp.URI(procedure), Arguments: args, ArgumentsKw: kwargs}
+	msg := &callMsg{Request: id, Options: options, Procedure: procedure, Args: args, Kwargs: kwargs}
 	if err := s.send(id, msg, req); err != nil {
 		return Payload{}, err
 	}
@@ -61,7 +59,7 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 				if !ok {
 					return
 				}
-				opts.Progress(Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw})
+				opts.Progress(Payload{Args: r.Args, Kwargs: r.Kwargs})
 			}
 		}
 	}
@@ -69,7 +67,7 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil && err == ctxErr {
 			go func() {
-				_ = s.l.write(&wamp.Cancel{Request: id, Options: wamp.Dict{"mode": wamp.CancelModeKillNoWait}})
+				_ = s.l.write(&cancelMsg{Request: id, Options: map[string]any{"mode": "killnowait"}})
 			}()
 		}
 		return Payload{}, err
@@ -78,11 +76,11 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 }
 
 // resultOf turns the final answer to a CALL into its result or error.
-func resultOf(m wamp.Message) (Payload, error) {
+func resultOf(m message) (Payload, error) {
 	switch r := m.(type) {
-	case *wamp.Result:
-		return Payload{Args: r.Arguments, Kwargs: r.ArgumentsKw}, nil
-	case *wamp.Error:
+	case *resultMsg:
+		return Payload{Args: r.Args, Kwargs: r.Kwargs}, nil
+	case *errorMsg:
 		return Payload{}, errorFromMessage(r)
 	}
 	return Payload{}, unexpected(m, "RESULT")

@@ -24,15 +24,19 @@ func hookState(s *Session) (bool, <-chan struct{}) {
 // leadingSession connects a session on the relay router whose goroutine
 // never takes a free reader role, and returns it with a ctx bounding the
 // test. The session's goroutine reads first, until it has handed over an
-// answer: after one publication (with a ctx that never ends, which no hook
-// notes) every request's caller reads for itself.
+// answer or the role: once it took that turn (it may start late on a
+// loaded machine, and take the role when a later request freed it, to
+// keep it until an answer comes), one publication (with a ctx that never
+// ends, which no hook notes) leaves the role free, and every request's
+// caller reads for itself.
 func leadingSession(t *testing.T) (*Session, context.Context) {
 	t.Helper()
 	leakcheck.Check(t)
 	s := connectWith(t, leadingConfig(relayRouter(t)))
-	publishN(t, s, context.Background(), 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
+	waitFor(ctx, t, s, "the session's goroutine to take its first turn", func() bool { return len(s.wake) == 0 })
+	publishN(t, s, context.Background(), 1)
 	return s, ctx
 }
 

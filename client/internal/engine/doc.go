@@ -9,11 +9,17 @@
 // with ErrNotSent when it was never written and ErrOutcomeUnknown when it
 // was.
 //
-// It is built on nexus's message types and serializers (with a msgpack
-// codec of its own for the messages of the hot path) rather than the nexus
-// client, because the nexus client panics when a router answers without a
-// subprotocol, can lose an EVENT or INVOCATION that arrives right behind
-// SUBSCRIBED or REGISTERED, takes no ctx per operation and has no reconnect.
+// It has its own WAMP messages and codec (codec.go: msgpack and JSON, for
+// every message it sends and receives) rather than the nexus client, which
+// panics when a router answers without a subprotocol, can lose an EVENT or
+// INVOCATION that arrives right behind SUBSCRIBED or REGISTERED, takes no
+// ctx per operation and has no reconnect; and rather than nexus's message
+// types and serializers, whose reflection codec (ugorji) with what it
+// brings in (net/rpc, encoding/gob, text/template, html/template) more than
+// doubled the size of a device program. nexus's serializers remain the
+// reference the codec is tested and fuzzed against. Integer widths are
+// explicit (int64, uint64, uint32), so that 32-bit devices (arm, 386,
+// mipsle) read and write the same values as 64-bit ones.
 //
 // A Session never reconnects and knows nothing of its owner. The owner (the
 // client's supervisor) keeps its subscriptions (Topic) and registrations

@@ -7,8 +7,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-
-	"github.com/gammazero/nexus/v3/wamp"
 )
 
 // Sentinel errors, matched with errors.Is. The client re-exports them.
@@ -80,16 +78,16 @@ type Error struct {
 func (e *Error) Error() string { return e.URI }
 
 // errorFromMessage turns an ERROR message into an *Error.
-func errorFromMessage(m *wamp.Error) *Error {
-	return &Error{URI: string(m.Error), Args: []any(m.Arguments), Kwargs: map[string]any(m.ArgumentsKw)}
+func errorFromMessage(m *errorMsg) *Error {
+	return &Error{URI: m.Error, Args: m.Args, Kwargs: m.Kwargs}
 }
 
 // unexpected reports an answer of the wrong type.
-func unexpected(m wamp.Message, want string) error {
-	if e, ok := m.(*wamp.Error); ok {
+func unexpected(m message, want string) error {
+	if e, ok := m.(*errorMsg); ok {
 		return errorFromMessage(e)
 	}
-	return fmt.Errorf("unexpected %s from the router, want %s", m.MessageType(), want)
+	return fmt.Errorf("unexpected %s from the router, want %s", m.kind(), want)
 }
 
 // Lost returns the error of a session that ended: ErrConnectionLost naming

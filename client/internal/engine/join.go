@@ -9,9 +9,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-	"github.com/gammazero/nexus/v3/wamp/crsign"
-
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -31,23 +28,23 @@ type AuthMethod struct {
 }
 
 // helloRoles announces the roles and features the client implements.
-var helloRoles = wamp.Dict{
-	"publisher": wamp.Dict{"features": wamp.Dict{
+var helloRoles = map[string]any{
+	"publisher": map[string]any{"features": map[string]any{
 		"publisher_exclusion":           true,
 		"publisher_identification":      true,
 		"subscriber_blackwhite_listing": true,
 	}},
-	"subscriber": wamp.Dict{"features": wamp.Dict{
+	"subscriber": map[string]any{"features": map[string]any{
 		"pattern_based_subscription": true,
 		"publisher_identification":   true,
 	}},
-	"caller": wamp.Dict{"features": wamp.Dict{
+	"caller": map[string]any{"features": map[string]any{
 		"call_canceling":           true,
 		"call_timeout":             true,
 		"caller_identification":    true,
 		"progressive_call_results": true,
 	}},
-	"callee": wamp.Dict{"features": wamp.Dict{
+	"callee": map[string]any{"features": map[string]any{
 		"call_canceling":             true,
 		"call_timeout":               true,
 		"caller_identification":      true,
@@ -64,16 +61,16 @@ type welcome struct {
 
 // hello builds the HELLO offering methods, in order, as authID (omitted
 // when empty).
-func hello(realm, authID string, methods []AuthMethod) *wamp.Hello {
-	names := make(wamp.List, len(methods))
+func hello(realm, authID string, methods []AuthMethod) *helloMsg {
+	names := make([]any, len(methods))
 	for i, m := range methods {
 		names[i] = m.Name
 	}
-	details := wamp.Dict{"authmethods": names, "roles": helloRoles, "agent": "ironflock-go"}
+	details := map[string]any{"authmethods": names, "roles": helloRoles, "agent": "ironflock-go"}
 	if authID != "" {
 		details["authid"] = authID
 	}
-	return &wamp.Hello{Realm: wamp.URI(realm), Details: details}
+	return &helloMsg{Realm: realm, Details: details}
 }
 
 // join runs HELLO → [CHALLENGE → AUTHENTICATE] → WELCOME on a fresh link.
@@ -91,7 +88,7 @@ func join(ctx context.Context, l *link, realm, authID string, methods []AuthMeth
 			return welcome{}, joinErr(ctx, l, err)
 		}
 		switch m := msg.(type) {
-		case *wamp.Challenge:
+		case *challengeMsg:
 			auth, err := answer(m, methods)
 			if err != nil {
 				return welcome{}, fmt.Errorf("join %s: %w", realm, err)
@@ -99,13 +96,13 @@ func join(ctx context.Context, l *link, realm, authID string, methods []AuthMeth
 			if err := l.write(auth); err != nil {
 				return welcome{}, joinErr(ctx, l, err)
 			}
-		case *wamp.Welcome:
+		case *welcomeMsg:
 			l.setDeadline(time.Time{})
-			return welcome{id: uint64(m.ID), details: m.Details}, nil
+			return welcome{id: m.ID, details: m.Details}, nil
 		case abort:
 			return welcome{}, m.joinError(realm)
 		default:
-			return welcome{}, fmt.Errorf("join %s: unexpected %s", realm, msg.MessageType())
+			return welcome{}, fmt.Errorf("join %s: unexpected %s", realm, msg.kind())
 		}
 	}
 	return welcome{}, fmt.Errorf("join %s: no WELCOME after authentication", realm)
@@ -113,16 +110,20 @@ func join(ctx context.Context, l *link, realm, authID string, methods []AuthMeth
 
 // answer answers a CHALLENGE with the method the router picked, which must
 // be one the client offered.
-func answer(m *wamp.Challenge, methods []AuthMethod) (*wamp.Authenticate, error) {
+func answer(m *challengeMsg, methods []AuthMethod) (*authenticateMsg, error) {
 	for _, am := range methods {
-		if am.Name != string(m.AuthMethod) {
+		if am.Name != m.AuthMethod {
 			continue
 		}
 		switch am.Name {
 		case AuthWAMPCRA:
-			return &wamp.Authenticate{Signature: crsign.RespondChallenge(am.Secret, m, nil), Extra: wamp.Dict{}}, nil
+			sig, err := craSignature(am.Secret, m.Extra)
+			if err != nil {
+				return nil, err
+			}
+			return &authenticateMsg{Signature: sig, Extra: map[string]any{}}, nil
 		case AuthTicket:
-			return &wamp.Authenticate{Signature: am.Secret, Extra: wamp.Dict{}}, nil
+			return &authenticateMsg{Signature: am.Secret, Extra: map[string]any{}}, nil
 		}
 	}
 	return nil, fmt.Errorf("the router challenged with authmethod %q, which the client did not offer or cannot answer", m.AuthMethod)

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"testing"
 	"unsafe"
-
-	"github.com/gammazero/nexus/v3/wamp"
 )
 
 // TestKeyCache checks that a key read again is the string kept, that keys
@@ -50,7 +48,7 @@ func TestParsedKeysShared(t *testing.T) {
 		if !ok {
 			t.Fatal("not read")
 		}
-		for k := range m.(*wamp.Result).Arguments[0].(map[string]any) {
+		for k := range m.(*resultMsg).Args[0].(map[string]any) {
 			return k
 		}
 		t.Fatal("no key")

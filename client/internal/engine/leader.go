@@ -28,8 +28,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"github.com/gammazero/nexus/v3/wamp"
 )
 
 // idleGrace is how long the reader role stays free before the session's
@@ -58,9 +56,9 @@ const (
 // reader role.
 type promotion struct{}
 
-func (promotion) MessageType() wamp.MessageType { return 0 }
+func (promotion) kind() msgType { return 0 }
 
-var promoted wamp.Message = promotion{}
+var promoted message = promotion{}
 
 // wait waits for the final answer to req, reading as the holder of the
 // reader role when it is free, else as a follower. A positive timeout
@@ -68,7 +66,7 @@ var promoted wamp.Message = promotion{}
 // ErrStopped. progress, when not nil, runs on the caller whenever
 // progressive results may be waiting, and once more before the final answer
 // is returned.
-func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout time.Duration, progress func()) (wamp.Message, error) {
+func (s *Session) wait(ctx context.Context, id uint64, req *request, timeout time.Duration, progress func()) (message, error) {
 	var deadline time.Time
 	if timeout > 0 {
 		deadline = time.Now().Add(timeout)
@@ -147,7 +145,7 @@ func (s *Session) wait(ctx context.Context, id wamp.ID, req *request, timeout ti
 
 // answer returns the final answer m, taken from req.ch, after the last
 // progressive results, and recycles req.
-func (s *Session) answer(req *request, m wamp.Message, progress func()) (wamp.Message, error) {
+func (s *Session) answer(req *request, m message, progress func()) (message, error) {
 	if progress != nil {
 		progress()
 	}
@@ -163,7 +161,7 @@ func (s *Session) answer(req *request, m wamp.Message, progress func()) (wamp.Me
 // stalls no reading), and a ping or pong came with no message behind it
 // (the session's goroutine takes the role, so that gorilla answers the
 // ping at once, which it can do only while reading on).
-func (s *Session) lead(ctx context.Context, id wamp.ID, req *request, deadline time.Time, progress func()) (m wamp.Message, done bool, err error) {
+func (s *Session) lead(ctx context.Context, id uint64, req *request, deadline time.Time, progress func()) (m message, done bool, err error) {
 	if stop := s.hook.enter(ctx, s.interrupt); stop != nil {
 		defer stop()
 	}
@@ -397,10 +395,12 @@ func (s *Session) readFailed(err error) {
 }
 
 // isAnswer reports whether m answers a request.
-func isAnswer(m wamp.Message) bool {
-	switch m.(type) {
-	case *wamp.Result, *wamp.Error, *wamp.Published, *wamp.Subscribed, *wamp.Unsubscribed, *wamp.Registered, *wamp.Unregistered:
+func isAnswer(m message) bool {
+	switch x := m.(type) {
+	case *resultMsg, *errorMsg, *publishedMsg, *subscribedMsg, *unsubscribedMsg, *registeredMsg:
 		return true
+	case *unregisteredMsg:
+		return x.Request != 0
 	}
 	return false
 }

@@ -1,11 +1,9 @@
 // This file holds the link: one WebSocket connection to the router carrying
-// WAMP messages (dial, write, read, close), its keepalive, and the payload
-// conversions applied on the way in and out.
+// WAMP messages (dial, write, read, close) and its keepalive.
 
 package engine
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,11 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gammazero/nexus/v3/transport/serialize"
-	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/gorilla/websocket"
-
-	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // errControl tells a reader that may not block that a ping or pong waits.
@@ -35,8 +29,7 @@ var errKeepalive = errors.New("no traffic from the router within the keepalive p
 type link struct {
 	conn         *websocket.Conn
 	fc           *frameConn // nil for wss through a proxy: see frameDialer
-	ser          serialize.Serializer
-	json         bool
+	json         bool       // wamp.2.json, else wamp.2.msgpack
 	frame        int
 	writeTimeout time.Duration
 
@@ -49,6 +42,7 @@ type link struct {
 	wdeadline time.Time
 	rbuf      []byte   // the last message read, by the holder of the reader role
 	keys      keyCache // the map keys read, by the holder of the reader role
+	jstack    []any    // the JSON parser's scratch, by the holder of the reader role
 	clk       clock
 	start     time.Time
 	lastRx    atomic.Int64 // nanoseconds since start, on clk
@@ -107,10 +101,9 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		start:        clk.Now(),
 		closed:       make(chan struct{}),
 	}
+	l.json, l.frame = json, websocket.BinaryMessage
 	if json {
-		l.ser, l.json, l.frame = &serialize.JSONSerializer{}, true, websocket.TextMessage
-	} else {
-		l.ser, l.frame = &serialize.MessagePackSerializer{}, websocket.BinaryMessage
+		l.frame = websocket.TextMessage
 	}
 	l.touch()
 	if fc != nil {
@@ -147,29 +140,19 @@ func (l *link) silentFor() time.Duration {
 	return l.since() - time.Duration(l.lastRx.Load())
 }
 
-// write serialises and sends one message. The messages of the hot path
-// are written by the engine's codec into a buffer reused under the write
-// lock; the others, and every message in JSON, by nexus's serializer.
-// Writers that queue up behind each other reach the socket together
-// (coalesce.go): a nil return then means the frame was handed to the link,
-// and a link that fails before it is flushed ends with the waiting
-// requests' outcome unknown.
-func (l *link) write(msg wamp.Message) error {
-	var b []byte
-	if l.json {
-		jsonPayload(msg)
-		var err error
-		if b, err = l.ser.Serialize(msg); err != nil {
-			return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
-		}
-	}
+// write encodes and sends one message; the engine's codec writes it into a
+// buffer reused under the write lock. Writers that queue up behind each
+// other reach the socket together (coalesce.go): a nil return then means
+// the frame was handed to the link, and a link that fails before it is
+// flushed ends with the waiting requests' outcome unknown.
+func (l *link) write(msg message) error {
 	l.queued.Add(1)
 	l.wmu.Lock()
 	// With writers still queued behind this one, its frame waits for the
 	// last of them, which sends them all at once; that one is committed to
 	// come, as its count was taken before it waited for the lock.
 	last := l.queued.Add(-1) == 0
-	err := l.writeLocked(msg, b, !last)
+	err := l.writeLocked(msg, !last)
 	if last && l.fc != nil {
 		if ferr := l.fc.flush(); err == nil && ferr != nil {
 			err = fmt.Errorf("write: %w", ferr)
@@ -181,25 +164,19 @@ func (l *link) write(msg wamp.Message) error {
 	return err
 }
 
-// writeLocked encodes msg (unless b holds its encoding) and writes it,
-// corked when more writers follow. It runs under wmu.
-func (l *link) writeLocked(msg wamp.Message, b []byte, more bool) error {
+// writeLocked encodes msg and writes it, corked when more writers follow.
+// It runs under wmu.
+func (l *link) writeLocked(msg message, more bool) error {
 	select {
 	case <-l.closed:
 		return ErrConnectionLost
 	default:
 	}
-	if b == nil {
-		var ok bool
-		if b, ok = appendMessage(l.wbuf[:0], msg); ok {
-			l.wbuf = b
-		} else {
-			var err error
-			if b, err = l.ser.Serialize(msg); err != nil {
-				return fmt.Errorf("encode %s: %w", msg.MessageType(), err)
-			}
-		}
+	b, err := encode(l.wbuf[:0], l.json, msg)
+	if err != nil {
+		return err
 	}
+	l.wbuf = b
 	// The deadline moves only once half of the margin is used: each write
 	// has between writeTimeout and 1.5 × writeTimeout, and writing back to
 	// back costs no timer update per message.
@@ -210,7 +187,7 @@ func (l *link) writeLocked(msg wamp.Message, b []byte, more bool) error {
 	if more && l.fc != nil {
 		l.fc.out.cork()
 	}
-	err := l.conn.WriteMessage(l.frame, b)
+	err = l.conn.WriteMessage(l.frame, b)
 	if cap(l.wbuf) > maxKeptBuffer {
 		l.wbuf = nil
 	}
@@ -225,10 +202,9 @@ func (l *link) writeLocked(msg wamp.Message, b []byte, more bool) error {
 // next message.
 const maxKeptBuffer = 64 << 10
 
-// read returns the next message with its payload normalised. A zero
-// deadline waits without bound; one that passes fails the read (and, for a
-// link without frameConn, the link).
-func (l *link) read(deadline time.Time) (wamp.Message, error) {
+// read returns the next message. A zero deadline waits without bound; one
+// that passes fails the read (and, for a link without frameConn, the link).
+func (l *link) read(deadline time.Time) (message, error) {
 	l.setDeadline(deadline)
 	return l.receive(true)
 }
@@ -257,7 +233,7 @@ func (l *link) interrupt() {
 // first; gorilla's read of a buffered message does not block. Without
 // control, a ping or pong buffered with no whole message behind it returns
 // errControl: only a reader that may block in gorilla can have it handled.
-func (l *link) receive(control bool) (wamp.Message, error) {
+func (l *link) receive(control bool) (message, error) {
 	if fc := l.fc; fc != nil {
 		for !fc.ready(control) {
 			if !control && fc.ready(true) {
@@ -304,54 +280,14 @@ func readInto(b []byte, r io.Reader) ([]byte, error) {
 	}
 }
 
-// decode decodes one message and normalises its payload. b is the link's
-// read buffer: nothing decoded may refer to it. The messages of the hot path
-// in msgpack are read by the engine's codec, which copies what it keeps;
-// the others by nexus's serializer, from a copy.
-func (l *link) decode(b []byte) (wamp.Message, error) {
-	if !l.json {
-		if msg, ok := parseMessage(b, &l.keys); ok {
-			return msg, nil
-		}
-	}
-	b = bytes.Clone(b)
-	msg, err := l.ser.Deserialize(b)
+// decode decodes one message from b, the link's read buffer (nothing
+// decoded refers to it).
+func (l *link) decode(b []byte) (message, error) {
+	msg, err := decode(b, l.json, &l.keys, &l.jstack)
 	if err != nil {
-		if a, ok := l.parseAbort(b); ok {
-			return a, nil
-		}
 		return nil, fmt.Errorf("undecodable message from the router: %w", err)
 	}
-	if msg.MessageType() == wamp.ABORT {
-		if a, ok := l.parseAbort(b); ok {
-			return a, nil
-		}
-	}
-	if u, ok := msg.(*wamp.Unregistered); ok && u.Request == 0 {
-		return l.revocation(b), nil
-	}
-	normalizePayload(msg, l.json)
 	return msg, nil
-}
-
-// revoked is an UNREGISTERED with request 0: the router revoked a
-// registration (another session took it over with force_reregister). nexus's
-// message type has no Details, so the registration id is read from the raw
-// message [67, 0, {"registration": id}].
-type revoked struct{ registration uint64 }
-
-func (revoked) MessageType() wamp.MessageType { return wamp.UNREGISTERED }
-
-func (l *link) revocation(raw []byte) revoked {
-	var list []any
-	if err := l.ser.DeserializeDataItem(raw, &list); err == nil && len(list) > 2 {
-		if d, ok := wirevalue.Normalize(list[2], false).(map[string]any); ok {
-			if id, ok := d["registration"].(int64); ok {
-				return revoked{registration: uint64(id)}
-			}
-		}
-	}
-	return revoked{}
 }
 
 // close ends the link at once; the first reason wins.
@@ -405,32 +341,5 @@ func (l *link) keepalive(idle, pongTimeout time.Duration) {
 			return
 		}
 		timer.Reset(max(idle-l.silentFor(), time.Millisecond))
-	}
-}
-
-// jsonPayload applies the WAMP JSON conventions to an outgoing payload:
-// binary as NUL+base64, non-finite floats as null.
-func jsonPayload(msg wamp.Message) {
-	if args, kwargs, ok := wirevalue.Payload(msg); ok {
-		*args, *kwargs = wirevalue.ForJSONList(*args), wirevalue.ForJSONDict(*kwargs)
-	}
-}
-
-// normalizePayload converts decoded payloads to the SDK's value types.
-func normalizePayload(msg wamp.Message, fromJSON bool) {
-	if args, kwargs, ok := wirevalue.Payload(msg); ok {
-		*args, *kwargs = wirevalue.List(*args, fromJSON), wirevalue.Dict(*kwargs, fromJSON)
-	}
-	switch m := msg.(type) {
-	case *wamp.Event:
-		m.Details = wirevalue.Dict(m.Details, false)
-	case *wamp.Result:
-		m.Details = wirevalue.Dict(m.Details, false)
-	case *wamp.Invocation:
-		m.Details = wirevalue.Dict(m.Details, false)
-	case *wamp.Error:
-		m.Details = wirevalue.Dict(m.Details, false)
-	case *wamp.Welcome:
-		m.Details = wirevalue.Dict(m.Details, false)
 	}
 }

@@ -29,7 +29,7 @@ func TestDialRefusesServerWithoutSubprotocol(t *testing.T) {
 		_, _, _ = conn.ReadMessage()
 	}))
 	defer srv.Close()
-	_, err := Connect(context.Background(), Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http"), HandshakeTimeout: time.Second, ResponseTimeout: time.Second})
+	_, err := Connect(context.Background(), Config{URL: "ws" + strings.TrimPrefix(srv.URL, "http"), HandshakeTimeout: 10 * time.Second, ResponseTimeout: 10 * time.Second})
 	if err == nil || !strings.Contains(err.Error(), "did not accept the wamp.2.msgpack subprotocol") {
 		t.Fatalf("Connect = %v, want a subprotocol error", err)
 	}

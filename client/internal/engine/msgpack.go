@@ -1,166 +1,104 @@
-// This file holds the engine's own msgpack codec for the messages of the
-// hot path: PUBLISH, CALL and YIELD out, PUBLISHED, RESULT, EVENT,
-// INVOCATION and ERROR in. nexus's serializer goes through a reflection
-// codec and allocates for every element; these write into a reused buffer
-// and read straight into the SDK's value types. The bytes written are those
-// nexus's serializer writes for the same message (the same forms for each
-// value, the same trailing elements left out), and what is read is what
-// nexus's serializer and normalizePayload make of it. Anything else (other
-// messages, value types outside the wire form, msgpack extensions, map keys
-// that are not strings or repeat) is left to nexus's serializer: append and parse
-// report false.
+// This file holds the msgpack side of the codec (codec.go): the values of
+// the wire form written into a reused buffer, and read straight into the
+// SDK's value types, with a fast path for the messages a device receives
+// most (PUBLISHED, RESULT, EVENT, INVOCATION and ERROR). Integer widths are
+// explicit throughout, so that a 32-bit device reads and writes the same
+// values as a 64-bit one.
 
 package engine
 
 import (
 	"encoding/binary"
 	"math"
-
-	"github.com/gammazero/nexus/v3/wamp"
+	"time"
 )
 
-// maxDepth bounds the nesting the codec follows; deeper values go to
-// nexus's serializer.
-const maxDepth = 64
-
-// appendMessage appends msg in msgpack form to b; false when it is not a
-// message of the hot path or carries a value of another type.
-func appendMessage(b []byte, msg wamp.Message) ([]byte, bool) {
-	switch m := msg.(type) {
-	case *wamp.Publish:
-		return appendRequest(b, wamp.PUBLISH, m.Request, m.Options, &m.Topic, m.Arguments, m.ArgumentsKw)
-	case *wamp.Call:
-		return appendRequest(b, wamp.CALL, m.Request, m.Options, &m.Procedure, m.Arguments, m.ArgumentsKw)
-	case *wamp.Yield:
-		return appendRequest(b, wamp.YIELD, m.Request, m.Options, nil, m.Arguments, m.ArgumentsKw)
-	}
-	return b, false
-}
-
-// appendRequest appends [type, request, options, uri, args, kwargs]; a
-// message without a URI (uri nil, a YIELD) has no URI element.
-func appendRequest(b []byte, typ wamp.MessageType, req wamp.ID, opts wamp.Dict, uri *wamp.URI, args wamp.List, kwargs wamp.Dict) ([]byte, bool) {
-	n := payloadElems(args, kwargs)
-	head := 3
-	if uri != nil {
-		head = 4
-	}
-	b = appendArrayHeader(b, head+n)
-	b = appendInt(b, int64(typ))
-	b = appendUint(b, uint64(req))
-	b, ok := appendDict(b, opts, 0)
-	if !ok {
-		return b, false
-	}
-	if uri != nil {
-		b = appendString(b, string(*uri))
-	}
-	return appendPayload(b, n, args, kwargs)
-}
-
-// payloadElems is how many payload elements nexus writes: both when there
-// are keyword arguments, the positional ones alone when there are some,
-// else none.
-func payloadElems(args wamp.List, kwargs wamp.Dict) int {
-	switch {
-	case len(kwargs) > 0:
-		return 2
-	case len(args) > 0:
-		return 1
-	}
-	return 0
-}
-
-func appendPayload(b []byte, n int, args wamp.List, kwargs wamp.Dict) ([]byte, bool) {
-	ok := true
-	if n >= 1 {
-		b, ok = appendList(b, args, 0)
-	}
-	if ok && n == 2 {
-		b, ok = appendDict(b, kwargs, 0)
-	}
-	return b, ok
-}
-
-// appendValue appends v; false for a type outside the wire form.
-func appendValue(b []byte, v any, depth int) ([]byte, bool) {
+// appendValue appends v; an error for a type outside the wire form or
+// nesting beyond maxDepth.
+func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	switch x := v.(type) {
 	case nil:
-		return append(b, 0xc0), true
+		return append(b, 0xc0), nil
 	case bool:
 		if x {
-			return append(b, 0xc3), true
+			return append(b, 0xc3), nil
 		}
-		return append(b, 0xc2), true
+		return append(b, 0xc2), nil
 	case string:
-		return appendString(b, x), true
+		return appendString(b, x), nil
 	case int64:
-		return appendInt(b, x), true
+		return appendInt(b, x), nil
 	case int:
-		return appendInt(b, int64(x)), true
+		return appendInt(b, int64(x)), nil
 	case int32:
-		return appendInt(b, int64(x)), true
+		return appendInt(b, int64(x)), nil
+	case int16:
+		return appendInt(b, int64(x)), nil
+	case int8:
+		return appendInt(b, int64(x)), nil
 	case uint64:
-		return appendUint(b, x), true
+		return appendUint(b, x), nil
+	case uint:
+		return appendUint(b, uint64(x)), nil
 	case uint32:
-		return appendUint(b, uint64(x)), true
+		return appendUint(b, uint64(x)), nil
+	case uint16:
+		return appendUint(b, uint64(x)), nil
+	case uint8:
+		return appendUint(b, uint64(x)), nil
 	case float64:
 		b = append(b, 0xcb)
-		return binary.BigEndian.AppendUint64(b, math.Float64bits(x)), true
+		return binary.BigEndian.AppendUint64(b, math.Float64bits(x)), nil
 	case float32:
 		b = append(b, 0xca)
-		return binary.BigEndian.AppendUint32(b, math.Float32bits(x)), true
+		return binary.BigEndian.AppendUint32(b, math.Float32bits(x)), nil
 	case []byte:
 		if x == nil {
-			return append(b, 0xc0), true
+			return append(b, 0xc0), nil
 		}
 		b = appendLen(b, len(x), 0, 0, 0xc4, 0xc5, 0xc6)
-		return append(b, x...), true
+		return append(b, x...), nil
 	case []any:
-		return appendList(b, x, depth+1)
-	case wamp.List:
 		return appendList(b, x, depth+1)
 	case map[string]any:
 		return appendDict(b, x, depth+1)
-	case wamp.Dict:
-		return appendDict(b, x, depth+1)
 	}
-	return b, false
+	return b, unsupported(v)
 }
 
-func appendList(b []byte, l []any, depth int) ([]byte, bool) {
+func appendList(b []byte, l []any, depth int) ([]byte, error) {
 	if l == nil {
-		return append(b, 0xc0), true
+		return append(b, 0xc0), nil
 	}
 	if depth > maxDepth {
-		return b, false
+		return b, errDepth
 	}
 	b = appendArrayHeader(b, len(l))
 	for _, e := range l {
-		var ok bool
-		if b, ok = appendValue(b, e, depth); !ok {
-			return b, false
+		var err error
+		if b, err = appendValue(b, e, depth); err != nil {
+			return b, err
 		}
 	}
-	return b, true
+	return b, nil
 }
 
-func appendDict(b []byte, d map[string]any, depth int) ([]byte, bool) {
+func appendDict(b []byte, d map[string]any, depth int) ([]byte, error) {
 	if d == nil {
-		return append(b, 0xc0), true
+		return append(b, 0xc0), nil
 	}
 	if depth > maxDepth {
-		return b, false
+		return b, errDepth
 	}
 	b = appendLen(b, len(d), 16, 0x80, 0, 0xde, 0xdf)
 	for k, e := range d {
 		b = appendString(b, k)
-		var ok bool
-		if b, ok = appendValue(b, e, depth); !ok {
-			return b, false
+		var err error
+		if b, err = appendValue(b, e, depth); err != nil {
+			return b, err
 		}
 	}
-	return b, true
+	return b, nil
 }
 
 func appendArrayHeader(b []byte, n int) []byte { return appendLen(b, n, 16, 0x90, 0, 0xdc, 0xdd) }
@@ -229,17 +167,17 @@ func appendUint(b []byte, i uint64) []byte {
 }
 
 // parser reads msgpack values from a message; any failure (truncation, a
-// form outside the wire form) sets bad, and the message goes to nexus's
-// serializer instead.
+// form outside the wire form) sets bad.
 type parser struct {
 	b    []byte
 	bad  bool
 	keys *keyCache // the link's map keys; nil keeps none
 }
 
-// parseMessage parses a message of the hot path with its payload in normal
-// form; false for anything else.
-func parseMessage(b []byte, keys *keyCache) (wamp.Message, bool) {
+// parseMessage reads a message of the fast path (PUBLISHED, RESULT,
+// EVENT, INVOCATION, ERROR) with its values in normal form; false for
+// anything else, which decode reads as a list.
+func parseMessage(b []byte, keys *keyCache) (message, bool) {
 	p := parser{b: b, keys: keys}
 	n := p.arrayLen()
 	if p.bad || n < 1 {
@@ -249,35 +187,35 @@ func parseMessage(b []byte, keys *keyCache) (wamp.Message, bool) {
 	if !ok {
 		return nil, false
 	}
-	var msg wamp.Message
-	switch wamp.MessageType(typ) {
-	case wamp.PUBLISHED:
+	var msg message
+	switch msgType(typ) {
+	case mtPublished:
 		if n != 3 {
 			return nil, false
 		}
-		msg = &wamp.Published{Request: p.id(), Publication: p.id()}
-	case wamp.RESULT:
+		msg = &publishedMsg{Request: p.id(), Publication: p.id()}
+	case mtResult:
 		if n < 3 || n > 5 {
 			return nil, false
 		}
-		m := &wamp.Result{Request: p.id(), Details: p.dict()}
-		m.Arguments, m.ArgumentsKw = p.payload(n - 3)
+		m := &resultMsg{Request: p.id(), Details: p.dict()}
+		m.Args, m.Kwargs = p.payload(n - 3)
 		msg = m
-	case wamp.EVENT:
+	case mtEvent:
 		if n < 4 || n > 6 {
 			return nil, false
 		}
-		m := &wamp.Event{Subscription: p.id(), Publication: p.id(), Details: p.dict()}
-		m.Arguments, m.ArgumentsKw = p.payload(n - 4)
+		m := &eventMsg{Subscription: p.id(), Publication: p.id(), Details: p.dict()}
+		m.Args, m.Kwargs = p.payload(n - 4)
 		msg = m
-	case wamp.INVOCATION:
+	case mtInvocation:
 		if n < 4 || n > 6 {
 			return nil, false
 		}
-		m := &wamp.Invocation{Request: p.id(), Registration: p.id(), Details: p.dict()}
-		m.Arguments, m.ArgumentsKw = p.payload(n - 4)
+		m := &invocationMsg{Request: p.id(), Registration: p.id(), Details: p.dict()}
+		m.Args, m.Kwargs = p.payload(n - 4)
 		msg = m
-	case wamp.ERROR:
+	case mtError:
 		if n < 5 || n > 7 {
 			return nil, false
 		}
@@ -285,13 +223,13 @@ func parseMessage(b []byte, keys *keyCache) (wamp.Message, bool) {
 		if !ok {
 			return nil, false
 		}
-		m := &wamp.Error{Type: wamp.MessageType(t), Request: p.id(), Details: p.dict()}
+		m := &errorMsg{Type: msgType(t), Request: p.id(), Details: p.dict()}
 		uri, ok := p.value(0).(string)
 		if !ok {
 			return nil, false
 		}
-		m.Error = wamp.URI(uri)
-		m.Arguments, m.ArgumentsKw = p.payload(n - 5)
+		m.Error = uri
+		m.Args, m.Kwargs = p.payload(n - 5)
 		msg = m
 	default:
 		return nil, false
@@ -304,40 +242,40 @@ func parseMessage(b []byte, keys *keyCache) (wamp.Message, bool) {
 
 // id reads an ID: an integer, converted as nexus converts it (a negative
 // one wraps around).
-func (p *parser) id() wamp.ID {
+func (p *parser) id() uint64 {
 	c := p.u8()
 	switch {
 	case p.bad:
 		return 0
 	case c <= 0x7f:
-		return wamp.ID(c)
+		return uint64(c)
 	case c >= 0xe0:
-		return wamp.ID(int64(int8(c)))
+		return uint64(int64(int8(c)))
 	}
 	switch c {
 	case 0xcc:
-		return wamp.ID(p.u8())
+		return uint64(p.u8())
 	case 0xcd:
-		return wamp.ID(p.u16())
+		return uint64(p.u16())
 	case 0xce:
-		return wamp.ID(p.u32())
+		return uint64(p.u32())
 	case 0xcf:
-		return wamp.ID(p.u64())
+		return p.u64()
 	case 0xd0:
-		return wamp.ID(int64(int8(p.u8())))
+		return uint64(int64(int8(p.u8())))
 	case 0xd1:
-		return wamp.ID(int64(int16(p.u16())))
+		return uint64(int64(int16(p.u16())))
 	case 0xd2:
-		return wamp.ID(int64(int32(p.u32())))
+		return uint64(int64(int32(p.u32())))
 	case 0xd3:
-		return wamp.ID(p.u64())
+		return p.u64()
 	}
 	p.bad = true
 	return 0
 }
 
 // dict reads a dictionary element: nil stays nil.
-func (p *parser) dict() wamp.Dict {
+func (p *parser) dict() map[string]any {
 	switch x := p.value(0).(type) {
 	case nil:
 		return nil
@@ -349,8 +287,8 @@ func (p *parser) dict() wamp.Dict {
 }
 
 // payload reads the n (0 to 2) payload elements; nil elements stay nil.
-func (p *parser) payload(n int) (wamp.List, wamp.Dict) {
-	var args wamp.List
+func (p *parser) payload(n int) ([]any, map[string]any) {
+	var args []any
 	if n >= 1 {
 		switch x := p.value(0).(type) {
 		case nil:
@@ -390,9 +328,11 @@ func (p *parser) u16() int {
 	return 0
 }
 
-func (p *parser) u32() int {
+// u32 reads 4 bytes: a uint32, which does not fit an int on 32-bit
+// devices.
+func (p *parser) u32() uint32 {
 	if s := p.need(4); s != nil {
-		return int(binary.BigEndian.Uint32(s))
+		return binary.BigEndian.Uint32(s)
 	}
 	return 0
 }
@@ -404,6 +344,17 @@ func (p *parser) u64() uint64 {
 	return 0
 }
 
+// n32 reads a 32-bit length or count: at most the bytes left (every
+// element and byte takes one at least), so that it fits an int everywhere.
+func (p *parser) n32() int {
+	n := p.u32()
+	if uint64(n) > uint64(len(p.b)) {
+		p.bad = true
+		return 0
+	}
+	return int(n)
+}
+
 // arrayLen reads an array header.
 func (p *parser) arrayLen() int {
 	switch c := p.u8(); {
@@ -412,14 +363,15 @@ func (p *parser) arrayLen() int {
 	case c == 0xdc:
 		return p.u16()
 	case c == 0xdd:
-		return p.u32()
+		return p.n32()
 	}
 	p.bad = true
 	return 0
 }
 
 // value reads one value in normal form: int64 (uint64 above MaxInt64),
-// float64, string, []byte, bool, nil, []any and map[string]any.
+// float64, string, []byte, bool, nil, []any, map[string]any, and
+// time.Time for the timestamp extension.
 func (p *parser) value(depth int) any {
 	if depth > maxDepth {
 		p.bad = true
@@ -454,9 +406,9 @@ func (p *parser) value(depth int) any {
 	case 0xc5:
 		return p.bytes(p.u16())
 	case 0xc6:
-		return p.bytes(p.u32())
+		return p.bytes(p.n32())
 	case 0xca:
-		return float64(math.Float32frombits(uint32(p.u32())))
+		return float64(math.Float32frombits(p.u32()))
 	case 0xcb:
 		return math.Float64frombits(p.u64())
 	case 0xcc:
@@ -479,21 +431,56 @@ func (p *parser) value(depth int) any {
 		return int64(int32(p.u32()))
 	case 0xd3:
 		return int64(p.u64())
+	case 0xd6, 0xd7, 0xc7:
+		return p.timestamp(c)
 	case 0xd9, 0xda, 0xdb:
 		s, _ := p.str(c)
 		return string(s)
 	case 0xdc:
 		return p.list(p.u16(), depth)
 	case 0xdd:
-		return p.list(p.u32(), depth)
+		return p.list(p.n32(), depth)
 	case 0xde:
 		return p.mapOf(p.u16(), depth)
 	case 0xdf:
-		return p.mapOf(p.u32(), depth)
+		return p.mapOf(p.n32(), depth)
 	}
-	// Extensions (timestamps among them) and unused codes.
+	// Other extensions and unused codes.
 	p.bad = true
 	return nil
+}
+
+// timestamp reads the timestamp extension (type -1) in its three forms:
+// fixext 4 (seconds), fixext 8 (30 bits of nanoseconds, 34 of seconds) and
+// ext 8 of 12 bytes (nanoseconds, then signed seconds). Other extensions
+// are outside the wire form.
+func (p *parser) timestamp(c int) any {
+	n := 4
+	switch c {
+	case 0xd7:
+		n = 8
+	case 0xc7:
+		if n = p.u8(); n != 12 {
+			p.bad = true
+			return nil
+		}
+	}
+	if p.u8() != 0xff {
+		p.bad = true
+		return nil
+	}
+	s := p.need(n)
+	switch {
+	case s == nil:
+		return nil
+	case n == 4:
+		return time.Unix(int64(binary.BigEndian.Uint32(s)), 0).UTC()
+	case n == 8:
+		v := binary.BigEndian.Uint64(s)
+		return time.Unix(int64(v&(1<<34-1)), int64(v>>34)).UTC()
+	default:
+		return time.Unix(int64(binary.BigEndian.Uint64(s[4:])), int64(binary.BigEndian.Uint32(s))).UTC()
+	}
 }
 
 func (p *parser) bytes(n int) []byte {
@@ -527,7 +514,7 @@ func (p *parser) str(c int) ([]byte, bool) {
 	case c == 0xda:
 		return p.need(p.u16()), true
 	case c == 0xdb:
-		return p.need(p.u32()), true
+		return p.need(p.n32()), true
 	}
 	return nil, false
 }
@@ -540,6 +527,8 @@ func (p *parser) key(b []byte) string {
 	return p.keys.intern(b)
 }
 
+// mapOf reads n key/value pairs. Keys are strings (a binary key is read
+// as one, as nexus does); a map repeating a key is refused.
 func (p *parser) mapOf(n, depth int) map[string]any {
 	if p.bad || n > len(p.b)/2 {
 		p.bad = true
@@ -547,15 +536,25 @@ func (p *parser) mapOf(n, depth int) map[string]any {
 	}
 	m := make(map[string]any, n)
 	for range n {
-		b, ok := p.str(p.u8())
-		if !ok {
+		c := p.u8()
+		b, ok := p.str(c)
+		switch {
+		case ok:
+		case c == 0xc4:
+			b = p.need(p.u8())
+		case c == 0xc5:
+			b = p.need(p.u16())
+		case c == 0xc6:
+			b = p.need(p.n32())
+		default:
 			p.bad = true
+			return nil
+		}
+		if p.bad {
 			return nil
 		}
 		k := p.key(b)
 		if _, dup := m[k]; dup {
-			// nexus's codec decodes a repeated key into the value already
-			// there, keeping its type: leave that to it.
 			p.bad = true
 			return nil
 		}

@@ -5,8 +5,6 @@ package engine
 import (
 	"context"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -18,13 +16,13 @@ type Payload struct {
 }
 
 // ackOptions are the options of every PUBLISH: shared, never modified.
-var ackOptions = wamp.Dict{wire.OptAcknowledge: true}
+var ackOptions = map[string]any{wire.OptAcknowledge: true}
 
 // Publish publishes args and kwargs to topic and waits for the router's
 // acknowledgement (PUBLISHED) within ctx and the response timeout.
 func (s *Session) Publish(ctx context.Context, topic string, args []any, kwargs map[string]any) error {
 	id := s.nextID()
 	req := newRequest()
-	req.pub = wamp.Publish{Request: id, Options: ackOptions, Topic: wamp.URI(topic), Arguments: args, ArgumentsKw: kwargs}
-	return s.expect(ctx, id, &req.pub, req, wamp.PUBLISHED)
+	req.pub = publishMsg{Request: id, Options: ackOptions, Topic: topic, Args: args, Kwargs: kwargs}
+	return s.expect(ctx, id, &req.pub, req, mtPublished)
 }

@@ -8,10 +8,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"sync/atomic"
 	"time"
-
-	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -28,7 +27,7 @@ type Invocation struct {
 	Progress bool
 
 	s       *Session
-	request wamp.ID
+	request uint64
 }
 
 // SendProgress sends a progressive result; it is a no-op when the caller
@@ -37,7 +36,7 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 	if !inv.Progress {
 		return nil
 	}
-	err := inv.s.l.write(&wamp.Yield{Request: inv.request, Options: progressOptions, Arguments: args, ArgumentsKw: kwargs})
+	err := inv.s.l.write(&yieldMsg{Request: inv.request, Options: progressOptions, Args: args, Kwargs: kwargs})
 	if err == ErrConnectionLost {
 		return inv.s.lost(false)
 	}
@@ -46,7 +45,7 @@ func (inv Invocation) SendProgress(args []any, kwargs map[string]any) error {
 
 // progressOptions are the options of a progressive YIELD: shared, never
 // modified.
-var progressOptions = wamp.Dict{wire.OptProgress: true}
+var progressOptions = map[string]any{wire.OptProgress: true}
 
 // InvocationHandler serves an invocation on a goroutine of its own. The
 // payload it returns is the YIELD; an error answers with an ERROR: an
@@ -71,7 +70,7 @@ type Procedure struct {
 	Limit int
 	// OnRefuse, if not nil, is called on the session's reader with the
 	// number refused so far each time an invocation is refused at the
-	// limit: it must not block.
+	// limit, before the refusal is sent: it must not block.
 	OnRefuse func(refused uint64)
 
 	retired  atomic.Bool
@@ -104,11 +103,11 @@ func (s *Session) Register(ctx context.Context, p *Procedure) error {
 		return nil
 	}
 	id := s.nextID()
-	opts := wamp.Dict{}
+	opts := map[string]any{}
 	for k, v := range p.Options {
 		opts[k] = v
 	}
-	return s.establish(ctx, id, &wamp.Register{Request: id, Options: opts, Procedure: wamp.URI(p.URI)}, wamp.REGISTERED, func(regID uint64) {
+	return s.establish(ctx, id, &registerMsg{Request: id, Options: opts, Procedure: p.URI}, mtRegistered, func(regID uint64) {
 		bind(s, s.regs, s.procIDs, regID, p)
 		if p.retired.Load() {
 			go func() { _ = s.Unregister(s.ctx, p) }()
@@ -125,17 +124,17 @@ func (s *Session) Unregister(ctx context.Context, p *Procedure) error {
 		return nil
 	}
 	id := s.nextID()
-	return s.expect(ctx, id, &wamp.Unregister{Request: id, Registration: wamp.ID(regID)}, newRequest(), wamp.UNREGISTERED)
+	return s.expect(ctx, id, &unregisterMsg{Request: id, Registration: regID}, newRequest(), mtUnregistered)
 }
 
 // onRevoked handles UNREGISTERED with request 0: another session took the
 // procedure over (force_reregister). The owner still tracks it and
 // registers it again on its next session.
-func (s *Session) onRevoked(m revoked) {
+func (s *Session) onRevoked(registration uint64) {
 	s.mu.Lock()
-	p := s.regs[m.registration]
+	p := s.regs[registration]
 	if p != nil {
-		delete(s.regs, m.registration)
+		delete(s.regs, registration)
 		delete(s.procIDs, p)
 	}
 	s.mu.Unlock()
@@ -144,9 +143,9 @@ func (s *Session) onRevoked(m revoked) {
 	}
 }
 
-func (s *Session) onInvocation(m *wamp.Invocation) {
+func (s *Session) onInvocation(m *invocationMsg) {
 	s.mu.Lock()
-	p := s.regs[uint64(m.Registration)]
+	p := s.regs[m.Registration]
 	// Only the holder of the reader role dispatches, one message at a time,
 	// so the check and the increment cannot be overtaken; handlers ending
 	// only lower the count.
@@ -160,37 +159,39 @@ func (s *Session) onInvocation(m *wamp.Invocation) {
 	if p != nil {
 		p.inFlight.Add(1)
 		st = &invocationState{}
-		if ms, ok := wamp.AsInt64(m.Details[wire.OptTimeout]); ok && ms > 0 {
+		if ms, ok := detailInt(m.Details[wire.OptTimeout]); ok && ms > 0 {
 			ctx, st.cancel = context.WithTimeout(s.ctx, time.Duration(ms)*time.Millisecond)
 		} else {
 			ctx, st.cancel = context.WithCancel(s.ctx)
 		}
-		s.invs[uint64(m.Request)] = st
+		s.invs[m.Request] = st
 		s.handlers.Add(1)
 	}
 	s.mu.Unlock()
 	if p == nil {
-		_ = s.l.write(&wamp.Error{Type: wamp.INVOCATION, Request: m.Request, Details: wamp.Dict{},
-			Error: wamp.URI(wire.ErrNoSuchProcedure), Arguments: wamp.List{"the procedure has been unregistered"}})
+		_ = s.l.write(&errorMsg{Type: mtInvocation, Request: m.Request, Details: map[string]any{},
+			Error: wire.ErrNoSuchProcedure, Args: []any{"the procedure has been unregistered"}})
 		return
 	}
 	go s.serve(ctx, st, p, m)
 }
 
 // refuse answers an invocation of p, which has Limit invocations in
-// flight, with wamp.error.unavailable, and counts it.
-func (s *Session) refuse(p *Procedure, m *wamp.Invocation) {
+// flight, with wamp.error.unavailable, once it counted it and told
+// OnRefuse: the caller, who may act on the refusal at once, never learns
+// of it before the owner does.
+func (s *Session) refuse(p *Procedure, m *invocationMsg) {
 	n := p.refused.Add(1)
-	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
-		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
 	if p.OnRefuse != nil {
 		p.OnRefuse(n)
 	}
+	_ = s.l.write(errorMessage(m.Request, &Error{URI: wire.ErrUnavailable,
+		Args: []any{fmt.Sprintf("%s is busy: %d invocations in flight, the limit", p.URI, p.Limit)}}))
 }
 
-func (s *Session) onInterrupt(m *wamp.Interrupt) {
+func (s *Session) onInterrupt(m *interruptMsg) {
 	s.mu.Lock()
-	st := s.invs[uint64(m.Request)]
+	st := s.invs[m.Request]
 	s.mu.Unlock()
 	if st != nil {
 		st.interrupted.Store(true)
@@ -198,28 +199,28 @@ func (s *Session) onInterrupt(m *wamp.Interrupt) {
 	}
 }
 
-func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, m *wamp.Invocation) {
+func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, m *invocationMsg) {
 	defer s.handlers.Done()
 	defer func() {
 		p.inFlight.Add(-1)
 		st.cancel()
 		s.mu.Lock()
-		delete(s.invs, uint64(m.Request))
+		delete(s.invs, m.Request)
 		s.mu.Unlock()
 	}()
-	inv := Invocation{Args: m.Arguments, Kwargs: m.ArgumentsKw, s: s, request: m.Request}
+	inv := Invocation{Args: m.Args, Kwargs: m.Kwargs, s: s, request: m.Request}
 	inv.Progress, _ = m.Details[wire.OptReceiveProgress].(bool)
 	inv.CallerAuthID, _ = m.Details["caller_authid"].(string)
-	if id, ok := wamp.AsID(m.Details["caller"]); ok {
+	if id, ok := detailInt(m.Details["caller"]); ok && id > 0 {
 		inv.CallerSession = uint64(id)
 	}
 	res, err := p.Handler(ctx, inv)
 	if st.interrupted.Load() {
 		err = &Error{URI: wire.ErrCanceled, Args: []any{"the call was canceled"}}
 	}
-	var out wamp.Message
+	var out message
 	if err == nil {
-		out = &wamp.Yield{Request: m.Request, Options: noOptions, Arguments: res.Args, ArgumentsKw: res.Kwargs}
+		out = &yieldMsg{Request: m.Request, Options: noOptions, Args: res.Args, Kwargs: res.Kwargs}
 	} else {
 		out = errorMessage(m.Request, err)
 	}
@@ -231,17 +232,31 @@ func (s *Session) serve(ctx context.Context, st *invocationState, p *Procedure, 
 // errorMessage answers an invocation with err: an *Error keeps its URI and
 // payload (with an empty args slot before kwargs), any other error becomes
 // wamp.error.runtime_error with its text.
-func errorMessage(req wamp.ID, err error) *wamp.Error {
-	msg := &wamp.Error{Type: wamp.INVOCATION, Request: req, Details: wamp.Dict{}}
+func errorMessage(req uint64, err error) *errorMsg {
+	msg := &errorMsg{Type: mtInvocation, Request: req, Details: map[string]any{}}
 	var e *Error
 	if errors.As(err, &e) {
-		msg.Error, msg.Arguments, msg.ArgumentsKw = wamp.URI(e.URI), e.Args, e.Kwargs
-		if msg.ArgumentsKw != nil && msg.Arguments == nil {
-			msg.Arguments = wamp.List{}
+		msg.Error, msg.Args, msg.Kwargs = e.URI, e.Args, e.Kwargs
+		if msg.Kwargs != nil && msg.Args == nil {
+			msg.Args = []any{}
 		}
 		return msg
 	}
-	msg.Error = wamp.URI(wire.ErrRuntimeError)
-	msg.Arguments = wamp.List{err.Error()}
+	msg.Error = wire.ErrRuntimeError
+	msg.Args = []any{err.Error()}
 	return msg
+}
+
+// detailInt reads a whole number of a message's details: an integer, or a
+// float without fraction, as a router written in JavaScript may send one.
+func detailInt(v any) (int64, bool) {
+	switch x := v.(type) {
+	case int64:
+		return x, true
+	case float64:
+		if x == math.Trunc(x) && x >= math.MinInt64 && x < math.MaxInt64 {
+			return int64(x), true
+		}
+	}
+	return 0, false
 }

@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
@@ -112,12 +110,12 @@ type Session struct {
 
 // request is a message waiting for the router's answer.
 type request struct {
-	ch       chan wamp.Message      // the final answer (capacity 1)
-	progress *mailbox[*wamp.Result] // progressive results, for calls asking for them
+	ch       chan message         // the final answer (capacity 1)
+	progress *mailbox[*resultMsg] // progressive results, for calls asking for them
 	// onReply runs on the reader for the final answer, before the caller
 	// sees it. onLate runs instead when the caller has given up.
-	onReply func(wamp.Message)
-	onLate  func(wamp.Message)
+	onReply func(message)
+	onLate  func(message)
 	// Guarded by Session.mu: the caller gave up (with onLate); the final
 	// answer was taken for it; it waits among the followers; it stopped
 	// waiting.
@@ -127,11 +125,11 @@ type request struct {
 	timer *time.Timer
 	// pub is the PUBLISH of a Publish, kept here so that it is recycled
 	// with the request; it is only read until written.
-	pub wamp.Publish
+	pub publishMsg
 }
 
 // requests recycles the requests whose caller took the answer: see recycle.
-var requestPool = sync.Pool{New: func() any { return &request{ch: make(chan wamp.Message, 1)} }}
+var requestPool = sync.Pool{New: func() any { return &request{ch: make(chan message, 1)} }}
 
 // newRequest returns an empty request.
 func newRequest() *request { return requestPool.Get().(*request) }
@@ -234,25 +232,25 @@ func (s *Session) stopped() bool {
 }
 
 // nextID returns a session-scoped request ID (1 … 2^53).
-func (s *Session) nextID() wamp.ID { return wamp.ID(s.reqID.Add(1)) }
+func (s *Session) nextID() uint64 { return s.reqID.Add(1) }
 
 // send registers req under id (when req is not nil) and writes msg. A
 // write that fails sent nothing: a WebSocket message the link could not
 // write whole never reaches the router.
-func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
+func (s *Session) send(id uint64, msg message, req *request) error {
 	if req != nil {
 		s.mu.Lock()
 		if !s.Alive() {
 			s.mu.Unlock()
 			return s.lost(false)
 		}
-		s.pending.put(uint64(id), req)
+		s.pending.put(id, req)
 		s.mu.Unlock()
 	}
 	if err := s.l.write(msg); err != nil {
 		if req != nil {
 			s.mu.Lock()
-			s.pending.remove(uint64(id))
+			s.pending.remove(id)
 			s.mu.Unlock()
 		}
 		if err == ErrConnectionLost {
@@ -264,7 +262,7 @@ func (s *Session) send(id wamp.ID, msg wamp.Message, req *request) error {
 }
 
 // roundTrip sends msg and waits for its answer.
-func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, timeout time.Duration) (wamp.Message, error) {
+func (s *Session) roundTrip(ctx context.Context, id uint64, msg message, req *request, timeout time.Duration) (message, error) {
 	if err := s.send(id, msg, req); err != nil {
 		return nil, err
 	}
@@ -273,12 +271,12 @@ func (s *Session) roundTrip(ctx context.Context, id wamp.ID, msg wamp.Message, r
 
 // expect sends msg and waits, within ctx and the response timeout, for an
 // answer of type want; an ERROR answer is an *Error.
-func (s *Session) expect(ctx context.Context, id wamp.ID, msg wamp.Message, req *request, want wamp.MessageType) error {
+func (s *Session) expect(ctx context.Context, id uint64, msg message, req *request, want msgType) error {
 	m, err := s.roundTrip(ctx, id, msg, req, s.responseTimeout)
 	if err != nil {
 		return err
 	}
-	if m.MessageType() != want {
+	if m.kind() != want {
 		return unexpected(m, want.String())
 	}
 	return nil
@@ -287,7 +285,7 @@ func (s *Session) expect(ctx context.Context, id wamp.ID, msg wamp.Message, req 
 // giveUp forgets a request whose caller stopped waiting; an answer that
 // still comes is handed to onLate, if any. A caller holding the reader
 // role, or just handed it, hands it on.
-func (s *Session) giveUp(id wamp.ID, req *request) {
+func (s *Session) giveUp(id uint64, req *request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	req.left = true
@@ -299,57 +297,59 @@ func (s *Session) giveUp(id wamp.ID, req *request) {
 		s.handOnLocked()
 	}
 	if req.onLate == nil {
-		s.pending.remove(uint64(id))
+		s.pending.remove(id)
 		return
 	}
 	req.gaveUp = true
 }
 
 // dispatch handles one message; it returns false when the session ended.
-func (s *Session) dispatch(msg wamp.Message) bool {
+func (s *Session) dispatch(msg message) bool {
 	switch m := msg.(type) {
-	case *wamp.Event:
+	case *eventMsg:
 		s.onEvent(m)
-	case *wamp.Invocation:
+	case *invocationMsg:
 		s.onInvocation(m)
-	case *wamp.Interrupt:
+	case *interruptMsg:
 		s.onInterrupt(m)
-	case *wamp.Result:
+	case *resultMsg:
 		progress, _ := m.Details[wire.OptProgress].(bool)
-		s.reply(uint64(m.Request), m, progress)
-	case *wamp.Error:
-		s.reply(uint64(m.Request), m, false)
-	case *wamp.Published:
-		s.reply(uint64(m.Request), m, false)
-	case *wamp.Subscribed:
-		s.reply(uint64(m.Request), m, false)
-	case *wamp.Unsubscribed:
-		s.reply(uint64(m.Request), m, false)
-	case *wamp.Registered:
-		s.reply(uint64(m.Request), m, false)
-	case *wamp.Unregistered:
-		s.reply(uint64(m.Request), m, false)
-	case revoked:
-		s.onRevoked(m)
-	case *wamp.Goodbye:
+		s.reply(m.Request, m, progress)
+	case *errorMsg:
+		s.reply(m.Request, m, false)
+	case *publishedMsg:
+		s.reply(m.Request, m, false)
+	case *subscribedMsg:
+		s.reply(m.Request, m, false)
+	case *unsubscribedMsg:
+		s.reply(m.Request, m, false)
+	case *registeredMsg:
+		s.reply(m.Request, m, false)
+	case *unregisteredMsg:
+		if m.Request == 0 {
+			s.onRevoked(m.Registration)
+		} else {
+			s.reply(m.Request, m, false)
+		}
+	case *goodbyeMsg:
 		if s.leaving.Load() {
 			close(s.goodbyeAck)
 			s.l.close(ErrStopped)
 			return false
 		}
-		_ = s.l.write(&wamp.Goodbye{Reason: wamp.URI(wire.CloseGoodbyeAndOut), Details: wamp.Dict{}})
+		_ = s.l.write(&goodbyeMsg{Reason: wire.CloseGoodbyeAndOut, Details: map[string]any{}})
 		s.l.close(fmt.Errorf("the router ended the session: %s", m.Reason))
 		return false
 	case abort:
 		s.l.close(fmt.Errorf("the router aborted the session: %s", m.describe()))
 		return false
 	default:
-		s.log.Debug("ironflock: unexpected message from the router", "type", msg.MessageType().String())
+		s.log.Debug("ironflock: unexpected message from the router", "type", msg.kind().String())
 	}
 	return true
 }
 
-func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
+func (s *Session) reply(id uint64, m message, progress bool) {
 	s.mu.Lock()
 	req := s.pending.get(id)
 	if req == nil {
@@ -358,7 +358,7 @@ func (s *Session) reply(id uint64, m wamp.Message, progress bool) {
 	}
 	if progress && req.progress != nil {
 		s.mu.Unlock()
-		req.progress.put(m.(*wamp.Result))
+		req.progress.put(m.(*resultMsg))
 		return
 	}
 	s.pending.remove(id)
@@ -407,7 +407,7 @@ func (s *Session) leave(ctx context.Context) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = s.l.write(&wamp.Goodbye{Reason: wamp.URI(wire.CloseRealm), Details: wamp.Dict{}})
+		_ = s.l.write(&goodbyeMsg{Reason: wire.CloseRealm, Details: map[string]any{}})
 	}()
 	t := time.NewTimer(s.responseTimeout)
 	defer t.Stop()

@@ -7,8 +7,6 @@ import (
 	"context"
 	"sync/atomic"
 
-	"github.com/gammazero/nexus/v3/wamp"
-
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -52,11 +50,11 @@ func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
 		return nil
 	}
 	id := s.nextID()
-	opts := wamp.Dict{}
+	opts := map[string]any{}
 	if t.Match != "" {
 		opts[wire.OptMatch] = t.Match
 	}
-	return s.establish(ctx, id, &wamp.Subscribe{Request: id, Options: opts, Topic: wamp.URI(t.URI)}, wamp.SUBSCRIBED, func(subID uint64) {
+	return s.establish(ctx, id, &subscribeMsg{Request: id, Options: opts, Topic: t.URI}, mtSubscribed, func(subID uint64) {
 		bind(s, s.subs, s.topicIDs, subID, t)
 		if t.retired.Load() {
 			go func() { _ = s.Unsubscribe(s.ctx, t) }()
@@ -72,17 +70,17 @@ func (s *Session) Unsubscribe(ctx context.Context, t *Topic) error {
 		return nil
 	}
 	id := s.nextID()
-	return s.expect(ctx, id, &wamp.Unsubscribe{Request: id, Subscription: wamp.ID(subID)}, newRequest(), wamp.UNSUBSCRIBED)
+	return s.expect(ctx, id, &unsubscribeMsg{Request: id, Subscription: subID}, newRequest(), mtUnsubscribed)
 }
 
-func (s *Session) onEvent(m *wamp.Event) {
+func (s *Session) onEvent(m *eventMsg) {
 	s.mu.Lock()
-	t := s.subs[uint64(m.Subscription)]
+	t := s.subs[m.Subscription]
 	s.mu.Unlock()
 	if t == nil {
 		return
 	}
-	ev := Event{Topic: t.URI, Args: m.Arguments, Kwargs: m.ArgumentsKw, PublicationID: uint64(m.Publication)}
+	ev := Event{Topic: t.URI, Args: m.Args, Kwargs: m.Kwargs, PublicationID: m.Publication}
 	if topic, ok := m.Details["topic"].(string); ok && topic != "" {
 		ev.Topic = topic
 	}

@@ -1,7 +1,8 @@
 //go:build browser
 
 // The console in a real browser: headless Chromium (Debian's package
-// chromium, or the binary in $CHROMIUM) driven by chromedp. Run with
+// chromium, or the binary in $CHROMIUM) driven by chromedp through
+// internal/browsertest. Run with
 //
 //	go test -race -tags browser ./platformtest/internal/console/
 //
@@ -11,11 +12,8 @@
 package console_test
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -24,104 +22,17 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/clienttest"
+	"github.com/flockgo/ironflock/internal/browsertest"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
-// browserTimeout bounds one browser test.
-const browserTimeout = 90 * time.Second
-
-// browser starts a headless Chromium for the test and returns its
-// context; the browser ends with the test.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path := os.Getenv("CHROMIUM")
-	if path == "" {
-		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-			if p, err := exec.LookPath(name); err == nil {
-				path = p
-				break
-			}
-		}
-	}
-	if path == "" {
-		t.Fatal("no Chromium: install Debian's chromium (apt-get install chromium) or set $CHROMIUM")
-	}
-	// A fresh profile of our own: Chromium's helpers may still write to it
-	// while it closes, which t.TempDir's cleanup would count as a failure.
-	profile, err := os.MkdirTemp("", "console-chromium-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(profile),
-		chromedp.WindowSize(1280, 900),
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), browserTimeout)
-	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
-	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithErrorf(t.Logf))
-	t.Cleanup(func() {
-		_ = chromedp.Cancel(bctx) // closes the browser and waits for it
-		bcancel()
-		acancel()
-		cancel()
-		_ = os.RemoveAll(profile)
-	})
-	if err := chromedp.Run(bctx); err != nil {
-		t.Fatalf("start Chromium %s: %v", path, err)
-	}
-	return bctx
-}
-
-// shots saves screenshots of a test.
-type shots struct {
-	t   *testing.T
-	dir string
-}
-
-func newShots(t *testing.T) *shots {
-	dir := filepath.Join(t.TempDir(), "screenshots")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshots in %s", dir)
-	return &shots{t: t, dir: dir}
-}
-
-// take saves a screenshot of the viewport as name.png.
-func (s *shots) take(ctx context.Context, name string) {
-	s.t.Helper()
-	var png []byte
-	if err := chromedp.Run(ctx, chromedp.CaptureScreenshot(&png)); err != nil {
-		s.t.Fatalf("screenshot %s: %v", name, err)
-	}
-	dirs := []string{s.dir}
-	if extra := os.Getenv("CONSOLE_SCREENSHOTS"); extra != "" {
-		dirs = append(dirs, extra)
-	}
-	for _, d := range dirs {
-		if err := os.WriteFile(filepath.Join(d, name+".png"), png, 0o644); err != nil {
-			s.t.Fatal(err)
-		}
-	}
-}
-
-// run runs chromedp actions, failing the test on error.
-func run(t *testing.T, ctx context.Context, what string, actions ...chromedp.Action) {
-	t.Helper()
-	if err := chromedp.Run(ctx, actions...); err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-}
+// browser, newShots and run are the shared helpers of package
+// browsertest.
+var (
+	browser  = browsertest.Start
+	newShots = browsertest.NewShots
+	run      = browsertest.Run
+)
 
 // TestBrowserPages loads every page, checks the fleet and a table's rows,
 // and takes a screenshot of each.
@@ -151,7 +62,7 @@ func TestBrowserPages(t *testing.T) {
 		if !strings.HasSuffix(title, "· flockd console") {
 			t.Errorf("%s: title %q", pg.path, title)
 		}
-		sh.take(ctx, pg.name)
+		sh.Take(ctx, pg.name)
 	}
 
 	var devices string
@@ -204,7 +115,7 @@ func TestBrowserLiveTraffic(t *testing.T) {
 	if !strings.Contains(payload, `"greeting": "hello from press-1"`) {
 		t.Errorf("payload %s", payload)
 	}
-	sh.take(ctx, "traffic-live")
+	sh.Take(ctx, "traffic-live")
 
 	run(t, ctx, "pause", chromedp.Click("#pause", chromedp.ByQuery),
 		chromedp.WaitVisible(`//button[@id="pause" and text()="Resume"]`, chromedp.BySearch))
@@ -257,7 +168,7 @@ func TestBrowserLocation(t *testing.T) {
 	if pins != 1 || cx != "377.36" || cy != "79.78" || title != "press-1: long 8.68 · lat 50.11" {
 		t.Errorf("%d pin(s); press-1 at (%s, %s) titled %q, want one at (377.36, 79.78)", pins, cx, cy, title)
 	}
-	sh.take(ctx, "fleet-location")
+	sh.Take(ctx, "fleet-location")
 }
 
 // TestBrowserFault clicks "Drop connections" and sees the client
@@ -279,7 +190,7 @@ func TestBrowserFault(t *testing.T) {
 	if !strings.Contains(done, "Drop connections") {
 		t.Errorf("the answer says %q", done)
 	}
-	sh.take(ctx, "fault-done")
+	sh.Take(ctx, "fault-done")
 	awaitStates(t, states, client.StateReconnecting, client.StateConnected)
 	after := w.p.Sessions()[0].ID
 	if after == before {
@@ -294,10 +205,41 @@ func TestBrowserFault(t *testing.T) {
 	if !gone {
 		t.Errorf("the dropped session %d still shows", before)
 	}
-	sh.take(ctx, "sessions-after-drop")
+	sh.Take(ctx, "sessions-after-drop")
 	var log string
 	run(t, ctx, "action log", chromedp.Navigate(base+"/faults"), chromedp.Text("#actions", &log, chromedp.ByQuery))
 	if !strings.Contains(log, "dropped every connection") {
 		t.Errorf("the action log says %q", log)
 	}
+}
+
+// TestBrowserSQL types a query into the SQL page, runs it and reads the
+// answer's table; a write shows PostgreSQL's refusal. It needs the
+// PostgreSQL database of $IRONFLOCK_TEST_POSTGRES (not run without).
+func TestBrowserSQL(t *testing.T) {
+	dbURL := os.Getenv(postgresEnv)
+	if dbURL == "" {
+		t.Log("not run: $" + postgresEnv + " is not set")
+		return
+	}
+	w := sqlWorld(t, dbURL)
+	ctx := browser(t)
+	sh := newShots(t)
+	var cells []string
+	run(t, ctx, "run a query", chromedp.Navigate(w.p.HTTPURL()+"/sql"), chromedp.WaitVisible("#sql-query", chromedp.ByQuery),
+		chromedp.SetValue("#sql-query", "SELECT sensor, celsius FROM readings WHERE celsius > 20 ORDER BY sensor", chromedp.ByQuery),
+		chromedp.Click("#sql-run", chromedp.ByQuery), chromedp.WaitVisible("#sql-result", chromedp.ByQuery),
+		chromedp.Evaluate(`Array.from(document.querySelectorAll("#sql-result tbody td")).map(td => td.textContent)`, &cells))
+	if want := []string{"s2", "21", "s3", "22"}; strings.Join(cells, " ") != strings.Join(want, " ") {
+		t.Errorf("answer cells %v, want %v", cells, want)
+	}
+	sh.Take(ctx, "sql")
+	var refusal string
+	run(t, ctx, "a write", chromedp.SetValue("#sql-query", "DELETE FROM readings", chromedp.ByQuery),
+		chromedp.Click("#sql-run", chromedp.ByQuery), chromedp.WaitVisible("#sql-error", chromedp.ByQuery),
+		chromedp.Text("#sql-error", &refusal, chromedp.ByQuery))
+	if !strings.Contains(refusal, "read-only transaction") {
+		t.Errorf("the write shows %q", refusal)
+	}
+	sh.Take(ctx, "sql-refused")
 }

@@ -3,13 +3,18 @@
 // history.transformed.series.<t> answers it), with the column, the
 // aggregate method, the number of buckets and the time range picked in a
 // form (?column=, ?method=, ?buckets=, ?range=). The chart is SVG drawn on
-// the server, so it needs no JavaScript.
+// the server, so it needs no JavaScript: axes with ticks at round values
+// and round times, a grid, axis titles (the column and method; time in
+// UTC), points labelled with values rounded to four significant digits.
+// The page's script redraws it every few seconds while it is open
+// (data-refresh).
 
 package console
 
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"net/url"
 	"slices"
 	"strconv"
@@ -23,9 +28,12 @@ import (
 const (
 	defaultBuckets = 50
 	maxBuckets     = 500
-	chartW, chartH = 860, 260
-	padL, padR     = 64, 16
-	padT, padB     = 12, 36
+	chartW, chartH = 860, 280
+	padL, padR     = 72, 16
+	padT, padB     = 14, 48
+	// chartRefresh is how often the page redraws the chart and the rows
+	// while it is open, in milliseconds.
+	chartRefresh = 5000
 )
 
 // chartMethods are the aggregates a chart may use (COUNT counts rows).
@@ -38,10 +46,18 @@ type chartRange struct {
 }
 
 // chartRanges are the time ranges, back from the newest row.
-var chartRanges = []chartRange{{"all", 0}, {"1h", time.Hour}, {"24h", 24 * time.Hour}, {"7d", 7 * 24 * time.Hour}, {"30d", 30 * 24 * time.Hour}}
+var chartRanges = []chartRange{{"all", 0}, {"5m", 5 * time.Minute}, {"15m", 15 * time.Minute}, {"1h", time.Hour},
+	{"6h", 6 * time.Hour}, {"24h", 24 * time.Hour}, {"7d", 7 * 24 * time.Hour}, {"30d", 30 * 24 * time.Hour}}
 
 type chartPoint struct {
 	X, Y  float64
+	Label string
+}
+
+// chartTick is a tick of an axis: its position in pixels (x for the time
+// axis, y for the value axis) and its label.
+type chartTick struct {
+	Pos   float64
 	Label string
 }
 
@@ -62,17 +78,27 @@ type chartView struct {
 	Points       []chartPoint
 	YMin, YMax   string
 	XStart, XEnd string
+	XTicks       []chartTick
+	YTicks       []chartTick
+	XTitle       string // time in UTC, with the dates shown
+	YTitle       string // the method and the column
 	Start, End   time.Time
 	Query        string // the series query, as sent
 	Numbers      string
+	Refresh      int // milliseconds between redraws
+	// TickLeft and TickBottom are where the tick marks of the axes end.
+	TickLeft, TickBottom int
 }
+
+// RefreshSeconds is the redraw interval in seconds.
+func (v *chartView) RefreshSeconds() int { return v.Refresh / 1000 }
 
 // chart builds the chart of a table; nil when it has no numeric column.
 func (c *Console) chart(realm, table string, cols []columnView, ext fleetdb.Extent, q url.Values) *chartView {
 	v := &chartView{Method: strings.ToUpper(q.Get("method")), Buckets: atoiOr(q.Get("buckets"), defaultBuckets),
 		Range: q.Get("range"), Methods: chartMethods, W: chartW, H: chartH,
 		Left: padL, Right: chartW - padR, Top: padT, Bottom: chartH - padB,
-		Hidden: url.Values{}}
+		Hidden: url.Values{}, Refresh: chartRefresh, TickLeft: padL - 5, TickBottom: chartH - padB + 5}
 	for _, col := range cols {
 		if col.Numeric && !col.Secret && col.ID != "device_key" {
 			v.Columns = append(v.Columns, col.ID)
@@ -126,8 +152,22 @@ func (c *Console) chart(realm, table string, cols []columnView, ext fleetdb.Exte
 		v.Err = err.Error()
 		return v
 	}
+	v.YTitle = v.Method + " of " + v.Column
+	if name := columnName(cols, v.Column); name != "" && name != v.Column {
+		v.YTitle += " (" + name + ")"
+	}
 	v.plot(rows, v.Method+":"+v.Column)
 	return v
+}
+
+// columnName returns the display name of column id.
+func columnName(cols []columnView, id string) string {
+	for _, c := range cols {
+		if c.ID == id {
+			return c.Name
+		}
+	}
+	return ""
 }
 
 // plot places the buckets with a value on the chart.
@@ -153,23 +193,117 @@ func (v *chartView) plot(rows []map[string]any, key string) {
 	for _, p := range pts {
 		lo, hi = min(lo, p.y), max(hi, p.y)
 	}
-	if lo == hi {
-		lo, hi = lo-1, hi+1
-	}
+	// The value axis spans whole ticks around the values.
+	lo, hi, step := niceScale(lo, hi)
 	t0, t1 := float64(v.Start.UnixMilli()), float64(v.End.UnixMilli())
 	pw, ph := float64(v.Right-v.Left), float64(v.Bottom-v.Top)
+	yAt := func(y float64) float64 { return float64(v.Top) + (1-(y-lo)/(hi-lo))*ph }
 	var line []string
 	for _, p := range pts {
 		x := float64(v.Left) + (float64(p.t)-t0)/(t1-t0)*pw
-		y := float64(v.Top) + (1-(p.y-lo)/(hi-lo))*ph
+		y := yAt(p.y)
 		line = append(line, fmt.Sprintf("%.1f,%.1f", x, y))
 		v.Points = append(v.Points, chartPoint{X: x, Y: y,
-			Label: showTime(time.UnixMilli(p.t)) + ": " + strconv.FormatFloat(p.y, 'g', 6, 64)})
+			Label: showTime(time.UnixMilli(p.t)) + ": " + roundValue(p.y)})
 	}
 	v.Line = strings.Join(line, " ")
-	v.YMin, v.YMax = strconv.FormatFloat(lo, 'g', 6, 64), strconv.FormatFloat(hi, 'g', 6, 64)
+	decimals := stepDecimals(step)
+	for i := 0; ; i++ {
+		y := lo + float64(i)*step
+		if y > hi+step/2 {
+			break
+		}
+		v.YTicks = append(v.YTicks, chartTick{Pos: yAt(y), Label: strconv.FormatFloat(y, 'f', decimals, 64)})
+	}
+	v.YMin, v.YMax = v.YTicks[0].Label, v.YTicks[len(v.YTicks)-1].Label
 	v.XStart, v.XEnd = showTime(v.Start), showTime(v.End.Add(-time.Millisecond)) // the last instant in range
+	v.XTicks, v.XTitle = timeTicks(v.Start, v.End, float64(v.Left), pw)
 	v.Numbers = fmt.Sprintf("%d buckets with values", len(pts))
+}
+
+// niceScale widens [lo, hi] to whole steps of 1, 2, 2.5 or 5 × 10^k, about
+// five of them.
+func niceScale(lo, hi float64) (float64, float64, float64) {
+	if lo == hi {
+		d := math.Max(math.Abs(lo)/10, 1)
+		lo, hi = lo-d, hi+d
+	}
+	raw := (hi - lo) / 5
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag * 10
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	return math.Floor(lo/step) * step, math.Ceil(hi/step) * step, step
+}
+
+// stepDecimals is how many decimals the labels of ticks step apart need.
+func stepDecimals(step float64) int {
+	d := 0
+	for s := step; d < 10 && math.Abs(s-math.Round(s)) > 1e-9*math.Max(1, math.Abs(s)); s *= 10 {
+		d++
+	}
+	return d
+}
+
+// roundValue shows a value to four significant digits, without an
+// exponent for everyday magnitudes: 23.613420000507528 is 23.61.
+func roundValue(y float64) string {
+	if y == 0 || math.IsNaN(y) || math.IsInf(y, 0) {
+		return strconv.FormatFloat(y, 'g', -1, 64)
+	}
+	exp := math.Floor(math.Log10(math.Abs(y)))
+	if exp < -4 || exp >= 15 {
+		return strconv.FormatFloat(y, 'g', 4, 64)
+	}
+	scale := math.Pow(10, 3-exp)
+	return strconv.FormatFloat(math.Round(y*scale)/scale, 'f', -1, 64)
+}
+
+// tickSteps are the time steps of the time axis.
+var tickSteps = []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second,
+	30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 15 * time.Minute,
+	30 * time.Minute, time.Hour, 2 * time.Hour, 3 * time.Hour, 6 * time.Hour, 12 * time.Hour,
+	24 * time.Hour, 2 * 24 * time.Hour, 7 * 24 * time.Hour, 14 * 24 * time.Hour, 30 * 24 * time.Hour}
+
+// timeTicks returns ticks at round UTC times between start and end, at
+// most about eight, placed from left over width pixels, and the axis
+// title.
+func timeTicks(start, end time.Time, left, width float64) ([]chartTick, string) {
+	span := end.Sub(start)
+	step := tickSteps[len(tickSteps)-1]
+	for _, s := range tickSteps {
+		if span/s <= 8 {
+			step = s
+			break
+		}
+	}
+	layout := "15:04"
+	switch {
+	case step < time.Minute:
+		layout = "15:04:05"
+	case step >= 24*time.Hour:
+		layout = "Jan 2"
+	}
+	var ticks []chartTick
+	first := start.UTC().Truncate(step)
+	if first.Before(start) {
+		first = first.Add(step)
+	}
+	for t := first; !t.After(end); t = t.Add(step) {
+		x := left + float64(t.Sub(start))/float64(span)*width
+		ticks = append(ticks, chartTick{Pos: x, Label: t.UTC().Format(layout)})
+	}
+	title := "time (UTC), " + start.UTC().Format("2006-01-02 15:04:05")
+	if last := end.Add(-time.Millisecond).UTC(); last.Format("2006-01-02") == start.UTC().Format("2006-01-02") {
+		title += " to " + last.Format("15:04:05")
+	} else {
+		title += " to " + last.Format("2006-01-02 15:04:05")
+	}
+	return ticks, title
 }
 
 // number reads a numeric value of a read.

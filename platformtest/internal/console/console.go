@@ -1,6 +1,7 @@
 // This file holds the Console: its configuration, its routes and the
 // action log. The pages are in one file each (fleet.go, sessions.go,
-// traffic.go, tables.go, chart.go, files.go, agents.go, faults.go), the
+// traffic.go, tables.go, chart.go, files.go, agents.go, sql.go, faults.go,
+// env.go), the
 // access checks in auth.go, rendering in render.go.
 
 package console
@@ -52,6 +53,10 @@ type Config struct {
 	Token string
 }
 
+// HeaderName is a header on every answer of the console, so that a
+// client (flockd env) tells them from those of a platform without one.
+const HeaderName = "X-Flockd-Console"
+
 // maxActions is how many actions the action log keeps.
 const maxActions = 100
 
@@ -82,6 +87,7 @@ func New(cfg Config) *Console {
 		"GET /{$}":                    c.overview,
 		"GET /fleet":                  c.fleet,
 		"GET /devices/{key}":          c.device,
+		"GET /env/{device}":           c.env,
 		"GET /apps/{key}":             c.app,
 		"GET /sessions":               c.sessions,
 		"GET /traffic":                c.traffic,
@@ -94,6 +100,7 @@ func New(cfg Config) *Console {
 		"GET /agents":                 c.agents,
 		"GET /agents/{realm}/{device}/{agent}/{tool}":  c.toolForm,
 		"POST /agents/{realm}/{device}/{agent}/{tool}": c.toolCall,
+		"GET /sql":              c.sql,
 		"GET /faults":           c.faults,
 		"POST /faults/{action}": c.fault,
 		"GET /assets/{file}":    c.asset,
@@ -109,6 +116,7 @@ func New(cfg Config) *Console {
 
 // ServeHTTP checks access and serves a console page.
 func (c *Console) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set(HeaderName, "1") // flockd env tells the console's answers from others
 	if !c.admit(w, r) {
 		return
 	}

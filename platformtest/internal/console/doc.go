@@ -2,9 +2,12 @@
 // served by flockd on the platform's own HTTP server at /, that show the
 // fleet (projects, devices with their environment, apps and releases,
 // installations with realm and stage, groups, grants), the live sessions
-// and the live traffic, the rows of tables and a chart of a numeric column,
-// the stored files and the agents' tools, and that break things on purpose
-// (faults) and call tools when allowed.
+// and the live traffic, the rows of tables with what writes lost and a
+// chart of a numeric column, the stored files and the agents' tools,
+// read-only SQL on a realm's data backend (with the PostgreSQL store), and
+// that break things on purpose (faults) and call tools when allowed. One
+// route answers in plain text: GET /env/{device}, an installation's
+// environment, for flockd env and the device page's downloads.
 //
 // It lives under platformtest/internal, not in cmd/flockd, because most of
 // what it shows is not in the platformtest facade's exported API and
@@ -20,7 +23,7 @@
 // Pages are plain HTML (html/template) that work without JavaScript; one
 // small script, embedded like the style sheet, follows the live traffic
 // over server-sent events (with a pause button) and refreshes the sessions
-// page. Charts are SVG drawn on the server. Nothing is fetched from
+// page and a table's chart and rows. Charts are SVG drawn on the server. Nothing is fetched from
 // elsewhere.
 //
 // Everything is read-only unless Config.Write is set: then the fault

@@ -4,7 +4,14 @@
 //	                       realms and the action log
 //	POST /faults/{action}  drop, freeze, restart, withhold (realm=),
 //	                       release (realm=), refuse-writes (realm=, mode=
-//	                       storage_full|storage_overusage|accept)
+//	                       storage_full|storage_overusage|accept),
+//	                       accept-writes (realm=)
+//
+// A button is offered only when its fault can act: dropping and freezing
+// need a joined session, releasing a withheld realm, withholding a realm
+// that is not, accepting writes a realm that refuses them; otherwise it
+// is disabled with the reason. Releasing, withholding and accepting a
+// realm that cannot be are refused with 409.
 //
 // Actions need Config.Write. Each is logged with what it did, and answered
 // with a redirect to /faults?done=1, which shows it, so that reloading
@@ -41,12 +48,21 @@ var faultSpecs = []faultSpec{
 		Does: "Closes the realm's sessions (GOODBYE wamp.close.system_shutdown) and stops its services; joins get ABORT wamp.error.no_such_realm until released."},
 	{Action: "release", Title: "Release a realm", Realm: true,
 		Does: "Puts a withheld realm back with its services; joins work again."},
-	{Action: "refuse-writes", Title: "Refuse writes", Realm: true, Modes: []string{"storage_full", "storage_overusage", "accept"},
-		Does: "The realm's data backend refuses appends with sys.dataservice.error.storage_full (or storage_overusage) and drops published rows; accept stores them again."},
+	{Action: "refuse-writes", Title: "Refuse writes", Realm: true, Modes: []string{"storage_full", "storage_overusage"},
+		Does: "The realm's data backend refuses appends with sys.dataservice.error.storage_full (or storage_overusage) and drops published rows."},
+	{Action: "accept-writes", Title: "Accept writes", Realm: true,
+		Does: "The realm's data backend stores writes again."},
+}
+
+// faultView is a fault button as the page offers it now.
+type faultView struct {
+	faultSpec
+	Choices []string // the realms it can act on
+	Cannot  string   // why it cannot act now, "" when it can
 }
 
 type faultsView struct {
-	Faults   []faultSpec
+	Faults   []faultView
 	Realms   []string
 	Withheld []string
 	Refusing []string
@@ -57,7 +73,7 @@ type faultsView struct {
 }
 
 func (c *Console) faultsView() faultsView {
-	v := faultsView{Faults: faultSpecs, Withheld: c.cfg.Router.Withheld(), Refusing: c.refusing(),
+	v := faultsView{Withheld: c.cfg.Router.Withheld(), Refusing: c.refusing(),
 		Sessions: len(c.cfg.Router.Sessions()), Actions: c.Actions()}
 	for _, rt := range c.realmsOf() {
 		v.Realms = append(v.Realms, rt.Realm)
@@ -65,7 +81,62 @@ func (c *Console) faultsView() faultsView {
 	if !c.cfg.Write {
 		v.ReadOnly = readOnlyText
 	}
+	for _, spec := range faultSpecs {
+		fv := faultView{faultSpec: spec}
+		switch spec.Action {
+		case "drop", "freeze":
+			if v.Sessions == 0 {
+				fv.Cannot = "No session is joined: nothing to " + spec.Action + "."
+			}
+		case "withhold":
+			fv.Choices = without(v.Realms, v.Withheld)
+			if len(v.Realms) > 0 && len(fv.Choices) == 0 {
+				fv.Cannot = "Every realm is withheld already."
+			}
+		case "release":
+			fv.Choices = v.Withheld
+			if len(fv.Choices) == 0 {
+				fv.Cannot = "No realm is withheld: nothing to release."
+			}
+		case "refuse-writes":
+			fv.Choices = v.Realms
+		case "accept-writes":
+			fv.Choices = v.Refusing
+			if len(fv.Choices) == 0 {
+				fv.Cannot = "Every realm accepts writes."
+			}
+		}
+		if spec.Realm && len(v.Realms) == 0 {
+			fv.Cannot = "No realm: nothing is installed."
+		}
+		v.Faults = append(v.Faults, fv)
+	}
 	return v
+}
+
+// without returns the elements of all that are not in drop, in order.
+func without(all, drop []string) []string {
+	var out []string
+	for _, s := range all {
+		if !slices.Contains(drop, s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// refusal says why a realm fault cannot act on realm, "" when it can.
+func (c *Console) refusal(action, realm string) string {
+	withheld := slices.Contains(c.cfg.Router.Withheld(), realm)
+	switch {
+	case action == "release" && !withheld:
+		return "realm " + realm + " is not withheld"
+	case action == "withhold" && withheld:
+		return "realm " + realm + " is withheld already"
+	case action == "accept-writes" && !slices.Contains(c.refusing(), realm):
+		return "realm " + realm + " accepts writes already"
+	}
+	return ""
 }
 
 func (c *Console) faults(w http.ResponseWriter, r *http.Request) {
@@ -94,7 +165,14 @@ func (c *Console) fault(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if spec.Modes != nil && !slices.Contains(spec.Modes, mode) {
+	if action == "refuse-writes" && mode == "accept" {
+		action = "accept-writes" // the earlier form of accept-writes
+	}
+	if why := c.refusal(action, realm); why != "" {
+		c.fail(w, r, http.StatusConflict, fmt.Sprintf("%s: %s.", spec.Title, why))
+		return
+	}
+	if spec.Modes != nil && action != "accept-writes" && !slices.Contains(spec.Modes, mode) {
 		c.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%s: mode %q is not one of %v.", spec.Title, mode, spec.Modes))
 		return
 	}
@@ -147,9 +225,9 @@ func (c *Console) act(action, realm, mode string) {
 		c.cfg.RefuseWrites(realm, mode)
 		what = "refuse writes of realm " + realm + ": " + mode
 		result = "appends are refused with sys.dataservice.error." + mode + ", publications dropped"
-		if mode == "accept" {
-			what, result = "accept writes of realm "+realm, "writes are stored again"
-		}
+	case "accept-writes":
+		c.cfg.RefuseWrites(realm, "accept")
+		what, result = "accept writes of realm "+realm, "writes are stored again"
 	}
 	c.logAction(what, result)
 }

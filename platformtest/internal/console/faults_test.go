@@ -4,6 +4,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -156,4 +157,67 @@ func TestFaultRealm(t *testing.T) {
 	if !slices.Equal(log, want) {
 		t.Errorf("action log %q, want %q", log, want)
 	}
+}
+
+// faultForm returns the form of a fault on the faults page: whether its
+// button is enabled, its realm choices and the reason it cannot act.
+func faultForm(t *testing.T, page, action string) (enabled bool, realms []string, cannot string) {
+	t.Helper()
+	i := strings.Index(page, `id="fault-`+action+`"`)
+	if i < 0 {
+		t.Fatalf("no fault %s on the page:\n%s", action, page)
+	}
+	form := page[i : i+strings.Index(page[i:], "</form>")]
+	for _, m := range optionRe.FindAllStringSubmatch(form, -1) {
+		realms = append(realms, m[1])
+	}
+	if m := cannotRe.FindStringSubmatch(form); m != nil {
+		cannot = m[1]
+	}
+	return !strings.Contains(form, " disabled>"), realms, cannot
+}
+
+var (
+	optionRe = regexp.MustCompile(`<option>(realm-[^<]*)</option>`)
+	cannotRe = regexp.MustCompile(`<p class="muted cannot">([^<]*)</p>`)
+)
+
+// TestFaultButtonsCanAct: a fault button is enabled only when it can act,
+// with only the realms it can act on; a fault that cannot act is refused.
+func TestFaultButtonsCanAct(t *testing.T) {
+	w := newWorld(t, platformtest.Console{Write: true})
+	check := func(action string, wantEnabled bool, wantRealms []string, wantCannot string) {
+		t.Helper()
+		_, page := w.get(t, "/faults")
+		enabled, realms, cannot := faultForm(t, page, action)
+		if enabled != wantEnabled || !slices.Equal(realms, wantRealms) || !strings.Contains(cannot, wantCannot) {
+			t.Errorf("%s: enabled %v, realms %q, cannot %q; want %v, %q, %q", action, enabled, realms, cannot, wantEnabled, wantRealms, wantCannot)
+		}
+	}
+	check("drop", false, nil, "No session is joined")
+	check("freeze", false, nil, "No session is joined")
+	check("restart", true, nil, "")
+	check("withhold", true, []string{w.realm}, "")
+	check("release", false, nil, "No realm is withheld")
+	check("accept-writes", false, nil, "Every realm accepts writes")
+	realm := url.Values{"realm": {w.realm}}
+	for _, action := range []string{"release", "accept-writes"} {
+		if code, body := w.post(t, "/faults/"+action, realm); code != http.StatusConflict {
+			t.Errorf("%s of a realm that is not withheld or refusing: %d, want 409\n%s", action, code, body)
+		}
+	}
+
+	_, ch := states(t, w.in1)
+	awaitStates(t, ch, client.StateConnected)
+	check("drop", true, nil, "")
+	w.post(t, "/faults/withhold", realm)
+	check("release", true, []string{w.realm}, "")
+	check("withhold", false, nil, "Every realm is withheld already")
+	if code, _ := w.post(t, "/faults/withhold", realm); code != http.StatusConflict {
+		t.Errorf("withholding a withheld realm: %d, want 409", code)
+	}
+	w.post(t, "/faults/refuse-writes", url.Values{"realm": {w.realm}, "mode": {"storage_full"}})
+	check("accept-writes", true, []string{w.realm}, "")
+	w.post(t, "/faults/accept-writes", realm)
+	check("accept-writes", false, nil, "Every realm accepts writes")
 }

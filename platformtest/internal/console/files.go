@@ -1,7 +1,8 @@
 // This file serves the stored files:
 //
 //	GET /files                          every realm's storage: objects, bytes, quota
-//	GET /files/{realm}                  the namespaces and objects of a realm
+//	GET /files/{realm}                  the namespaces and objects of a realm (images
+//	                                    as thumbnails)
 //	GET /files/{realm}/object?ns=&key=  an object's content, as a download
 
 package console
@@ -28,7 +29,11 @@ type objectView struct {
 	ETag           string
 	LastModified   time.Time
 	Link           string
+	Image          bool // a raster image, shown as a thumbnail
 }
+
+// thumbnailTypes are the content types the bucket page shows as images.
+var thumbnailTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
 
 type bucketView struct {
 	usageView
@@ -79,7 +84,7 @@ func (c *Console) bucket(w http.ResponseWriter, r *http.Request) {
 		for _, o := range b.Objects() {
 			v.Objects = append(v.Objects, objectView{Namespace: o.Namespace, Key: o.Key, Size: o.Size,
 				ContentType: o.ContentType, ETag: o.ETag, LastModified: o.LastModified,
-				Link: "/files/" + rt.Realm + "/object?" + urlValues("ns", o.Namespace, "key", o.Key)})
+				Link: "/files/" + rt.Realm + "/object?" + urlValues("ns", o.Namespace, "key", o.Key), Image: thumbnailTypes[o.ContentType]})
 		}
 	}
 	c.render(w, "bucket", "Files of "+rt.Realm, "/files", v)

@@ -301,7 +301,7 @@ func (c *Console) app(w http.ResponseWriter, r *http.Request) {
 	key, _ := strconv.Atoi(r.PathValue("key"))
 	for _, a := range c.snapshot().Apps {
 		if a.Key == key {
-			c.render(w, "app", "App "+a.Name, "/fleet", a)
+			c.render(w, "app", "App "+a.Name, "/fleet", appPage{appView: a, TableLinks: tableLinks(a)})
 			return
 		}
 	}

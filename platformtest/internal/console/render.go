@@ -37,7 +37,7 @@ type page struct {
 // sections are the navigation entries: path and title.
 var sections = []struct{ Path, Title string }{
 	{"/", "Overview"}, {"/fleet", "Fleet"}, {"/sessions", "Sessions"}, {"/traffic", "Traffic"},
-	{"/tables", "Tables"}, {"/files", "Files"}, {"/agents", "Agents"}, {"/faults", "Faults"},
+	{"/tables", "Tables"}, {"/sql", "SQL"}, {"/files", "Files"}, {"/agents", "Agents"}, {"/faults", "Faults"},
 }
 
 func parsePages() map[string]*template.Template {

@@ -4,7 +4,9 @@
 //	GET /tables/{realm}/{table}  the rows, newest first: ?offset=, ?limit=
 //	                             (1–500, default 50), ?latest=1 (entity
 //	                             tables: the latest row of each entity); and a
-//	                             chart of a numeric column (chart.go)
+//	                             chart of a numeric column (chart.go); the
+//	                             values and rows writes lost (keys no
+//	                             column reads, publications without tsp)
 //
 // Rows are read as the platform's own session reads them
 // (fleetdb.Read): secret columns come masked, private tables and
@@ -38,6 +40,7 @@ type tableRef struct {
 	Rows    int
 	Private bool
 	Entity  bool
+	Lost    int64 // rows that lost a key or were dropped (fleetdb.DB.Dropped)
 }
 
 type realmTables struct {
@@ -92,8 +95,11 @@ func (c *Console) tables(w http.ResponseWriter, r *http.Request) {
 		}
 		for _, t := range defs {
 			ext, _ := c.cfg.Fleet.Extent(realms[i].Realm, t.Name)
-			realms[i].Tables = append(realms[i].Tables, tableRef{Name: t.Name, Rows: ext.Rows, Private: t.Private,
-				Entity: len(t.EntityKey) > 0})
+			ref := tableRef{Name: t.Name, Rows: ext.Rows, Private: t.Private, Entity: len(t.EntityKey) > 0}
+			for _, d := range c.cfg.Fleet.Dropped(realms[i].Realm, t.Name) {
+				ref.Lost += d.Rows
+			}
+			realms[i].Tables = append(realms[i].Tables, ref)
 		}
 	}
 	c.render(w, "tables", "Tables", "/tables", realms)
@@ -123,7 +129,11 @@ type tableView struct {
 	Prev, Next   string
 	Err          string
 	Chart        *chartView
+	Dropped      []fleetdb.DropCount // what writes lost (unknown keys, rows without tsp)
 }
+
+// RefreshMillis is how often the page redraws its rows while it is open.
+func (v tableView) RefreshMillis() int { return chartRefresh }
 
 func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 	realm, name := r.PathValue("realm"), r.PathValue("table")
@@ -143,6 +153,7 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 		EntityKey: def.EntityKey, Latest: q.Get("latest") == "1" && len(def.EntityKey) > 0,
 		Offset: max(atoiOr(q.Get("offset"), 0), 0), Limit: min(max(atoiOr(q.Get("limit"), defaultPageRows), 1), maxPageRows)}
 	v.Extent, _ = c.cfg.Fleet.Extent(realm, name)
+	v.Dropped = c.cfg.Fleet.Dropped(realm, name)
 	for _, col := range def.Columns {
 		v.Columns = append(v.Columns, columnView{ID: col.ID, Name: col.Name, Type: string(col.Type), Secret: col.Secret,
 			Numeric: col.Type == template.TypeNumeric || col.Type == template.TypeBigint})
@@ -194,6 +205,36 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 	}
 	v.Chart = c.chart(realm, name, v.Columns, v.Extent, q)
 	c.render(w, "table", name+" · "+realm, "/tables", v)
+}
+
+// appPage is an app's page: the app and links to its tables.
+type appPage struct {
+	appView
+	TableLinks []appTable
+}
+
+// appTable is a table of an app with the realms it lives in (one per
+// project and stage the app is installed in).
+type appTable struct {
+	Name   string
+	Realms []string
+}
+
+// tableLinks returns the app's tables and error-logs with the realms of its
+// installations, so that its page links to each table page.
+func tableLinks(a appView) []appTable {
+	var realms []string
+	for _, in := range a.Installations {
+		if !slices.Contains(realms, in.Realm) {
+			realms = append(realms, in.Realm)
+		}
+	}
+	slices.Sort(realms)
+	var out []appTable
+	for _, t := range append(slices.Clone(a.Tables), template.ErrorLogsName) {
+		out = append(out, appTable{Name: t, Realms: realms})
+	}
+	return out
 }
 
 // atoiOr reads an integer, def when s is empty or not one.

@@ -6,9 +6,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
@@ -75,5 +77,59 @@ func TestChart(t *testing.T) {
 	_, body = w.get(t, "/tables/"+w.realm+"/error-logs")
 	if strings.Contains(body, "<svg") {
 		t.Error("a chart for a table without numeric columns")
+	}
+}
+
+// TestTableDrops: what writes lost shows on the table page (per key, and
+// rows without tsp) and as a mark in the table list.
+func TestTableDrops(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	c := clienttest.Start(t, w.in1)
+	ctx := testCtx(t)
+	for i := range 2 {
+		if _, err := c.AppendToTable(ctx, "readings", map[string]any{"tsp": t0.Add(time.Hour + time.Duration(i)*time.Second),
+			"sensor": "s9", "celcius": 30}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, body := w.get(t, "/tables/"+w.realm+"/readings")
+	body = html.UnescapeString(body)
+	for _, s := range []string{`id="dropped"`, "key <code>celcius</code>, which no column reads: dropped from 2 row(s)",
+		"append." + strconv.Itoa(w.in1.Device().Project().Key())} {
+		if !strings.Contains(body, s) {
+			t.Errorf("the table page lacks %q:\n%s", s, body)
+		}
+	}
+	_, body = w.get(t, "/tables")
+	if !strings.Contains(body, "writes lost data (2 rows)") {
+		t.Errorf("the table list does not mark readings:\n%s", body)
+	}
+	_, body = w.get(t, "/tables/"+w.realm+"/error-logs")
+	if strings.Contains(body, `id="dropped"`) {
+		t.Error("error-logs shows drops it did not have")
+	}
+}
+
+// TestAppTableLinks: an app's page links each of its tables to the table
+// page of every realm the app is installed in.
+func TestAppTableLinks(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	_, body := w.get(t, "/apps/1")
+	got := tableCells(t, body, "app-tables")
+	want := [][]string{{"readings", w.realm}, {"error-logs", w.realm}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("tables of the app (-want +got):\n%s", diff)
+	}
+	for _, link := range []string{`<a href="/tables/` + w.realm + `/readings">readings</a>`, `href="/tables/` + w.realm + `/error-logs"`} {
+		if !strings.Contains(body, link) {
+			t.Errorf("the app page lacks %s:\n%s", link, body)
+		}
+	}
+	// Installed in a second project: one link per realm.
+	pr := w.p.AddProject("lab")
+	other := w.p.Install(pr.AddDevice("bench"), w.in1.App(), platformtest.Dev)
+	_, body = w.get(t, "/apps/1")
+	if !strings.Contains(body, `<code>readings</code>`) || !strings.Contains(body, `href="/tables/`+other.Realm()+`/readings"`) {
+		t.Errorf("two realms: the app page does not link both:\n%s", body)
 	}
 }

@@ -2,7 +2,7 @@
 //
 //	GET /traffic         the filter form, the live table (JavaScript) and
 //	                     the newest recorded inbound messages (no JavaScript
-//	                     needed)
+//	                     needed); ?view=compact shows one line per message
 //	GET /traffic/stream  server-sent events: one "message" event per tapped
 //	                     message (JSON), filtered by ?realm= (exact), ?uri=
 //	                     (substring) and ?device= (key), and a "dropped"
@@ -92,7 +92,8 @@ type recordedView struct {
 	URI     string
 	Session uint64
 	AuthID  string
-	Payload string
+	Payload string // indented JSON
+	Line    string // the same on one line
 }
 
 type trafficView struct {
@@ -100,11 +101,25 @@ type trafficView struct {
 	Realms   []string
 	Recorded []recordedView
 	Stats    router.RecordingStats
+	Compact  bool // one line per message (?view=compact)
+}
+
+// OtherView returns the address of the page in the other view (compact or
+// full), the filter kept.
+func (v trafficView) OtherView() string {
+	q, _ := url.ParseQuery(v.Filter.Query())
+	if !v.Compact {
+		q.Set("view", "compact")
+	}
+	if len(q) == 0 {
+		return "/traffic"
+	}
+	return "/traffic?" + q.Encode()
 }
 
 func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 	f := parseFilter(r)
-	v := trafficView{Filter: f, Stats: c.cfg.Router.RecordingStats()}
+	v := trafficView{Filter: f, Stats: c.cfg.Router.RecordingStats(), Compact: r.URL.Query().Get("view") == "compact"}
 	serial := map[string]int{}
 	for _, s := range c.cfg.Router.Sessions() {
 		serial[s.AuthID] = s.DeviceKey
@@ -127,8 +142,9 @@ func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 		if !f.match(m.Realm, m.URI, serial[m.AuthID]) {
 			continue
 		}
+		p := payload(m.Args, m.Kwargs)
 		v.Recorded = append(v.Recorded, recordedView{Time: m.Time, Kind: m.Kind, Realm: m.Realm, URI: m.URI,
-			Session: m.Session, AuthID: m.AuthID, Payload: prettyJSON(payload(m.Args, m.Kwargs))})
+			Session: m.Session, AuthID: m.AuthID, Payload: prettyJSON(p), Line: compactJSON(p)})
 	}
 	c.render(w, "traffic", "Traffic", "/traffic", v)
 }

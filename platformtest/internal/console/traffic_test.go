@@ -163,3 +163,24 @@ func TestTrafficRecorded(t *testing.T) {
 		t.Error("the filter shows what it should hide")
 	}
 }
+
+// TestTrafficCompact: ?view=compact shows each recorded message on one
+// line, the filter kept by the links between the views.
+func TestTrafficCompact(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	c := clienttest.Start(t, w.in1)
+	if err := c.Publish(testCtx(t), "com.example.one", client.Kwargs{"a": 1}); err != nil {
+		t.Fatal(err)
+	}
+	_, body := w.get(t, "/traffic?uri=example")
+	if !strings.Contains(body, `href="/traffic?uri=example&amp;view=compact" id="view-toggle"`) || !strings.Contains(body, "<pre>") {
+		t.Errorf("the full view:\n%s", body)
+	}
+	_, body = w.get(t, "/traffic?uri=example&view=compact")
+	for _, s := range []string{`href="/traffic?uri=example" id="view-toggle"`, `data-compact="1"`, `<table class="traffic compact" id="recorded">`,
+		`<code title="{`, `>{&#34;kwargs&#34;:{&#34;DEVICE_KEY&#34;`, `&#34;a&#34;:1}}</code>`, `<input type="hidden" name="view" value="compact">`} {
+		if !strings.Contains(body, s) {
+			t.Errorf("the compact view lacks %s:\n%s", s, body)
+		}
+	}
+}

@@ -29,6 +29,11 @@ type backend struct {
 	tables map[string]*table
 	views  map[string]*view
 	limits rateLimits // reveal and verify calls per caller (ratelimit.go)
+	sched  *scheduler // the timed work (schedule.go)
+
+	// dropped reports what writes lost (drops.go); set when the backend
+	// is made, never changed.
+	dropped func(*realm.Host, []Drop)
 }
 
 // column is a column of a table or transform.

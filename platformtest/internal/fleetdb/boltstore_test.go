@@ -168,7 +168,7 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if slots := storedSlots(t, st, "readings"); slots[0][3] != "a" {
 		t.Errorf("the retired column's value is gone before Drop: %v", slots[0])
 	}
-	if err := st.(Keeper).Drop(ctx, unitRealm.Name, nil, map[string][]string{"readings": {"note"}}); err != nil {
+	if err := st.(Dropper).Drop(ctx, unitRealm.Name, nil, map[string][]string{"readings": {"note"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, slots := range storedSlots(t, st, "readings") {

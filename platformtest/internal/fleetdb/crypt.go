@@ -9,10 +9,10 @@
 //
 // Choices where the documents are silent: no additional authenticated
 // data (a kept secret is carried to the entity's next row as it is
-// stored). The key is the platform's (Config.SecretKey): in memory it
-// dies with the platform, like its rows; a data folder keeps it beside
-// the rows (platformtest keeps it in fleet.db), so that secrets stored
-// before a restart are read after it.
+// stored); the key lives in memory, so it dies with the platform, like
+// the rows of the memory store; a store whose rows outlive the platform
+// keeps the key with them (KeyStore), and the platform passes it in
+// Config.SecretKey.
 
 package fleetdb
 
@@ -22,31 +22,24 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"strings"
 )
 
 // sealer encrypts and decrypts the values of secret columns.
 type sealer struct{ aead cipher.AEAD }
 
-// SecretKeySize is the size of the key of secret columns.
-const SecretKeySize = 32
-
-// NewSecretKey returns a fresh random key for secret columns.
+// NewSecretKey returns a fresh random key for secret columns (256 bits).
 func NewSecretKey() []byte {
-	key := make([]byte, SecretKeySize)
+	key := make([]byte, 32)
 	_, _ = rand.Read(key) // crypto/rand.Read never fails
 	return key
 }
 
-// newSealer makes a sealer with key, or a fresh random key when key is
-// nil. A key of another size than SecretKeySize panics.
+// newSealer makes a sealer with key, or with a fresh random key when key
+// is not 32 bytes long.
 func newSealer(key []byte) *sealer {
-	if key == nil {
+	if len(key) != 32 {
 		key = NewSecretKey()
-	}
-	if len(key) != SecretKeySize {
-		panic(fmt.Sprintf("fleetdb: the key of secret columns has %d bytes, want %d", len(key), SecretKeySize))
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {

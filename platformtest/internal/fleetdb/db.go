@@ -9,7 +9,9 @@ package fleetdb
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/template"
@@ -23,12 +25,27 @@ type Config struct {
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
 	// Store keeps the rows; nil is a memory store (NewMemoryStore).
 	Store Store
-	// SecretKey is the 32-byte AES-256 key of secret columns (crypt.go);
-	// nil makes a fresh random one. A store that keeps rows across
-	// restarts needs the same key at every start, or its secrets cannot
-	// be read.
+	// Clock is the platform clock, which drives the schedules
+	// (schedule.go); nil is real time.
+	Clock realm.Clock
+	// Log receives what the scheduled work and the store report; nil
+	// discards it.
+	Log *slog.Logger
+	// SecretKey is the 32-byte key of secret columns; anything else is a
+	// fresh random key. A store whose rows outlive the platform gives it
+	// (KeyStore).
 	SecretKey []byte
+	// Dropped, when set, is told of every row that lost a key no column
+	// reads or was dropped for its missing tsp (drops.go), on the
+	// writer's service goroutine.
+	Dropped func(Drop)
 }
+
+// realClock is real time.
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
 
 // DB is the fake data backend of a platform: one backend per realm, with
 // its own state, its rows in the Store. It is a realm.Service, safe for
@@ -38,20 +55,31 @@ type DB struct {
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
+	drops    dropLog // what writes lost (drops.go)
 }
 
-// New returns a DB over cfg.Store with cfg.SecretKey for secret columns
-// (a fresh random key when it is nil). It panics when the key is not
-// SecretKeySize bytes: the caller checks a key it reads from a file.
+// New returns a DB over cfg.Store with cfg.SecretKey (or a fresh random
+// key) for secret columns.
 func New(cfg Config) *DB {
 	if cfg.Store == nil {
 		cfg.Store = NewMemoryStore()
 	}
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
 	return &DB{cfg: cfg, seal: newSealer(cfg.SecretKey), backends: map[string]*backend{}}
 }
 
-// Close closes the DB's store.
-func (db *DB) Close() error { return db.cfg.Store.Close() }
+// Close stops the backends' schedules and closes the DB's store.
+func (db *DB) Close() error {
+	for _, b := range db.openBackends() {
+		b.sched.close()
+	}
+	return db.cfg.Store.Close()
+}
 
 // backend returns the data backend of a provisioned realm, creating it
 // from the app's data template, with its storage, on first use.
@@ -72,7 +100,21 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 		return b, nil // created meanwhile
 	}
 	b, schema := newBackend(ri, tpl, db.seal)
+	b.dropped = db.reportDrops
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
+		return nil, fmt.Errorf("data backend of %s: %w", name, err)
+	}
+	if m, ok := b.store.(Maintainer); ok {
+		for _, note := range m.Notes() {
+			db.cfg.Log.Warn("fleetdb: "+note, "realm", name)
+		}
+		if b.hasKnobs() {
+			if err := m.Maintain(ctx, db.cfg.Clock.Now().UnixMilli()); err != nil {
+				db.cfg.Log.Warn("fleetdb: retention and downsampling failed", "realm", name, "err", err)
+			}
+		}
+	}
+	if err := b.schedule(db.cfg.Clock, db.cfg.Log); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}
 	db.backends[name] = b

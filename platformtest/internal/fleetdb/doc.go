@@ -31,7 +31,14 @@
 // (query.go, the Filter of filter.go), so that a database can answer them
 // in SQL. The memory store (memstore.go) is the default; a store that reads
 // rows in Go takes the reference semantics from Filter.Match and
-// SeriesBuilder. The DB never asks which store it has; a store's failure
+// SeriesBuilder. The PostgreSQL store (pgstore*.go) answers them in SQL
+// with the same semantics (a differential test compares the two), computes
+// transforms from their SQL and applies retention and downsampling
+// (Maintainer), gives read-only SQL access (SQLAccess), keeps the key of
+// secret columns (KeyStore) and drops a forgotten realm (RealmDropper): the
+// DB asks a store for these capabilities, never for its kind. The timed
+// work of a backend (a transform's schedule, the store's maintenance) runs
+// on the platform clock (schedule.go). The DB never asks which store it has; a store's failure
 // is answered as storeError (errors.go) says, never as a success. The
 // platform records every inbound payload before the backend validates it.
 // The DB's methods in hooks.go are the control hooks the platform's facade

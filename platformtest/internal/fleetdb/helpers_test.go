@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -34,6 +35,37 @@ var unitStores = []unitStore{
 	{"datadir", openBoltStore},
 }
 
+// postgresEnv names the variable that holds the connection string of the
+// database the PostgreSQL tests use. Set (as .ci/run sets it), the
+// PostgreSQL store joins the conformance suite and a database that cannot
+// be reached fails its tests; unset, they are not run.
+const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
+
+func init() {
+	if url := os.Getenv(postgresEnv); url != "" {
+		unitStores = append(unitStores, unitStore{"postgres", func(tb testing.TB) Store {
+			tb.Helper()
+			return openScratchPostgres(tb, url, PostgresConfig{})
+		}})
+	}
+}
+
+// openScratchPostgres opens a scratch PostgreSQL store (its schemas and
+// roles dropped when it closes) at url with cfg's other settings, failing
+// the test when the database cannot be reached.
+func openScratchPostgres(tb testing.TB, url string, cfg PostgresConfig) Store {
+	tb.Helper()
+	cfg.URL, cfg.Scratch = url, true
+	if cfg.MaxConns == 0 {
+		cfg.MaxConns = 4
+	}
+	s, err := NewPostgresStore(context.Background(), cfg)
+	if err != nil {
+		tb.Fatalf("$%s: %v", postgresEnv, err)
+	}
+	return s
+}
+
 // eachStore runs body as a subtest per store of unitStores.
 func eachStore(t *testing.T, body func(t *testing.T, s unitStore)) {
 	t.Helper()
@@ -42,9 +74,9 @@ func eachStore(t *testing.T, body func(t *testing.T, s unitStore)) {
 	}
 }
 
-// memoryStore is the memory store, for the tests of its costs and the
-// benchmarks.
-var memoryStore = unitStores[0]
+// memoryStore and datadirStore are the stores that read rows in Go, for
+// the tests of their costs and the benchmarks.
+var memoryStore, datadirStore = unitStores[0], unitStores[1]
 
 // unitTemplate is the data template of the unit tests.
 const unitTemplate = `

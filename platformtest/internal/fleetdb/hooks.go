@@ -174,13 +174,9 @@ func (db *DB) SetChunkBudget(ctx context.Context, realm, table string, bytes int
 // computes transforms from their SQL refuses (ErrNotSupported). See
 // platformtest.Platform.SetTransformRows.
 func (db *DB) SetTransformRows(ctx context.Context, realm, transform string, rows []map[string]any) error {
-	b, err := db.backend(ctx, realm)
+	b, v, err := db.transform(ctx, realm, transform)
 	if err != nil {
-		return fmt.Errorf("transform %q: %w", transform, err)
-	}
-	v := b.views[transform]
-	if v == nil {
-		return fmt.Errorf("transform %q: realm %q declares no such transform", transform, realm)
+		return err
 	}
 	typed := make([]map[string]any, len(rows))
 	for n, r := range rows {
@@ -203,6 +199,19 @@ func (db *DB) SetTransformRows(ctx context.Context, realm, transform string, row
 		return fmt.Errorf("transform %q: %w", transform, err)
 	}
 	return b.publishView(ctx, v)
+}
+
+// transform returns the backend of realm and its transform.
+func (db *DB) transform(ctx context.Context, realm, transform string) (*backend, *view, error) {
+	b, err := db.backend(ctx, realm)
+	if err != nil {
+		return nil, nil, fmt.Errorf("transform %q: %w", transform, err)
+	}
+	v := b.views[transform]
+	if v == nil {
+		return nil, nil, fmt.Errorf("transform %q: realm %q declares no such transform", transform, realm)
+	}
+	return b, v, nil
 }
 
 // publishView publishes a transform's content, at most 3000 rows, on

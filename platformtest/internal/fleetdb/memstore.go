@@ -12,7 +12,8 @@
 // not the table's size.
 //
 // Nothing is durable: the rows live as long as the store. The store
-// itself (its realms, its bound on rows, Keeper) is in memstore_keep.go.
+// itself (its realms, its bound on rows, what it offers the
+// reconciliation) is in memstore_keep.go.
 
 package fleetdb
 

@@ -2,7 +2,8 @@
 // tables): its realms, kept for the life of the store so that a realm
 // reopened after a migration keeps its rows, its bound on the rows it
 // holds (MemoryRowLimit: flockd -memory-rows), and what it offers the
-// reconciliation (Keeper, store.go). It serves no URI.
+// reconciliation (RealmDropper, Dropper, RowCounter: store.go). It serves
+// no URI.
 
 package fleetdb
 
@@ -131,8 +132,8 @@ func (s *memStore) reserve(n int64) error {
 	return nil
 }
 
-// Forget drops a realm's storage.
-func (s *memStore) Forget(_ context.Context, realm string) error {
+// DropRealm drops a realm's storage.
+func (s *memStore) DropRealm(_ context.Context, realm string) error {
 	s.mu.Lock()
 	m := s.realms[realm]
 	delete(s.realms, realm)

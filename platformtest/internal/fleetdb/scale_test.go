@@ -15,12 +15,17 @@ type examiner interface{ examinedRows() int64 }
 func (m *memTables) examinedRows() int64  { return m.examined.Load() }
 func (t *boltTables) examinedRows() int64 { return t.examined.Load() }
 
-// TestReadCostFollowsResult: the rows a read looks at (the store's
-// examined counter) depend on the result, not on the table's size: the
-// same reads on a table of 1 000 rows and one of 100 000 rows examine the
-// same number of rows. The data folder's store steps over the rows an
-// offset skips (without decoding them).
-func TestReadCostFollowsResult(t *testing.T) { eachStore(t, testReadCostFollowsResult) }
+// TestReadCostFollowsResult: the rows a read of a store that reads rows in
+// Go looks at (its examined counter) depend on the result, not on the
+// table's size: the same reads on a table of 1 000 rows and one of 100 000
+// rows examine the same number of rows. The data folder's store steps
+// over the rows an offset skips (without decoding them). (PostgreSQL
+// plans its own reads.)
+func TestReadCostFollowsResult(t *testing.T) {
+	for _, s := range []unitStore{memoryStore, datadirStore} {
+		t.Run("store="+s.name, func(t *testing.T) { testReadCostFollowsResult(t, s) })
+	}
+}
 
 func testReadCostFollowsResult(t *testing.T, s unitStore) {
 	examined := func(size int) map[string]int64 {

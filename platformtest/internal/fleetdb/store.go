@@ -17,9 +17,11 @@
 // receives every read as a validated, typed query (query.go, filter.go),
 // never "all rows", so that a database can answer it in SQL.
 //
-// Implementations: in memory (memstore.go, the default) and in the data
-// folder's fleet.db (boltstore.go, platformtest.WithDataDir). A store that
-// reads rows in Go gets the reference semantics from Filter.Match and
+// Implementations: in memory (memstore.go, the default), in the data
+// folder's fleet.db (boltstore.go, platformtest.WithDataDir) and
+// PostgreSQL (pgstore.go; it also computes transforms and applies
+// retention, Maintainer, and gives direct SQL access, SQLAccess). A store
+// that reads rows in Go gets the reference semantics from Filter.Match and
 // SeriesBuilder.
 //
 // Value forms: a row is a []any with one value per column of its table
@@ -36,6 +38,7 @@ import (
 	"context"
 	"errors"
 	"iter"
+	"time"
 
 	"github.com/flockgo/ironflock/template"
 )
@@ -100,24 +103,85 @@ type Tables interface {
 	SetTransformRows(ctx context.Context, transform string, rows []map[string]any) error
 }
 
-// Keeper is implemented by a Store whose realms outlive the DB's
+// Dropper is implemented by a store whose realms outlive the DB's
 // backends (the memory store for the life of the platform, the data
 // folder's across restarts): the reconciliation with flockd's
-// configuration removes a realm's rows through it, and drops what a
-// changed data template removes before the realm is opened with the new
-// schema (Open adds what it adds). The DB asks for the capability (its
-// Forget and Migrate, realm.Forgetter and realm.Migrator).
-type Keeper interface {
-	// Forget removes a realm's storage with every row; a realm the store
-	// does not hold is no error.
-	Forget(ctx context.Context, realm string) error
+// configuration drops through it what a changed data template removes,
+// before the realm is opened with the new schema (Open adds what it
+// adds). The DB asks for the capability (Migrate, realm.Migrator); a
+// store without it applies its own rule at Open.
+type Dropper interface {
 	// Drop removes tables, and columns of tables (by table, the column
 	// ids), from a realm's storage with their values: the reconciliation
 	// allowed it. A table, column or realm the store does not hold is no
 	// error.
 	Drop(ctx context.Context, realm string, tables []string, columns map[string][]string) error
-	// Rows returns how many rows the store holds over every realm.
+}
+
+// RowCounter is implemented by a store that counts the rows it holds over
+// every realm at little cost (the console's overview).
+type RowCounter interface {
 	Rows(ctx context.Context) (int64, error)
+}
+
+// Maintainer is implemented by the Tables of a store that computes
+// transforms from their SQL and applies the data template's retention
+// (dropAfter) and downsampling itself (the PostgreSQL store). The DB
+// calls it on the schedules (schedule.go): a transform's refresh on its
+// cron schedule, the maintenance once when the realm's storage opens and
+// hourly after. The DB asks for the capability, not for a kind of store:
+// a store without it keeps every row and is given its transforms' rows
+// (SetTransformRows).
+type Maintainer interface {
+	// RefreshTransform recomputes a materialized transform (a plain view
+	// is computed on every read).
+	RefreshTransform(ctx context.Context, transform string) error
+	// Maintain applies retention and downsampling as of now (epoch
+	// milliseconds of the platform clock).
+	Maintain(ctx context.Context, now int64) error
+	// Notes returns what the store accepts in the schema but does not
+	// apply (a knob its server lacks), one sentence each.
+	Notes() []string
+}
+
+// SQLAccess is implemented by the Tables of a store that gives read-only
+// SQL access to a realm's storage (the PostgreSQL store): the connection
+// strings flockd prints and the console's SQL page.
+type SQLAccess interface {
+	// ReaderURL returns a connection string of a role that may read the
+	// realm's storage and nothing else.
+	ReaderURL(ctx context.Context) (string, error)
+	// QuerySQL runs one read-only statement as that role for at most
+	// timeout and returns at most maxRows rows.
+	QuerySQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error)
+}
+
+// KeyStore is implemented by a store whose rows outlive the platform (the
+// PostgreSQL store): it keeps the key of secret columns with them, so
+// that the next platform on the same storage decrypts what the last one
+// encrypted.
+type KeyStore interface {
+	// SecretKey returns the stored key, or stores fresh and returns it
+	// when there is none yet.
+	SecretKey(ctx context.Context, fresh []byte) ([]byte, error)
+}
+
+// RealmDropper is implemented by a store that keeps realms beyond the
+// DB's backends (the memory store, the data folder's, PostgreSQL):
+// DropRealm removes a realm's storage with every row, whether this process
+// opened it or not; a realm it never stored is no error. The DB calls it
+// when the platform forgets a realm (Forget).
+type RealmDropper interface {
+	DropRealm(ctx context.Context, realm string) error
+}
+
+// SQLResult is the answer of a direct SQL query: its columns and rows as
+// text (NULL as nil), at most the row limit.
+type SQLResult struct {
+	Columns []string
+	Rows    [][]*string
+	// Truncated says the query had more rows than the limit.
+	Truncated bool
 }
 
 // Schema is what one realm's data backend stores, derived from its app's

@@ -27,6 +27,9 @@
 // the order in which appends were stored only for writes that do not
 // overlap (one publisher's publications are handled one at a time).
 //
+// Keys of a stored row that no column reads, and published rows dropped
+// for their missing tsp, are reported (drops.go).
+//
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
 // a NULL are neither merged nor checked for conflicts (NULLs are distinct
@@ -54,7 +57,7 @@ type writeMsg struct {
 	args    []any
 	kwargs  map[string]any
 	details map[string]any
-	topic   string // the URI it came on, for the error-logs message
+	topic   string // the URI it came on, for the error-logs message and drops
 }
 
 // pending is a row checked and typed, not yet stored.
@@ -64,7 +67,11 @@ type pending struct {
 }
 
 func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
-	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details)}
+	proc := wire.AppendProc(h.Realm.Swarm, h.Realm.App, t.name)
+	if bulk {
+		proc = wire.AppendBulkProc(h.Realm.Swarm, h.Realm.App, t.name)
+	}
+	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details), topic: proc}
 	n, err := b.write(ctx, h, t, msg, bulk)
 	if err != nil {
 		logStoreFailure(h, "append", t.name, err)
@@ -82,16 +89,18 @@ func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk boo
 	ctx := context.Background() // a publication has no caller to cancel it
 	if _, err := b.write(ctx, h, t, msg, bulk); err != nil {
 		if err.missingTsp {
+			b.reportMissingTsp(h, t, msg, bulk)
 			b.logDropped(ctx, h, t, msg)
+			return
 		}
-		logStoreFailure(h, "publication", t.name, err)
-		h.Log.Debug("fleetdb: publication dropped", "topic", topic, "err", err)
+		h.Log.Warn("fleetdb: a publication was refused and dropped", "realm", h.Realm.Name, "topic", topic, "err", describe(err))
 	}
 }
 
 // write stores the rows of one message and publishes them on the feed.
 func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
 	var ps []*pending
+	var drops []Drop
 	if bulk {
 		var batch []any
 		if len(msg.args) > 0 {
@@ -102,11 +111,15 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 		}
 		for _, r := range batch {
 			args := append([]any{r}, msg.args[1:]...)
-			p, err := t.prepare(writeMsg{args: args, kwargs: msg.kwargs, details: msg.details})
+			rm := writeMsg{args: args, kwargs: msg.kwargs, details: msg.details, topic: msg.topic}
+			p, err := t.prepare(rm)
 			if err != nil {
 				return 0, err
 			}
 			ps = append(ps, p)
+			for _, k := range t.unknownKeys(rm) {
+				drops = append(drops, b.drop(t, rm, k))
+			}
 		}
 	} else {
 		p, err := t.prepare(msg)
@@ -114,9 +127,15 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 			return 0, err
 		}
 		ps = []*pending{p}
+		for _, k := range t.unknownKeys(msg) {
+			drops = append(drops, b.drop(t, msg, k))
+		}
 	}
 	if err := b.commit(ctx, t, ps); err != nil {
 		return 0, err
+	}
+	if len(drops) > 0 && b.dropped != nil {
+		b.dropped(h, drops) // before the feed: a subscriber's event follows the report
 	}
 	feed := make([]map[string]any, len(ps))
 	for i, p := range ps {

@@ -29,9 +29,6 @@ const (
 // authProvider is the authprovider the platform reports in WELCOME.
 const authProvider = "ironflock"
 
-// authResponseTimeout bounds the wait for AUTHENTICATE after CHALLENGE.
-const authResponseTimeout = 10 * time.Second
-
 // errAuthFailed is what a refused client reads in the ABORT message; the
 // reason is only in the authentication log, as on the real platform.
 var errAuthFailed = errors.New("authentication failed")
@@ -87,7 +84,7 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	default:
 		return nil, errors.New("cannot send challenge: outbound queue full")
 	}
-	msg, err := wamp.RecvTimeout(client, authResponseTimeout)
+	msg, err := wamp.RecvTimeout(client, a.rt.limits.AuthResponseTimeout)
 	if err != nil {
 		v.Reason = DenyNoResponse
 		a.rt.logAuth(a.realm, authid, v, 0)

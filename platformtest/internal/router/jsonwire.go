@@ -7,13 +7,14 @@ package router
 import (
 	"github.com/gammazero/nexus/v3/wamp"
 
+	"github.com/flockgo/ironflock/internal/nexuspayload"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // normalizeJSONInbound applies the WAMP JSON binary convention and the
 // value normalisation to the payload of a decoded JSON message.
 func normalizeJSONInbound(msg wamp.Message) {
-	if args, kwargs, ok := wirevalue.Payload(msg); ok {
+	if args, kwargs, ok := nexuspayload.Of(msg); ok {
 		*args, *kwargs = wirevalue.List(*args, true), wirevalue.Dict(*kwargs, true)
 	}
 }

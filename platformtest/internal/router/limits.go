@@ -26,18 +26,22 @@ type Limits struct {
 	WriteTimeout time.Duration
 	// PingTimeout bounds the write of one keepalive ping.
 	PingTimeout time.Duration
+	// AuthResponseTimeout bounds the wait for AUTHENTICATE after CHALLENGE;
+	// a link that has not answered by then is refused (no_response).
+	AuthResponseTimeout time.Duration
 }
 
 // DefaultLimits returns the limits a Router uses unless told otherwise.
 func DefaultLimits() Limits {
 	return Limits{
-		MaxMessageBytes:    64 << 20,
-		PreAuthBytes:       64 << 10,
-		MaxUnauthenticated: 256,
-		QueueMessages:      1 << 15,
-		QueueBytes:         64 << 20,
-		WriteTimeout:       10 * time.Second,
-		PingTimeout:        5 * time.Second,
+		MaxMessageBytes:     64 << 20,
+		PreAuthBytes:        64 << 10,
+		MaxUnauthenticated:  256,
+		QueueMessages:       1 << 15,
+		QueueBytes:          64 << 20,
+		WriteTimeout:        10 * time.Second,
+		PingTimeout:         5 * time.Second,
+		AuthResponseTimeout: 10 * time.Second,
 	}
 }
 
@@ -64,6 +68,9 @@ func (l Limits) orDefault() Limits {
 	}
 	if l.PingTimeout <= 0 {
 		l.PingTimeout = d.PingTimeout
+	}
+	if l.AuthResponseTimeout <= 0 {
+		l.AuthResponseTimeout = d.AuthResponseTimeout
 	}
 	return l
 }

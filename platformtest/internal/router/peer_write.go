@@ -195,6 +195,10 @@ func (w *wsPeer) pingLoop() {
 			w.pendingPings.Add(1)
 			err := w.conn.WriteControl(websocket.PingMessage, []byte("keepalive"), time.Now().Add(w.rt.limits.PingTimeout))
 			if err != nil {
+				if w.flushBy.Load() == 0 && w.dropping.CompareAndSwap(false, true) {
+					w.rt.log.Warn("dropping a link that cannot keep up: the keepalive ping could not be written",
+						"peer", w.tc.RemoteAddr().String(), "session", w.sessionID(), "timeout", w.rt.limits.PingTimeout, "err", err)
+				}
 				_ = w.tc.Close()
 				return
 			}

@@ -12,6 +12,7 @@
     const state = document.getElementById("live-state");
     const note = document.getElementById("live-note");
     const pause = document.getElementById("pause");
+    const compact = section.dataset.compact === "1";
     let paused = false, held = [], dropped = 0;
 
     function show(ev) {
@@ -34,9 +35,17 @@
         tr.appendChild(td);
       }
       const td = document.createElement("td");
-      const pre = document.createElement("pre");
-      pre.textContent = JSON.stringify(payload, null, 2);
-      td.appendChild(pre);
+      td.className = "payload";
+      if (compact) {
+        const code = document.createElement("code");
+        code.textContent = JSON.stringify(payload);
+        code.title = JSON.stringify(payload, null, 2);
+        td.appendChild(code);
+      } else {
+        const pre = document.createElement("pre");
+        pre.textContent = JSON.stringify(payload, null, 2);
+        td.appendChild(pre);
+      }
       tr.appendChild(td);
       rows.insertBefore(tr, rows.firstChild);
       while (rows.childElementCount > maxRows) rows.removeChild(rows.lastChild);

@@ -1,16 +1,24 @@
-package outbox_test
+package template_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/flockgo/ironflock/outbox"
 	"github.com/flockgo/ironflock/template"
 )
 
-func TestCheckTemplate(t *testing.T) {
-	tpl, _, err := template.ParseData([]byte(appTemplate + `
+func TestCheckRowIDColumn(t *testing.T) {
+	tpl, _, err := template.ParseData([]byte(`
+data:
+  tables:
+    - tablename: readings
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: row_id, name: Row id, dataType: string}
+    - tablename: plain
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
     - tablename: odd
       columns:
         - {id: tsp, name: Time, dataType: timestamp}
@@ -21,7 +29,7 @@ func TestCheckTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := outbox.CheckTemplate(tpl, "readings", "row_id"); err != nil {
+	if err := tpl.CheckRowIDColumn("readings", "row_id"); err != nil {
 		t.Errorf("readings.row_id: %v", err)
 	}
 	for _, tc := range []struct{ table, col, want string }{
@@ -32,9 +40,9 @@ func TestCheckTemplate(t *testing.T) {
 		{"odd", "moved_id", "args[0].meta.id"},
 		{"odd", "hidden_id", "secret"},
 	} {
-		err := outbox.CheckTemplate(tpl, tc.table, tc.col)
-		if !errors.Is(err, outbox.ErrInvalidArgument) || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("CheckTemplate(%s, %s) = %v, want ErrInvalidArgument mentioning %q", tc.table, tc.col, err, tc.want)
+		err := tpl.CheckRowIDColumn(tc.table, tc.col)
+		if !errors.Is(err, template.ErrRowIDColumn) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("CheckRowIDColumn(%s, %s) = %v, want ErrRowIDColumn mentioning %q", tc.table, tc.col, err, tc.want)
 		}
 	}
 }

@@ -1,0 +1,126 @@
+// This file holds childProc: a child process flockbench talks to in lines
+// (the callee, the subscriber, the footprint programs), killed with
+// flockbench whatever the cause; and what flockbench's own child modes
+// share: their device environment and their SDK client.
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/flockgo/ironflock/client"
+)
+
+// childProc is a started child process: its standard output is read as
+// lines, its standard error kept as its log.
+type childProc struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	lines chan string   // the lines of its standard output
+	done  chan struct{} // closed once it has exited
+	log   *tailBuffer
+}
+
+// startChild starts cmd, whose standard streams it takes.
+func startChild(cmd *exec.Cmd) (*childProc, error) {
+	p := &childProc{cmd: cmd, lines: make(chan string, 16), done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	cmd.Stderr = p.log
+	cmd.SysProcAttr = childAttr()
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if p.stdin, err = cmd.StdinPipe(); err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", cmd.Path, err)
+	}
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			select {
+			case p.lines <- sc.Text():
+			default: // 16 lines nobody read: the child is not waited on
+			}
+		}
+		_ = cmd.Wait() // after the pipe is drained, as exec requires
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// expect returns the rest of the next line starting with prefix (other
+// lines are skipped), or an error with the child's log when it exits or
+// ctx ends first.
+func (p *childProc) expect(ctx context.Context, prefix string) (string, error) {
+	for {
+		select {
+		case l := <-p.lines:
+			if rest, ok := strings.CutPrefix(l, prefix); ok {
+				return rest, nil
+			}
+		case <-p.done:
+			return "", fmt.Errorf("%s exited before printing %q:\n%s", p.cmd.Path, prefix, p.log)
+		case <-ctx.Done():
+			return "", errors.Join(ctx.Err(), fmt.Errorf("%s did not print %q:\n%s", p.cmd.Path, prefix, p.log))
+		}
+	}
+}
+
+// stop ends the child: its standard input closes, then SIGINT, and
+// SIGKILL if it lingers.
+func (p *childProc) stop() {
+	_ = p.stdin.Close()
+	terminate(p.cmd.Process, p.done, 5*time.Second)
+}
+
+// startSelf starts flockbench again with flag (its child mode) and the
+// device environment env, as JSON in the environment variable envVar.
+func startSelf(flag, envVar string, env map[string]string) (*childProc, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(env)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(exe, flag)
+	cmd.Env = append(os.Environ(), envVar+"="+string(b))
+	return startChild(cmd)
+}
+
+// childEnv reads the device environment startSelf passed in envVar.
+func childEnv(envVar string) (map[string]string, error) {
+	var env map[string]string
+	if err := json.Unmarshal([]byte(os.Getenv(envVar)), &env); err != nil {
+		return nil, fmt.Errorf("%s: %w", envVar, err)
+	}
+	return env, nil
+}
+
+// startClient starts an SDK client with the device environment env; stop
+// stops it (within 5 s).
+func startClient(ctx context.Context, env map[string]string) (c *client.Client, stop func(), err error) {
+	if c, err = client.New(client.WithEnv(env)); err != nil {
+		return nil, nil, err
+	}
+	if err := c.Start(ctx); err != nil {
+		return nil, nil, err
+	}
+	return c, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = c.Stop(sctx)
+	}, nil
+}

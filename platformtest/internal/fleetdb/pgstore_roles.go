@@ -1,0 +1,221 @@
+// This file holds direct SQL on the PostgreSQL store (pgstore.go): per
+// realm a role that may log in and read the realm's schema and nothing
+// else (<schema>_reader: CONNECT on the database, USAGE on the schema,
+// SELECT on its tables and views, now and later; its sessions are
+// read-only and start in the schema), its connection string, and a
+// read-only query for the console's SQL page, run as that role with a row
+// limit and a statement_timeout. The role is made the first time it is
+// asked for, with a fresh password each time the store starts. It serves
+// no URI.
+
+package fleetdb
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// pgReader is the read-only role of a realm.
+type pgReader struct {
+	role     string
+	password string
+}
+
+// readerRole is the name of a realm's read-only role: roles belong to
+// the whole server, so it names the database too.
+func (t *pgTables) readerRole() string { return t.s.readerRole(t.schema) }
+
+// readerRole is the read-only role of a realm's schema.
+func (s *pgStore) readerRole(schema string) string {
+	return objName(s.prefix+s.conn.Database+"_"+strings.TrimPrefix(schema, s.prefix), "_reader")
+}
+
+// grantReader lets an existing read-only role read the tables a
+// migration made (a role made in an earlier run).
+func (t *pgTables) grantReader(ctx context.Context, tx pgx.Tx) error {
+	var exists bool
+	if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", t.readerRole()).Scan(&exists); err != nil || !exists {
+		return err
+	}
+	_, err := tx.Exec(ctx, "GRANT SELECT ON ALL TABLES IN SCHEMA "+qi(t.schema)+" TO "+qi(t.readerRole()))
+	return err
+}
+
+// ensureReader makes the realm's read-only role (or gives it a new
+// password) once per store.
+func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.reader != nil {
+		return t.reader, nil
+	}
+	b := make([]byte, 16)
+	_, _ = rand.Read(b)
+	r := &pgReader{role: t.readerRole(), password: hex.EncodeToString(b)}
+	role, schema := qi(r.role), qi(t.schema)
+	err := pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
+		// Roles belong to the whole server: serialise their creation.
+		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", r.role); err != nil {
+			return err
+		}
+		var exists bool
+		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", r.role).Scan(&exists); err != nil {
+			return err
+		}
+		verb := "ALTER"
+		if !exists {
+			verb = "CREATE"
+		}
+		stmts := []string{
+			verb + " ROLE " + role + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION PASSWORD " + ql(r.password),
+			// Membership lets a store's user without SUPERUSER drop what
+			// the role owns (DROP OWNED BY) when a scratch store closes.
+			"GRANT " + role + " TO CURRENT_USER",
+			"ALTER ROLE " + role + " SET search_path TO " + t.searchPath(),
+			"ALTER ROLE " + role + " SET default_transaction_read_only TO on",
+			"GRANT CONNECT ON DATABASE " + qi(t.s.conn.Database) + " TO " + role,
+			"GRANT USAGE ON SCHEMA " + schema + " TO " + role,
+			"GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role,
+			"ALTER DEFAULT PRIVILEGES IN SCHEMA " + schema + " GRANT SELECT ON TABLES TO " + role,
+		}
+		if t.s.tsdb != nil {
+			stmts = append(stmts, "GRANT USAGE ON SCHEMA "+qi(t.s.tsdb.schema)+" TO "+role)
+		}
+		for _, q := range stmts {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return fmt.Errorf("%s: %w", strings.SplitN(q, " PASSWORD ", 2)[0], err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("postgres: the read-only role of %s (the store's user must be allowed to create roles): %w", t.schema, err)
+	}
+	t.s.mu.Lock()
+	t.s.roles = append(t.s.roles, r.role)
+	t.s.mu.Unlock()
+	t.reader = r
+	return r, nil
+}
+
+// ReaderURL returns the connection string of the realm's read-only role:
+// the store's server and database, the role and its password.
+func (t *pgTables) ReaderURL(ctx context.Context) (string, error) {
+	r, err := t.ensureReader(ctx)
+	if err != nil {
+		return "", err
+	}
+	u := url.URL{Scheme: "postgres", User: url.UserPassword(r.role, r.password), Path: "/" + t.s.conn.Database}
+	q := url.Values{}
+	if strings.HasPrefix(t.s.conn.Host, "/") {
+		q.Set("host", t.s.conn.Host) // a Unix socket folder
+		q.Set("port", strconv.Itoa(int(t.s.conn.Port)))
+	} else {
+		u.Host = net.JoinHostPort(t.s.conn.Host, strconv.Itoa(int(t.s.conn.Port)))
+	}
+	if mode := sslMode(t.s.cfg.URL); mode != "" {
+		q.Set("sslmode", mode)
+	} else if t.s.conn.TLSConfig == nil {
+		q.Set("sslmode", "disable")
+	}
+	u.RawQuery = q.Encode()
+	return u.String(), nil
+}
+
+// sslMode returns the sslmode of a connection string, "" when it names
+// none.
+func sslMode(conn string) string {
+	if u, err := url.Parse(conn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		return u.Query().Get("sslmode")
+	}
+	for _, kv := range strings.Fields(conn) {
+		if v, ok := strings.CutPrefix(kv, "sslmode="); ok {
+			return v
+		}
+	}
+	return ""
+}
+
+// QuerySQL runs one read-only statement as the realm's read-only role,
+// in the realm's schema, for at most timeout (statement_timeout), and
+// returns at most maxRows rows.
+func (t *pgTables) QuerySQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
+	r, err := t.ensureReader(ctx)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := pgx.ParseConfig(t.s.cfg.URL)
+	if err != nil {
+		return nil, err
+	}
+	cfg.User, cfg.Password = r.role, r.password
+	cfg.RuntimeParams["application_name"] = "ironflock console"
+	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
+	cfg.RuntimeParams["default_transaction_read_only"] = "on"
+	cfg.RuntimeParams["search_path"] = t.searchPath()
+	cfg.RuntimeParams["timezone"] = "UTC"
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect as %s: %w", r.role, err)
+	}
+	defer conn.Close(context.WithoutCancel(ctx))
+	// QueryExecModeExec: one statement, never a list of them.
+	rows, err := conn.Query(ctx, query, pgx.QueryExecModeExec)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	res := &SQLResult{}
+	for _, fd := range rows.FieldDescriptions() {
+		res.Columns = append(res.Columns, fd.Name)
+	}
+	for rows.Next() {
+		if len(res.Rows) == maxRows {
+			res.Truncated = true
+			break
+		}
+		vs, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		row := make([]*string, len(vs))
+		for i, v := range vs {
+			row[i] = sqlText(v)
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	rows.Close()
+	return res, rows.Err()
+}
+
+// sqlText renders a value of a direct SQL answer; nil for NULL.
+func sqlText(v any) *string {
+	var s string
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case time.Time:
+		s = x.UTC().Format(time.RFC3339Nano)
+	case map[string]any, []any:
+		b, _ := json.Marshal(x)
+		s = string(b)
+	default:
+		switch y := pgValue(v).(type) {
+		case float64:
+			s = strconv.FormatFloat(y, 'g', -1, 64)
+		default:
+			s = fmt.Sprint(y)
+		}
+	}
+	return &s
+}

@@ -1,0 +1,289 @@
+// This file holds the transforms of the PostgreSQL store (pgstore.go):
+// each data.transforms[] entry is a view of the realm's schema, a
+// materialized one when it says materialize (computed when made, then
+// refreshed by RefreshTransform on its schedule), made at Open with the
+// schema on the search path, so that the template's SQL names the tables
+// by their template names. Without TimescaleDB the schema has its own
+// time_bucket, built on date_bin. A transform whose SQL fails is refused
+// with PostgreSQL's message and where in the SQL it points. It serves no
+// URI.
+//
+// Names resolve when the view is made: PostgreSQL binds a view to the
+// tables (and functions) it names then, so the search path matters only
+// at Open. Transforms are made in template order; one may read one
+// declared before it.
+
+package fleetdb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// dropViews drops the realm's views: they are made again from the
+// template.
+func (t *pgTables) dropViews(ctx context.Context, tx pgx.Tx) error {
+	rows, err := tx.Query(ctx, `SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+		WHERE n.nspname = $1 AND c.relkind IN ('v', 'm')`, t.schema)
+	if err != nil {
+		return err
+	}
+	type rel struct {
+		name string
+		kind byte
+	}
+	var rels []rel
+	for rows.Next() {
+		var r rel
+		var kind string
+		if err := rows.Scan(&r.name, &kind); err != nil {
+			return err
+		}
+		r.kind = kind[0]
+		rels = append(rels, r)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, r := range rels {
+		what := "VIEW"
+		if r.kind == 'm' {
+			what = "MATERIALIZED VIEW"
+		}
+		if _, err := tx.Exec(ctx, "DROP "+what+" IF EXISTS "+t.qualified(r.name)+" CASCADE"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// timeBucket makes time_bucket in the realm's schema when TimescaleDB
+// does not provide it: date_bin from 2000-01-03 (a Monday, TimescaleDB's
+// origin) for widths in days and smaller, whole months from 2000-01-01
+// for widths in months and years, in UTC.
+func (t *pgTables) timeBucket(ctx context.Context, tx pgx.Tx) error {
+	if t.s.tsdb != nil {
+		return nil
+	}
+	s := qi(t.schema)
+	stmt := strings.ReplaceAll(`
+CREATE OR REPLACE FUNCTION S.ifl_month_bucket(bucket_width interval, ts timestamp) RETURNS timestamp
+LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
+DECLARE m int := (date_part('year', bucket_width) * 12 + date_part('month', bucket_width))::int;
+BEGIN
+	IF date_part('day', bucket_width) <> 0 OR date_part('epoch', bucket_width) <> date_part('epoch', make_interval(months => m)) THEN
+		RAISE EXCEPTION 'time_bucket: a width in months cannot have days or times: %', bucket_width USING ERRCODE = '22023';
+	END IF;
+	RETURN TIMESTAMP '2000-01-01' + make_interval(months =>
+		(floor(((date_part('year', ts) - 2000) * 12 + date_part('month', ts) - 1) / m) * m)::int);
+END $$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN date_part('year', bucket_width) = 0 AND date_part('month', bucket_width) = 0
+		THEN date_bin(bucket_width, ts, TIMESTAMPTZ '2000-01-03 00:00:00+00')
+		ELSE S.ifl_month_bucket(bucket_width, ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' END
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamp) RETURNS timestamp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN date_part('year', bucket_width) = 0 AND date_part('month', bucket_width) = 0
+		THEN date_bin(bucket_width, ts, TIMESTAMP '2000-01-03 00:00:00')
+		ELSE S.ifl_month_bucket(bucket_width, ts) END
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz, origin timestamptz) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT date_bin(bucket_width, ts, origin)
+$$;`, "S.", s+".")
+	_, err := tx.Exec(ctx, stmt)
+	return err
+}
+
+// searchPath is the search path a transform's SQL is made under: the
+// realm's schema, then TimescaleDB's.
+func (t *pgTables) searchPath() string {
+	p := qi(t.schema)
+	if t.s.tsdb != nil {
+		p += ", " + qi(t.s.tsdb.schema)
+	}
+	return p
+}
+
+// createViews makes the transforms' views in template order.
+func (t *pgTables) createViews(ctx context.Context, tx pgx.Tx) error {
+	if len(t.sc.Transforms) == 0 {
+		return nil
+	}
+	if _, err := tx.Exec(ctx, "SET LOCAL search_path TO "+t.searchPath()); err != nil {
+		return err
+	}
+	for _, v := range t.sc.Transforms {
+		if err := t.createView(ctx, tx, v); err != nil {
+			return err
+		}
+	}
+	_, err := tx.Exec(ctx, "SET LOCAL search_path TO DEFAULT")
+	return err
+}
+
+// createView makes one transform's view and checks that it has the
+// declared columns.
+func (t *pgTables) createView(ctx context.Context, tx pgx.Tx, v *TransformSchema) error {
+	kind := "VIEW"
+	if v.Def.Materialize {
+		kind = "MATERIALIZED VIEW"
+	}
+	head := "CREATE " + kind + " " + t.qualified(v.Name) + " AS "
+	sql := strings.TrimSpace(v.Def.SQL)
+	if err := execOne(ctx, tx, head+sql); err != nil {
+		return fmt.Errorf("transform %q: %s", v.Name, sqlFailure(err, sql, utf8.RuneCountInString(head)))
+	}
+	cols, err := columnsOf(ctx, tx, t.qualified(v.Name))
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for _, c := range v.Columns {
+		if _, ok := cols[c.ID]; !ok {
+			missing = append(missing, fmt.Sprintf("%q", c.ID))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("transform %q: its SQL gives no column %s, which its columns declare", v.Name, strings.Join(missing, ", "))
+	}
+	return nil
+}
+
+// execOne runs one statement with the extended protocol, which refuses
+// a list of statements (pgx's Exec without arguments would send it as a
+// simple query, running every statement of the list).
+func execOne(ctx context.Context, tx pgx.Tx, sql string) error {
+	rows, err := tx.Query(ctx, sql, pgx.QueryExecModeExec)
+	if err != nil {
+		return err
+	}
+	rows.Close()
+	return rows.Err()
+}
+
+// sqlFailure describes a failure of the SQL of a transform: PostgreSQL's
+// message, its SQLSTATE, and the line and column in sql it points at
+// (skip: the characters of the statement before sql).
+func sqlFailure(err error, sql string, skip int) string {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return err.Error()
+	}
+	msg := pe.Message + " (SQLSTATE " + pe.Code + ")"
+	if pe.Position > 0 {
+		pos := int(pe.Position) - skip // 1-based, in characters
+		line, col := 1, 1
+		for i, r := range []rune(sql) {
+			if i == pos-1 {
+				break
+			}
+			if r == '\n' {
+				line, col = line+1, 1
+			} else {
+				col++
+			}
+		}
+		msg += fmt.Sprintf(" at line %d, column %d of its SQL (position %d)", line, col, pos)
+	}
+	if pe.Detail != "" {
+		msg += "; " + pe.Detail
+	}
+	if pe.Hint != "" {
+		msg += "; hint: " + pe.Hint
+	}
+	return msg
+}
+
+// ReadTransform returns the rows of a transform a query selects, in the
+// view's order.
+func (t *pgTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
+	v, err := t.view(ctx, transform)
+	if err != nil {
+		return nil, err
+	}
+	if q.Limit == 0 {
+		return nil, nil
+	}
+	var args sqlArgs
+	f := &pgFilter{args: &args, cols: v.Columns, meta: qi(t.s.meta), fold: t.s.fold, col: func(i int) string {
+		c := v.Columns[i]
+		x := "(" + qi(c.ID) + ")::" + pgType(c.Type)
+		if pgType(c.Type) == "text" {
+			x = "(" + x + " COLLATE \"C\")"
+		}
+		return x
+	}}
+	stmt := "SELECT * FROM " + t.qualified(v.Name) + " WHERE " + f.sql(q.Filter)
+	if q.Offset > 0 {
+		stmt += " OFFSET " + args.add(q.Offset)
+	}
+	stmt += " LIMIT " + args.add(q.Limit)
+	rows, err := t.s.pool.Query(ctx, stmt, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	fields := rows.FieldDescriptions()
+	declared := map[string]int{}
+	for i, c := range v.Columns {
+		declared[c.ID] = i
+	}
+	var out []map[string]any
+	for rows.Next() {
+		vs, err := rows.Values()
+		if err != nil {
+			return nil, err
+		}
+		m := make(map[string]any, len(vs))
+		for j, fd := range fields {
+			i, ok := declared[fd.Name]
+			if !ok {
+				m[fd.Name] = jsonValue(pgValue(vs[j]))
+				continue
+			}
+			x := vs[j]
+			if _, isTime := x.(time.Time); !isTime {
+				x = pgValue(x)
+			}
+			sv, code := storeValue(v.Columns[i].Type, x)
+			if code != "" {
+				return nil, &SQLError{Code: code, Msg: fmt.Sprintf("transform %q: column %q: the view gives %v", v.Name, fd.Name, x)}
+			}
+			m[fd.Name] = sv
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// SetTransformRows refuses: the store computes transforms from their SQL.
+func (t *pgTables) SetTransformRows(ctx context.Context, transform string, _ []map[string]any) error {
+	if _, err := t.view(ctx, transform); err != nil {
+		return err
+	}
+	return fmt.Errorf("postgres store: transform %q is computed from its SQL, its rows cannot be set: %w", transform, ErrNotSupported)
+}
+
+// RefreshTransform recomputes a materialized transform; a plain view is
+// computed on every read.
+func (t *pgTables) RefreshTransform(ctx context.Context, transform string) error {
+	v, err := t.view(ctx, transform)
+	if err != nil {
+		return err
+	}
+	if !v.Def.Materialize {
+		return nil
+	}
+	_, err = t.s.pool.Exec(ctx, "REFRESH MATERIALIZED VIEW "+t.qualified(v.Name))
+	return err
+}

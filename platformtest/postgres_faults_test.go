@@ -1,0 +1,290 @@
+package platformtest
+
+import (
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
+)
+
+// pgProxy forwards TCP connections to the PostgreSQL server of the tests,
+// so that a test can take the server away from a platform and give it
+// back without touching the server: refuse new connections (down), cut
+// the open ones, or cut the connection that forwards some more bytes
+// from its client.
+type pgProxy struct {
+	t      *testing.T
+	ln     net.Listener
+	target string
+	url    string // the test database's URL through the proxy
+
+	mu       sync.Mutex
+	up       bool
+	pairs    map[*proxyPair]struct{}
+	cutAfter int64 // > 0: cut the connection that forwards this many more client bytes
+	refused  chan struct{}
+	wg       sync.WaitGroup
+}
+
+// proxyPair is a forwarded connection.
+type proxyPair struct{ client, server net.Conn }
+
+func (pp *proxyPair) close() {
+	_ = pp.client.Close()
+	_ = pp.server.Close()
+}
+
+func newPGProxy(t *testing.T, dbURL string) *pgProxy {
+	t.Helper()
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := &pgProxy{t: t, ln: ln, target: u.Host, pairs: map[*proxyPair]struct{}{}, refused: make(chan struct{}, 1), up: true}
+	u.Host = ln.Addr().String()
+	px.url = u.String()
+	px.wg.Add(1)
+	go px.accept()
+	t.Cleanup(func() {
+		_ = ln.Close()
+		px.setUp(false)
+		px.wg.Wait()
+	})
+	return px
+}
+
+func (px *pgProxy) accept() {
+	defer px.wg.Done()
+	for {
+		c, err := px.ln.Accept()
+		if err != nil {
+			return
+		}
+		px.mu.Lock()
+		up := px.up
+		px.mu.Unlock()
+		if !up {
+			_ = c.Close()
+			select {
+			case px.refused <- struct{}{}:
+			default:
+			}
+			continue
+		}
+		s, err := net.Dial("tcp", px.target)
+		if err != nil {
+			_ = c.Close()
+			continue
+		}
+		pp := &proxyPair{client: c, server: s}
+		px.mu.Lock()
+		px.pairs[pp] = struct{}{}
+		px.mu.Unlock()
+		px.wg.Add(2)
+		go px.pipe(pp, s, c, true)
+		go px.pipe(pp, c, s, false)
+	}
+}
+
+// pipe copies src to dst until either ends; upstream counts the client's
+// bytes against cutAfter.
+func (px *pgProxy) pipe(pp *proxyPair, dst, src net.Conn, upstream bool) {
+	defer px.wg.Done()
+	defer func() {
+		pp.close()
+		px.mu.Lock()
+		delete(px.pairs, pp)
+		px.mu.Unlock()
+	}()
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if n > 0 && upstream {
+			px.mu.Lock()
+			cut := false
+			if px.cutAfter > 0 {
+				px.cutAfter -= int64(n)
+				cut = px.cutAfter <= 0
+			}
+			px.mu.Unlock()
+			if cut {
+				return
+			}
+		}
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				return
+			}
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// setUp lets new connections through (true), or refuses them and cuts
+// the open ones (false).
+func (px *pgProxy) setUp(up bool) {
+	px.mu.Lock()
+	px.up = up
+	var open []*proxyPair
+	if !up {
+		for pp := range px.pairs {
+			open = append(open, pp)
+		}
+	}
+	px.mu.Unlock()
+	for _, pp := range open {
+		pp.close()
+	}
+}
+
+// cutAfterBytes cuts the connection that forwards n more bytes from its
+// client.
+func (px *pgProxy) cutAfterBytes(n int64) {
+	px.mu.Lock()
+	px.cutAfter = n
+	px.mu.Unlock()
+}
+
+// serverPorts returns the local ports of the proxy's connections to the
+// server: their client_port in pg_stat_activity.
+func (px *pgProxy) serverPorts() []int32 {
+	px.mu.Lock()
+	defer px.mu.Unlock()
+	var out []int32
+	for pp := range px.pairs {
+		out = append(out, int32(pp.server.LocalAddr().(*net.TCPAddr).Port))
+	}
+	return out
+}
+
+// TestPostgresDownAtStart: a server that cannot be reached fails Start
+// with a message that names it; PostgresWait waits for it to come.
+func TestPostgresDownAtStart(t *testing.T) { eachPostgres(t, testPostgresDownAtStart) }
+
+func testPostgresDownAtStart(t *testing.T, dbURL string) {
+	px := newPGProxy(t, dbURL)
+	px.setUp(false)
+	_, err := Start(WithPostgres(px.url, PostgresScratch()))
+	if err == nil || !strings.Contains(err.Error(), "cannot reach the server at "+px.ln.Addr().String()) {
+		t.Fatalf("Start with the server down: %v", err)
+	}
+	type started struct {
+		p   *Platform
+		err error
+	}
+	done := make(chan started, 1)
+	go func() {
+		p, err := Start(WithPostgres(px.url, PostgresScratch(), PostgresWait(time.Minute)))
+		done <- started{p, err}
+	}()
+	<-px.refused // the platform is waiting
+	px.setUp(true)
+	s := <-done
+	if s.err != nil {
+		t.Fatalf("Start waiting for the server: %v", s.err)
+	}
+	s.p.Close()
+}
+
+// TestPostgresLost: while the server is gone, appends answer the
+// platform's storage error (runtime_error with a Postgres-like object),
+// never success, and reads fail the same way; once it is back, the
+// platform reconnects by itself. A bulk append cut off half-way, or whose
+// server connection is terminated, stores nothing. Every acknowledged
+// row is stored, and only those.
+func TestPostgresLost(t *testing.T) { eachPostgres(t, testPostgresLost) }
+
+func testPostgresLost(t *testing.T, dbURL string) {
+	leakcheck.Check(t)
+	px := newPGProxy(t, dbURL)
+	w := newPGWorld(t, px.url, readerTemplate)
+	acked := 0
+	appendRow := func() callResult {
+		t.Helper()
+		r := call(t, w.c, "append.2.26.readings", map[string]any{"tsp": ms(time.Duration(acked+1) * time.Second), "temp": 20}, nil, false)
+		if r.errURI == "" {
+			acked++
+		}
+		return r
+	}
+	isStorageError := func(what string, r callResult) {
+		t.Helper()
+		if r.errURI != wire.ErrRuntimeError || len(r.errArgs) != 1 {
+			t.Fatalf("%s: %q %v (args %v), want runtime_error with a Postgres-like object", what, r.errURI, r.errArgs, r.args)
+		}
+		obj, _ := r.errArgs[0].(map[string]any)
+		if obj["name"] != "error" || obj["severity"] != "ERROR" || obj["code"] == nil {
+			t.Fatalf("%s: %v is not a Postgres-like object", what, r.errArgs)
+		}
+	}
+	appendRow().ok(t, "append")
+
+	px.setUp(false)
+	isStorageError("append while the server is gone", appendRow())
+	isStorageError("append while the server is gone, again", appendRow())
+	isStorageError("history while the server is gone", call(t, w.c, "history.transformed.readings", q("limit", 10), nil, false))
+	isStorageError("series while the server is gone", call(t, w.c, "history.transformed.series.readings",
+		q("limit", 10, "metrics", list(q("ref", "temp", "method", "AVG")), "timeRange", list(ms(0), ms(time.Hour))), nil, false))
+
+	// Once the server is back, appends fail on the pool's dead
+	// connections (never succeed falsely) until it has replaced them.
+	recovers := func(what string) {
+		t.Helper()
+		for attempt := 0; ; attempt++ {
+			r := appendRow()
+			if r.errURI == "" {
+				return
+			}
+			isStorageError(what, r)
+			if attempt == 10 {
+				t.Fatalf("%s: the platform did not reconnect after %d appends", what, attempt)
+			}
+		}
+	}
+	px.setUp(true)
+	recovers("append after the server came back")
+	if n := len(w.p.TableRows(w.realm, "readings")); n != acked {
+		t.Fatalf("%d rows stored, %d acknowledged", n, acked)
+	}
+
+	// A bulk append whose connection is cut in the middle of its COPY.
+	bulk := make([]any, 5000)
+	for i := range bulk {
+		bulk[i] = map[string]any{"tsp": ms(time.Hour + time.Duration(i)*time.Millisecond), "temp": 1.5, "pin": strings.Repeat("x", 40)}
+	}
+	px.cutAfterBytes(64 << 10)
+	isStorageError("bulk append cut half-way", call(t, w.c, "appendBulk.2.26.readings", list(bulk...), nil, false))
+	px.cutAfterBytes(0)
+	// The pool finds out about dead connections as it uses them.
+	for attempt := 0; call(t, w.c, "history.transformed.readings", q("limit", 1), nil, false).errURI != ""; attempt++ {
+		if attempt == 10 {
+			t.Fatal("reads do not recover")
+		}
+	}
+	if n := len(w.p.TableRows(w.realm, "readings")); n != acked {
+		t.Fatalf("after the cut bulk: %d rows stored, %d acknowledged", n, acked)
+	}
+
+	// The server terminates the platform's sessions (pg_terminate_backend).
+	admin := sqlConn(t, dbURL)
+	var killed int
+	if err := admin.QueryRow(testCtx(t), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE client_port = ANY($1)",
+		px.serverPorts()).Scan(&killed); err != nil || killed == 0 {
+		t.Fatalf("terminate the platform's sessions: %d, %v", killed, err)
+	}
+	recovers("append after its session was terminated")
+	if n := len(w.p.TableRows(w.realm, "readings")); n != acked {
+		t.Fatalf("at the end: %d rows stored, %d acknowledged", n, acked)
+	}
+}
