@@ -101,7 +101,7 @@ func TestDataFolderKeepsCredentials(t *testing.T) {
 
 // TestDataFolderRefusals: a folder another flockd holds is refused, by
 // serve and by check, naming its pid; a damaged folder is refused naming
-// the file; -memory keeps nothing.
+// the file; -memory keeps nothing. The demo keeps its rows and files.
 func TestDataFolderRefusals(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	_, _, stop := serveStoppable(t, "-data", data)
@@ -119,7 +119,7 @@ func TestDataFolderRefusals(t *testing.T) {
 		t.Fatalf("check: %v", err)
 	}
 	for _, want := range []string{"data folder " + data + ": format 2", "registry.db", "fleet.db", "files.db", "values checked",
-		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "tables: 10 rows", "files: 0 objects", "ok: every file reads whole"} {
+		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "tables: 10 rows", "files: 3 objects", "ok: every file reads whole"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("check output lacks %q:\n%s", want, out.String())
 		}
