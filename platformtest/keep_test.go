@@ -263,6 +263,73 @@ func testMigrateKeptData(t *testing.T, s fleetStore) {
 	}
 }
 
+// TestRestartWithChangedTemplate: a platform started again on its folder
+// with a configuration whose data template adds a column and a file
+// namespace (as flockd does at start with an edited config file) serves
+// them at once: a file goes into the new namespace, a row with the new
+// column is stored and read back, through the platform and over WAMP;
+// the rows and objects of before stay.
+func TestRestartWithChangedTemplate(t *testing.T) {
+	leakcheck.Check(t)
+	dir := filepath.Join(t.TempDir(), "data")
+	p := New(t, WithDataDir(dir))
+	in := mustReconcile(t, p, migrateSeedOf(t)).Installations[0]
+	realm := in.Realm()
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0, "v": 1, "note": "a"}); err != nil {
+		t.Fatal(err)
+	}
+	p.StoreFile(realm, "photos", "p.png", []byte("png"), "image/png")
+	p.Close()
+
+	p = New(t, WithDataDir(dir))
+	in = mustReconcile(t, p, migrateSeedOf(t,
+		"              - {id: note, name: Note, dataType: string}\n",
+		"              - {id: note, name: Note, dataType: string}\n              - {id: w, name: W, dataType: string}\n",
+		"          - name: photos\n", "          - name: photos\n          - name: snapshots\n",
+	)).Installations[0]
+	if in.Realm() != realm {
+		t.Fatalf("realm %s after the restart, was %s", in.Realm(), realm)
+	}
+	p.StoreFile(realm, "snapshots", "s.json", []byte("{}"), "application/json")
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0.Add(time.Second), "v": 2, "note": "b", "w": "new"}); err != nil {
+		t.Fatalf("a row of the new column: %v", err)
+	}
+	dev := map[string]any{"device_key": int64(in.Device().Key()), "authid": in.Device().Serial()}
+	row := func(sec int, v int64, note string, w any) map[string]any {
+		r := map[string]any{"tsp": t0.Add(time.Duration(sec) * time.Second).UnixMilli(), "v": v, "note": note, "w": w}
+		for k, x := range dev {
+			r[k] = x
+		}
+		return r
+	}
+	if diff := cmp.Diff([]map[string]any{row(0, 1, "a", nil), row(1, 2, "b", "new")}, p.TableRows(realm, "readings")); diff != "" {
+		t.Errorf("readings after the restart (-want +got):\n%s", diff)
+	}
+	var keys []string
+	for _, o := range p.FileObjects(realm) {
+		keys = append(keys, o.Namespace+"/"+o.Key)
+	}
+	if !cmp.Equal(keys, []string{"photos/p.png", "snapshots/s.json"}) {
+		t.Errorf("objects after the restart: %v", keys)
+	}
+	if got, ok := p.FileContent(realm, "photos", "p.png"); !ok || string(got) != "png" {
+		t.Errorf("photos/p.png after the restart: %q, %v", got, ok)
+	}
+
+	c := connect(t, p, in, client.JSON)
+	meta := map[string]any{"DEVICE_SERIAL_NUMBER": in.Device().Serial()}
+	call(t, c, wire.AppendProc(in.Device().Project().Key(), in.App().Key(), "readings"),
+		map[string]any{"tsp": ms(2 * time.Second), "v": 3.0, "w": "wamp"}, meta, false).ok(t, "append of the new column")
+	rows := call(t, c, "history.transformed.readings", q("limit", 1), nil, false).ok(t, "history").rows(t)
+	if len(rows) != 1 || rows[0]["w"] != "wamp" {
+		t.Errorf("history of the new column: %v", rows)
+	}
+	env := call(t, c, wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "w.txt", "data": b64("over wamp")}, nil, false).ok(t, "put").args[0].(map[string]any)
+	if env["success"] != true {
+		t.Errorf("put into the new namespace: %v", env)
+	}
+}
+
 // migrateSeedOf parses migrateSeed with edits (pairs of old and new).
 func migrateSeedOf(t *testing.T, edits ...string) *Seed {
 	t.Helper()

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
@@ -96,6 +97,57 @@ func TestDataFolderKeepsCredentials(t *testing.T) {
 	}
 	if envs3, _ := stable(third); len(envs3) != 1 || !cmp.Equal(envs3[0], envs1[0]) {
 		t.Errorf("press-1 after the removal of press-2: %v, was %v", envs3, envs1[0])
+	}
+}
+
+// TestDataFolderTemplateChange: flockd started again on its data folder
+// with a config whose data template adds a column and a file namespace
+// serves them at once (a row with the new column, a file in the new
+// namespace), and what was stored before stays.
+func TestDataFolderTemplateChange(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	config := strings.Replace(dataConfig, "              - {id: v, name: V, dataType: numeric}\n",
+		"              - {id: v, name: V, dataType: numeric}\n      files:\n        namespaces:\n          - name: default\n", 1)
+	path := writeConfig(t, dir, config)
+	first, _, stop := serveStoppable(t, "-config", path)
+	c := joinWithEnv(t, first.WSURL, first.Installations[0].Env)
+	mustCall := func(proc string, arg any) {
+		t.Helper()
+		if res, _, err := callOnce(ctx, c, proc, arg); err != nil || (strings.HasPrefix(proc, "files.") && !filesOK(res)) {
+			t.Fatalf("%s: %v %v", proc, res, err)
+		}
+	}
+	mustCall(appendProc(first, "readings", false), map[string]any{"tsp": 1000, "v": 1.5})
+	mustCall(wire.FilesPut, map[string]any{"key": "a.txt", "data": "b2xk"})
+	c.Close()
+	stop()
+
+	writeConfig(t, dir, strings.Replace(strings.Replace(config,
+		"          - name: default\n", "          - name: default\n          - name: snapshots\n", 1),
+		"              - {id: v, name: V, dataType: numeric}\n",
+		"              - {id: v, name: V, dataType: numeric}\n              - {id: w, name: W, dataType: string}\n", 1))
+	second, logs, stop := serveStoppable(t, "-config", path)
+	defer stop()
+	c = joinWithEnv(t, second.WSURL, second.Installations[0].Env)
+	defer c.Close()
+	mustCall(appendProc(second, "readings", false), map[string]any{"tsp": 2000, "v": 2.5, "w": "new"})
+	mustCall(wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "s.txt", "data": "bmV3"})
+	res, err := c.Call(ctx, wire.HistoryProc("readings"), nil, wamp.List{map[string]any{"limit": 10}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := res.Arguments[0].([]any)
+	var got []string
+	for _, r := range rows {
+		row := r.(map[string]any)
+		got = append(got, fmt.Sprintf("%v %v %v", row["tsp"], row["v"], row["w"]))
+	}
+	if want := []string{"1000 1.5 <nil>", "2000 2.5 new"}; !cmp.Equal(got, want) {
+		t.Errorf("history after the restart: %v, want %v\n%s", got, want, logs)
+	}
+	if content, ok := getFile(ctx, t, c, "a.txt"); !ok || content != "old" {
+		t.Errorf("a.txt after the restart: %q, %v", content, ok)
 	}
 }
 
