@@ -4,16 +4,20 @@
 // file commits: it takes the first waiting write, every write waiting
 // behind it (up to maxBatch), runs them in one transaction and commits
 // it; writes that arrive meanwhile wait for the next round. When several
-// writers were in flight at the last commit, it waits a moment (at most
-// half a commit) for as many, so that writers that keep writing share
-// each sync rather than splitting into groups that take turns. A lone
-// writer waits for its own commit only, never for a timer.
+// writers were in flight at the last commit, it first lets the goroutines
+// that can run do so while that brings writes (on a busy machine the
+// writers on their way are waiting for a core, not for the disk), then
+// waits a moment (at most half a commit) for as many writers as last
+// time, so that writers that keep writing share each sync rather than
+// splitting into groups that take turns. A lone writer waits for its own
+// commit only, never for a timer or another goroutine.
 
 package datadir
 
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -146,20 +150,22 @@ func (db *DB) commitLoop() {
 }
 
 // gather adds to batch the writes waiting behind its first one. When more
-// writers were in flight at the last commit (expect), it waits for as
-// many, but at most half the last commit's duration (took), so that they
-// share the next sync instead of splitting into two groups that take
-// turns. A lone writer never waits.
+// writers were in flight at the last commit (expect), it yields to the
+// goroutines that can run as long as each yield brings writes (each
+// commit costs a transaction's pages and two syncs, whatever it holds, so
+// fewer and larger commits leave the cores to the writers), then waits
+// for as many writers as last time, but at most half the last commit's
+// duration (took), so that they share the next sync instead of splitting
+// into two groups that take turns. A lone writer never waits.
 func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
 	want := min(max(expect, 1), maxBatch)
-	for len(batch) < maxBatch {
-		select {
-		case w := <-db.reqs:
-			batch = append(batch, w)
-			continue
-		default:
+	batch = db.drain(batch)
+	for want > 1 && len(batch) < maxBatch {
+		n := len(batch)
+		runtime.Gosched()
+		if batch = db.drain(batch); len(batch) == n {
+			break
 		}
-		break
 	}
 	if len(batch) >= want {
 		return batch
@@ -173,6 +179,19 @@ func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
 		case <-linger.C:
 			return batch
 		case <-db.stop:
+			return batch
+		}
+	}
+	return batch
+}
+
+// drain adds to batch the writes waiting in the queue, up to maxBatch.
+func (db *DB) drain(batch []*write) []*write {
+	for len(batch) < maxBatch {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch, w)
+		default:
 			return batch
 		}
 	}
