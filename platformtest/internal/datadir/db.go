@@ -90,10 +90,9 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 		return fmt.Errorf("%w: %s", ErrReadOnly, db.name)
 	}
 	w := &write{fn: fn, done: make(chan outcome, 1)}
-	closed := fmt.Errorf("%w: %s", ErrClosed, db.name)
 	select {
 	case <-db.stop:
-		return closed
+		return db.closed()
 	default:
 	}
 	select {
@@ -101,7 +100,7 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-db.stop:
-		return closed
+		return db.closed()
 	}
 	var o outcome
 	select {
@@ -110,7 +109,7 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 		select {
 		case o = <-w.done:
 		default:
-			return closed
+			return db.closed()
 		}
 	}
 	if o.panic != nil {
@@ -118,6 +117,9 @@ func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	}
 	return o.err
 }
+
+// closed is the error of a write to a closed DB.
+func (db *DB) closed() error { return fmt.Errorf("%w: %s", ErrClosed, db.name) }
 
 // commitLoop is the committer.
 func (db *DB) commitLoop() {
