@@ -58,11 +58,12 @@ func benchRow(n int64) map[string]any {
 // one with a data folder on the disk of the temporary folder, and one with
 // a data folder on tmpfs (/dev/shm, whose fdatasync costs nothing), in
 // alternating rounds of 2 s (5 rounds, so that the machine's load weighs
-// on all alike). It reports the median rates and the medians of the
+// on all alike). It reports the median rates, the medians of the
 // per-round ratios to the in-memory rate (the issue asks the data folder
-// for at least 0.7 ×): the tmpfs ratio is what the software costs, the
-// gap between the two what the disk's syncs cost. Run it alone: go test
-// -run - -bench Append16 -benchtime 1x ./cmd/flockd.
+// for at least 0.7 ×), and the median CPU each flockd spent per append:
+// the tmpfs ratio and CPU are what the software costs, the gap between
+// disk and tmpfs what the disk's syncs cost. Run it alone: go test -run -
+// -bench Append16 -benchtime 1x ./cmd/flockd.
 func BenchmarkAppend16(b *testing.B) {
 	const rounds, round = 5, 2 * time.Second
 	for range b.N {
@@ -76,31 +77,56 @@ func BenchmarkAppend16(b *testing.B) {
 			{"datadir", []string{"-data", filepath.Join(b.TempDir(), "data")}},
 			{"tmpfs", []string{"-data", filepath.Join(shmDir(b), "data")}},
 		}
-		clients, procs := make([]*client.Client, len(servers)), make([]string, len(servers))
+		clients, procs, pids := make([]*client.Client, len(servers)), make([]string, len(servers)), make([]int, len(servers))
 		for i, s := range servers {
-			clients[i], procs[i] = benchServer(b, append(slices.Clone(common), s.args...))
+			clients[i], procs[i], pids[i] = benchServer(b, append(slices.Clone(common), s.args...))
 		}
-		rates, ratios := make([][]float64, len(servers)), make([][]float64, len(servers))
+		rates, ratios, cpus := make([][]float64, len(servers)), make([][]float64, len(servers)), make([][]float64, len(servers))
 		for r := range rounds {
 			line := fmt.Sprintf("round %d:", r+1)
 			for i, s := range servers {
-				rate := appendRate(b, clients[i], procs[i], round, int64(r)*10_000_000)
-				rates[i] = append(rates[i], rate)
-				line += fmt.Sprintf(" %s %.0f appends/s", s.name, rate)
+				before := cpuTime(b, pids[i])
+				rate, n := appendRate(b, clients[i], procs[i], round, int64(r)*10_000_000)
+				cpu := float64((cpuTime(b, pids[i]) - before).Microseconds()) / float64(n)
+				rates[i], cpus[i] = append(rates[i], rate), append(cpus[i], cpu)
+				line += fmt.Sprintf(" %s %.0f appends/s, %.0f µs CPU each", s.name, rate, cpu)
 				if i > 0 {
 					ratios[i] = append(ratios[i], rate/rates[0][r])
 					line += fmt.Sprintf(" (%.2f ×)", rate/rates[0][r])
 				}
+				line += ";"
 			}
 			b.Log(line)
 		}
 		for i, s := range servers {
 			b.ReportMetric(median(rates[i]), s.name+"-appends/s")
+			b.ReportMetric(median(cpus[i]), s.name+"-cpu-µs/append")
 			if i > 0 {
 				b.ReportMetric(median(ratios[i]), s.name+"/memory")
 			}
 		}
 	}
+}
+
+// cpuTime returns the CPU time (user and system) a process has spent, from
+// /proc/PID/stat, whose clock ticks are 1/100 s on Linux (USER_HZ).
+func cpuTime(tb testing.TB, pid int) time.Duration {
+	tb.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(b), ") ") // the command name may hold spaces
+	fields := strings.Fields(rest)             // from field 3 (state) on
+	if len(fields) < 13 {
+		tb.Fatalf("/proc/%d/stat: %q", pid, b)
+	}
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		tb.Fatalf("/proc/%d/stat: %q", pid, b)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond
 }
 
 // shmDir returns a new folder on tmpfs (/dev/shm), removed when the
@@ -116,8 +142,9 @@ func shmDir(b *testing.B) string {
 }
 
 // appendRate appends rows through c with 16 in flight for d and returns
-// the acknowledged appends per second; seq numbers the rows from base.
-func appendRate(b *testing.B, c *client.Client, proc string, d time.Duration, base int64) float64 {
+// the acknowledged appends per second and their number; seq numbers the
+// rows from base.
+func appendRate(b *testing.B, c *client.Client, proc string, d time.Duration, base int64) (float64, int64) {
 	var n atomic.Int64
 	var wg sync.WaitGroup
 	start := time.Now()
@@ -133,7 +160,7 @@ func appendRate(b *testing.B, c *client.Client, proc string, d time.Duration, ba
 		})
 	}
 	wg.Wait()
-	return float64(n.Load()) / time.Since(start).Seconds()
+	return float64(n.Load()) / time.Since(start).Seconds(), n.Load()
 }
 
 // median returns the median of xs.
@@ -144,13 +171,13 @@ func median(xs []float64) float64 {
 }
 
 // benchServer starts a flockd child with args and returns a client of its
-// installation and the append procedure of its table.
-func benchServer(tb testing.TB, args []string) (*client.Client, string) {
+// installation, the append procedure of its table and the child's pid.
+func benchServer(tb testing.TB, args []string) (*client.Client, string, int) {
 	tb.Helper()
 	envPath := filepath.Join(tb.TempDir(), "env.json")
-	startChild(tb, append(args, "-env-file", envPath))
+	ch := startChild(tb, append(args, "-env-file", envPath))
 	f := readEnvFile(tb, envPath)
-	return joinWithEnv(tb, f.WSURL, f.Installations[0].Env), appendProc(f, "readings", false)
+	return joinWithEnv(tb, f.WSURL, f.Installations[0].Env), appendProc(f, "readings", false), ch.cmd.Process.Pid
 }
 
 // BenchmarkMillionRows stores 1,000,000 rows in a flockd child with a
