@@ -12,6 +12,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMain lets a test start the test binary as another program of its
@@ -54,6 +55,11 @@ type child struct {
 	kill    func() // SIGKILL, then waits for the process; once
 }
 
+// childStartBound bounds the wait for a child flockd to serve, so that
+// one that hangs at start fails the test with its log rather than leaving
+// it waiting.
+const childStartBound = time.Minute
+
 // startChild starts flockd with args (and the extra environment env) in a
 // child process and returns once it serves: its log says the environment
 // file is written. It fails the test when the child ends before. The
@@ -94,6 +100,9 @@ func startChild(t testing.TB, args []string, env ...string) *child {
 	case <-c.drained:
 		c.kill()
 		t.Fatalf("the child flockd ended:\n%s", c.logs)
+	case <-time.After(childStartBound):
+		c.kill()
+		t.Fatalf("the child flockd did not serve within %v:\n%s", childStartBound, c.logs)
 	}
 	return c
 }
