@@ -7,15 +7,18 @@
 package platformtest
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
-	"github.com/flockgo/ironflock/template"
 )
 
 // WithDataDir keeps the platform's world in the data folder dir, created
@@ -29,9 +32,14 @@ import (
 // or with a damaged file is refused, one of an older format is copied
 // beside itself and upgraded (docs/flockd.md, "The data folder").
 //
-// Rows and file objects are kept in memory for now: a restart starts
-// them anew. By default a platform keeps everything in memory, so tests
-// stay fast and isolated.
+// The data backends' rows and error-logs (fleet.db, with the key of
+// secret columns) and the file objects (records in files.db, content in
+// files/, with the key of upload URLs and the sad_keys of permanent URLs)
+// are kept in the folder too, on disk rather than in memory; each append,
+// bulk append and put is on disk before it is acknowledged. On a full
+// disk writes are refused (storage_full; files INTERNAL) and reads go on.
+// The spill folder defaults to the folder's spill/. By default a platform
+// keeps everything in memory, so tests stay fast and isolated.
 func WithDataDir(dir string) Option { return func(s *settings) { s.dataDir = dir } }
 
 // DataDir returns the absolute path of the platform's data folder, ""
@@ -43,10 +51,8 @@ func (p *Platform) DataDir() string {
 	return p.data.Path()
 }
 
-// openStores opens the data folder, when there is one, and the registry
-// kept in it (or in memory). A service that keeps data in the folder gets
-// its bbolt file with p.data.DB(name) and its blob folder with
-// p.data.Folder(name) here.
+// openStores opens the data folder, when there is one, the registry kept
+// in it (or in memory), and what the services keep there (openKept).
 func (p *Platform) openStores() error {
 	cfg := registry.Config{Clock: p.clock, Log: p.log, Build: p.set.build, StrictAuth: p.set.strict}
 	if p.set.dataDir == "" {
@@ -65,9 +71,60 @@ func (p *Platform) openStores() error {
 		_ = d.Close()
 		return keptError(d.Path(), err)
 	}
+	if p.kept, err = openKept(d, p.log); err != nil {
+		_ = d.Close()
+		return err
+	}
+	if p.set.spillDir == "" { // the spill folder goes in the data folder too
+		if p.set.spillDir, err = d.Folder("spill"); err != nil {
+			_ = d.Close()
+			return err
+		}
+	}
 	p.data = d
 	p.log.Info("data folder", "path", d.Path(), "format", d.Format())
 	return nil
+}
+
+// kept is what the services keep in the data folder: the data backends'
+// rows (fleet.db, which keeps the key of secret columns too: the store is
+// a fleetdb.KeyStore), the file service's records (files.db) and blobs
+// (files/). Zero without a folder.
+type kept struct {
+	fleet   *datadir.DB
+	files   *datadir.DB
+	blobs   *datadir.Blobs
+	signKey []byte // signs presigned URLs
+}
+
+// openKept opens the files of the services in the folder d, reads (or
+// makes, the first time) the key of upload URLs, and checks the file
+// objects' blobs against their records: a record without its blob is
+// refused, a blob without record (a kill between the two) is removed.
+func openKept(d *datadir.Dir, log *slog.Logger) (kept, error) {
+	var k kept
+	var err error
+	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
+		return k, err
+	}
+	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
+		return k, err
+	}
+	if k.signKey, err = fleetfiles.SignKey(context.Background(), k.files); err != nil {
+		return k, err
+	}
+	if k.blobs, err = d.Blobs(fleetfiles.BlobFolder); err != nil {
+		return k, err
+	}
+	rep, err := fleetfiles.CheckBlobs(k.files, k.blobs, d.Path(), true)
+	if err != nil {
+		return k, err
+	}
+	if rep.Orphans+rep.Temps > 0 {
+		log.Info("data folder: removed the content of file objects a kill left without a record", "folder", d.Path(),
+			"blobs", rep.Orphans, "half_written", rep.Temps)
+	}
+	return k, nil
 }
 
 // keptError makes an error of what is kept in a folder name the folder
@@ -90,54 +147,30 @@ func (p *Platform) closeStores() {
 }
 
 // storage is what the console's overview shows of where the world is
-// kept.
+// kept: the folder and its size, the rows and objects the stores count,
+// and the in-memory store's bound.
 func (p *Platform) storage() console.Storage {
 	var st console.Storage
+	var errs []error
 	if p.data != nil {
 		st.Folder = p.data.Path()
 		size, err := p.data.Size()
 		st.Bytes = size
-		if err != nil {
-			st.Err = err.Error()
-		}
+		errs = append(errs, err)
 	}
-	st.Rows, st.Objects = p.keptCounts()
+	rows, _, err := p.fleet.Rows(context.Background())
+	st.Rows = rows
+	errs = append(errs, err)
+	objects, err := p.files.Objects()
+	st.Objects = objects
+	errs = append(errs, err)
+	if p.data == nil && p.set.fleetStore == nil {
+		st.RowLimit, st.Full = p.set.memoryRows, p.full.limit.Load() > 0 && rows >= p.set.memoryRows
+	}
+	if err := errors.Join(errs...); err != nil {
+		st.Err = err.Error()
+	}
 	return st
-}
-
-// keptCounts returns how many table rows (error-logs included) and file
-// objects the services keep, over every realm. It asks the services what
-// they expose today (the extent of each table, the usage of each bucket);
-// a service whose store counts for itself (a data folder's) answers here
-// instead.
-func (p *Platform) keptCounts() (rows, objects int64) {
-	var realms []string
-	p.reg.Do(func(s *registry.State) {
-		for _, ri := range s.Realms() {
-			realms = append(realms, ri.Name)
-		}
-	})
-	for _, name := range realms {
-		_, tpl, err := p.realmDataTemplate(name)
-		if err != nil {
-			continue // gone meanwhile
-		}
-		tables := []string{template.ErrorLogsName}
-		if tpl != nil {
-			for _, t := range tpl.Tables {
-				tables = append(tables, t.Name)
-			}
-		}
-		for _, t := range tables {
-			if ext, err := p.fleet.Extent(name, t); err == nil {
-				rows += int64(ext.Rows)
-			}
-		}
-		if b, err := p.files.Bucket(name); err == nil {
-			objects += int64(b.Usage().Objects)
-		}
-	}
-	return rows, objects
 }
 
 // DataDirReport is what CheckDataDir found in a data folder.
@@ -148,6 +181,13 @@ type DataDirReport struct {
 	Files   []DataFile
 	// What the registry keeps.
 	Projects, Devices, Apps, Installations, Users int
+	// Rows are the table rows kept (error-logs included); Objects the
+	// file objects, each with its content in the blob folder, of
+	// ObjectBytes bytes together.
+	Rows, Objects, ObjectBytes int64
+	// LeftBlobs are blobs no record names and half-written files, which
+	// a kill left and the next start removes.
+	LeftBlobs int
 }
 
 // DataFile is one checked file of a data folder.
@@ -160,8 +200,8 @@ type DataFile struct {
 // CheckDataDir checks the data folder dir without serving it or changing
 // anything in it: the same checks as a start (the lock, the format
 // version, every file's pages and values, the registry's records and their
-// references). It fails as Start would, naming the file and what is
-// wrong. It takes the folder's lock while it checks, so it refuses a
+// references, every file object's content against its record). It fails
+// as Start would, naming the file and what is wrong. It takes the folder's lock while it checks, so it refuses a
 // folder a running platform holds.
 func CheckDataDir(dir string) (*DataDirReport, error) {
 	d, err := datadir.Open(dir, datadir.ReadOnly())
@@ -187,5 +227,38 @@ func CheckDataDir(dir string) (*DataDirReport, error) {
 			rep.Installations += len(s.DeviceInstalls(dev))
 		}
 	})
+	if err := checkKept(d, rep); err != nil {
+		return nil, err
+	}
 	return rep, nil
+}
+
+// checkKept counts the rows of fleet.db and checks the file objects'
+// blobs against files.db, in a folder opened read-only; a file that is
+// not there holds nothing.
+func checkKept(d *datadir.Dir, rep *DataDirReport) error {
+	fleet, err := d.DB(fleetdb.FleetFile)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.RowCounter).Rows(context.Background()); err != nil {
+			return err
+		}
+	}
+	files, err := d.DB(fleetfiles.StoreFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	blobs, err := d.Blobs(fleetfiles.BlobFolder)
+	if err != nil {
+		return err
+	}
+	br, err := fleetfiles.CheckBlobs(files, blobs, d.Path(), false)
+	rep.Objects, rep.ObjectBytes, rep.LeftBlobs = br.Objects, br.Bytes, br.Orphans+br.Temps
+	return err
 }

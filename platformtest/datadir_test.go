@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -147,7 +148,11 @@ func TestDataDirRefusals(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Devices != 40 || rep.Projects != 1 || len(rep.Files) != 1 || rep.Files[0].Name != "registry.db" || rep.Format != rep.Current {
+	var names []string
+	for _, f := range rep.Files {
+		names = append(names, f.Name)
+	}
+	if rep.Devices != 40 || rep.Projects != 1 || !slices.Equal(names, []string{"files.db", "fleet.db", "registry.db"}) || rep.Format != rep.Current {
 		t.Errorf("report %+v", rep)
 	}
 
@@ -190,7 +195,7 @@ func TestDataDirRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = platformtest.Start(platformtest.WithDataDir(dir))
-	if err == nil || !strings.Contains(err.Error(), "written by data folder format 99; this flockd reads format 1 and older") {
+	if err == nil || !strings.Contains(err.Error(), "written by data folder format 99; this flockd reads format 2 and older") {
 		t.Errorf("newer format: %v", err)
 	}
 }

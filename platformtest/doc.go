@@ -128,7 +128,9 @@
 // and counts rows; validation, typing, encryption of secret columns,
 // masking, chunking, feeds and rate limits stay above it, the same for
 // every store. The store is in memory by default: rows live as long as the
-// Platform. WithPostgres keeps them in a PostgreSQL database instead (a
+// Platform (WithMemoryRowLimit bounds them). WithDataDir keeps them in the
+// data folder's fleet.db instead, on disk and across restarts.
+// WithPostgres keeps them in a PostgreSQL database instead (a
 // schema per realm; docs/postgres.md), with the same answers: it computes
 // transforms from their SQL (views, materialized ones refreshed on their
 // schedule), applies dropAfter and downsample, keeps the rows and the key
@@ -187,8 +189,8 @@
 // Not faithful:
 //
 //   - With the memory store the key of secret columns lives in memory
-//     and dies with the platform; a rate-limit window opens with a
-//     caller's first call.
+//     and dies with the platform (a data folder keeps it); a rate-limit
+//     window opens with a caller's first call.
 //   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
@@ -317,8 +319,13 @@
 // checks one without serving it. Reconcile brings the kept world in line
 // with a seed, as flockd does with its configuration at every start:
 // additions, removals (with their realms' data) and template changes,
-// refusing a change that drops data unless AllowDrop. Rows and file objects
-// are kept in memory for now. Without WithDataDir everything is in memory.
+// refusing a change that drops data unless AllowDrop. Table rows (with the
+// key of secret columns) and file objects (records and content, the key
+// of upload URLs and the numbers in permanent URLs) are kept there too, on
+// disk rather than in memory: an append or a put is on disk before it is
+// acknowledged, and a full disk refuses writes (storage_full; files
+// INTERNAL) while reads go on. Without WithDataDir everything is in
+// memory, the rows bounded by WithMemoryRowLimit when given.
 //
 // # Cross-app reads
 //

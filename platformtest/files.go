@@ -45,6 +45,9 @@ func (p *Platform) newFileService() *fleetfiles.Service {
 		Absent:   p.set.noFiles,
 		Log:      p.log,
 		SpillDir: p.set.spillDir,
+		Records:  p.kept.files, // a data folder's (datadir.go); nil: in memory
+		Blobs:    p.kept.blobs,
+		SignKey:  p.kept.signKey,
 	})
 }
 

@@ -42,8 +42,10 @@ func (f *filesFixture) urls(t *testing.T, key, key2 string) (read, upload string
 	return r["url"].(string), w["url"].(string)
 }
 
-func TestObjectStoreHTTP(t *testing.T) {
-	f := newFilesFixture(t)
+func TestObjectStoreHTTP(t *testing.T) { eachFileStore(t, testObjectStoreHTTP) }
+
+func testObjectStoreHTTP(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.p.StoreFile(f.in.Realm(), "default", "x.txt", []byte("0123456789"), "text/plain")
 	read, upload := f.urls(t, "x.txt", "y.txt")
 	text := map[string]string{"Content-Type": "text/plain"}
@@ -127,8 +129,10 @@ func TestObjectStoreHTTP(t *testing.T) {
 }
 
 // TestObjectStoreEvents: a direct upload publishes files.events like a put.
-func TestObjectStoreEvents(t *testing.T) {
-	f := newFilesFixture(t)
+func TestObjectStoreEvents(t *testing.T) { eachFileStore(t, testObjectStoreEvents) }
+
+func testObjectStoreEvents(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	events := subscribe(t, f.c, wire.FilesEventsTopic)
 	upload := f.ok(t, wire.FilesWriteURL, map[string]any{"key": "up.txt", "content_type": "text/plain"})["url"].(string)
 	if code, body, _ := do(t, http.MethodPut, upload, bytes.NewReader([]byte("up")), 2, map[string]string{"Content-Type": "text/plain"}); code != http.StatusOK {
@@ -141,8 +145,10 @@ func TestObjectStoreEvents(t *testing.T) {
 	}
 }
 
-func TestPermanentURLCredentials(t *testing.T) {
-	f := newFilesFixture(t)
+func TestPermanentURLCredentials(t *testing.T) { eachFileStore(t, testPermanentURLCredentials) }
+
+func testPermanentURLCredentials(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	o := f.p.StoreFile(f.in.Realm(), "default", "doc.txt", []byte("doc"), "text/plain")
 	sad := f.ok(t, wire.FilesNamespaces, nil)["sad_key"].(int64)
 	u := f.p.HTTPURL() + "/f/" + itoa(sad) + "/default/doc.txt"
@@ -192,8 +198,10 @@ func TestPermanentURLCredentials(t *testing.T) {
 
 // TestPermanentURLStrict: strict mode refuses the legacy credential here
 // too.
-func TestPermanentURLStrict(t *testing.T) {
-	f := newFilesFixture(t, WithStrictAuth())
+func TestPermanentURLStrict(t *testing.T) { eachFileStore(t, testPermanentURLStrict) }
+
+func testPermanentURLStrict(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s, WithStrictAuth())
 	f.p.StoreFile(f.in.Realm(), "default", "doc.txt", []byte("doc"), "")
 	sad := f.ok(t, wire.FilesNamespaces, nil)["sad_key"].(int64)
 	req, _ := http.NewRequest(http.MethodGet, f.p.HTTPURL()+"/f/"+itoa(sad)+"/default/doc.txt", nil)
@@ -231,8 +239,10 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // X-Content-Type-Options: nosniff, and every type that is not known safe
 // (HTML, SVG, XML, JavaScript, anything unknown) is an attachment. Raster
 // images and PDFs may show inline.
-func TestObjectServingIsInert(t *testing.T) {
-	f := newFilesFixture(t)
+func TestObjectServingIsInert(t *testing.T) { eachFileStore(t, testObjectServingIsInert) }
+
+func testObjectServingIsInert(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	sad := f.ok(t, wire.FilesNamespaces, nil)["sad_key"].(int64)
 	serial := f.in.Device().Serial()
 	for _, tc := range []struct {

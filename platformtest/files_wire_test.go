@@ -36,10 +36,10 @@ type filesFixture struct {
 	c  *client.Client
 }
 
-func newFilesFixture(t *testing.T, opts ...Option) *filesFixture {
+func newFilesFixture(t *testing.T, s fileStore, opts ...Option) *filesFixture {
 	t.Helper()
 	leakcheck.Check(t)
-	p := New(t, opts...)
+	p := New(t, append(s.options(t), opts...)...)
 	in := p.Install(p.AddDevice("press"), p.AddApp("plant", filesTemplate), Dev)
 	return &filesFixture{p: p, in: in, c: connect(t, p, in, serialize.JSON)}
 }
@@ -83,8 +83,10 @@ func (f *filesFixture) refused(t *testing.T, uri string, payload map[string]any,
 
 func b64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
 
-func TestFilesEnvelope(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesEnvelope(t *testing.T) { eachFileStore(t, testFilesEnvelope) }
+
+func testFilesEnvelope(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	put := f.ok(t, wire.FilesPut, map[string]any{"namespace": "", "key": "a/b.txt", "data": b64("hello")})
 	// put answers the object's metadata (seed), last_modified included.
 	want := map[string]any{
@@ -132,8 +134,10 @@ func TestFilesEnvelope(t *testing.T) {
 	}
 }
 
-func TestFilesPutRules(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesPutRules(t *testing.T) { eachFileStore(t, testFilesPutRules) }
+
+func testFilesPutRules(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.p.SetFilesInlineMaxBytes(10)
 	f.ok(t, wire.FilesPut, map[string]any{"key": "crlf", "data": "aGVs\r\nbG8="}) // CR LF stripped
 	f.ok(t, wire.FilesPut, map[string]any{"key": "empty"})
@@ -162,8 +166,10 @@ func TestFilesPutRules(t *testing.T) {
 	f.ok(t, wire.FilesPut, map[string]any{"key": "crlf", "data": b64("hi")})
 }
 
-func TestFilesRanges(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesRanges(t *testing.T) { eachFileStore(t, testFilesRanges) }
+
+func testFilesRanges(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.p.SetFilesInlineMaxBytes(4)
 	f.p.StoreFile(f.in.Realm(), "default", "ten", []byte("0123456789"), "")
 	f.refused(t, wire.FilesGet, map[string]any{"key": "ten"}, wire.FileTooLarge)
@@ -191,8 +197,10 @@ func TestFilesRanges(t *testing.T) {
 	f.refused(t, wire.FilesGet, map[string]any{"key": "ten", "offset": 0, "length": 0}, wire.FileInvalidRange)
 }
 
-func TestFilesListRules(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesListRules(t *testing.T) { eachFileStore(t, testFilesListRules) }
+
+func testFilesListRules(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	for i := range 5 {
 		f.p.StoreFile(f.in.Realm(), "default", "k"+string(rune('a'+i)), []byte("x"), "")
 	}
@@ -214,8 +222,10 @@ func TestFilesListRules(t *testing.T) {
 	f.refused(t, wire.FilesList, map[string]any{"delimiter": 5}, wire.FileInternal)
 }
 
-func TestFilesPresignRules(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesPresignRules(t *testing.T) { eachFileStore(t, testFilesPresignRules) }
+
+func testFilesPresignRules(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.p.StoreFile(f.in.Realm(), "default", "x", []byte("x"), "")
 	u := f.ok(t, wire.FilesReadURL, map[string]any{"key": "x", "expires_in": 30})
 	if u["expires_in"] != int64(60) || u["method"] != "GET" || u["size"] != int64(1) {
@@ -242,8 +252,10 @@ func TestFilesPresignRules(t *testing.T) {
 
 // TestFilesSurviveRestart: objects live in the platform, not in the
 // realm's session.
-func TestFilesSurviveRestart(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesSurviveRestart(t *testing.T) { eachFileStore(t, testFilesSurviveRestart) }
+
+func testFilesSurviveRestart(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.ok(t, wire.FilesPut, map[string]any{"key": "keep", "data": b64("kept")})
 	if err := f.p.Restart(); err != nil {
 		t.Fatal(err)
@@ -256,8 +268,10 @@ func TestFilesSurviveRestart(t *testing.T) {
 }
 
 // TestWithoutFileService: no procedures, no HTTP routes.
-func TestWithoutFileService(t *testing.T) {
-	f := newFilesFixture(t, WithoutFileService())
+func TestWithoutFileService(t *testing.T) { eachFileStore(t, testWithoutFileService) }
+
+func testWithoutFileService(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s, WithoutFileService())
 	call(t, f.c, wire.FilesNamespaces, nil, nil, false).refused(t, "catalog", wire.ErrNoSuchProcedure)
 }
 
@@ -307,8 +321,10 @@ func TestFilesDefaultNamespace(t *testing.T) {
 // from a raw msgpack client, not the SDK, which refuses them itself); one
 // that is not valid UTF-8 is refused with INVALID_KEY wherever a key or a
 // prefix is read, and nothing is stored under it.
-func TestFilesKeyNotUTF8(t *testing.T) {
-	f := newFilesFixture(t)
+func TestFilesKeyNotUTF8(t *testing.T) { eachFileStore(t, testFilesKeyNotUTF8) }
+
+func testFilesKeyNotUTF8(t *testing.T, s fileStore) {
+	f := newFilesFixture(t, s)
 	f.c = connect(t, f.p, f.in, serialize.MSGPACK)
 	f.p.StoreFile(f.in.Realm(), "default", "ok", []byte("x"), "")
 	for _, tc := range []struct {

@@ -23,16 +23,21 @@ func withFleetStore(open func() (fleetdb.Store, error)) Option {
 	return func(s *settings) { s.fleetStore = open }
 }
 
-// openFleetStore opens the store the options chose: in memory by default.
-func (s *settings) openFleetStore() (fleetdb.Store, error) {
-	if s.fleetStore == nil {
-		return fleetdb.NewMemoryStore(), nil
+// openFleetStore opens the store the options chose: the data folder's
+// fleet.db with a folder (datadir.go), in memory by default (with its
+// bound, memory.go).
+func (p *Platform) openFleetStore() (fleetdb.Store, error) {
+	switch {
+	case p.set.fleetStore != nil:
+		st, err := p.set.fleetStore()
+		if err != nil {
+			return nil, fmt.Errorf("open the data store: %w", err)
+		}
+		return st, nil
+	case p.kept.fleet != nil:
+		return fleetdb.NewBoltStore(p.kept.fleet), nil
 	}
-	st, err := s.fleetStore()
-	if err != nil {
-		return nil, fmt.Errorf("open the data store: %w", err)
-	}
-	return st, nil
+	return fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log))), nil
 }
 
 // closeFleet closes the data backends' store, once.

@@ -2,6 +2,7 @@ package platformtest
 
 import (
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
@@ -34,13 +35,24 @@ var fleetStores = []fleetStore{
 		options: func(*testing.T) []Option {
 			return []Option{withFleetStore(func() (fleetdb.Store, error) { return fleetdb.NewMemoryStore(), nil })}
 		},
-		transform: func(t *testing.T, p *Platform, realm, transform string, rows []map[string]any) {
-			t.Helper()
-			if err := p.SetTransformRows(realm, transform, rows); err != nil {
-				t.Fatal(err)
-			}
-		},
+		transform: givenTransformRows,
 	},
+	{
+		name: "datadir",
+		options: func(t *testing.T) []Option {
+			return []Option{WithDataDir(filepath.Join(t.TempDir(), "data"))}
+		},
+		transform: givenTransformRows,
+	},
+}
+
+// givenTransformRows gives a store that cannot run a transform's SQL the
+// rows it computes.
+func givenTransformRows(t *testing.T, p *Platform, realm, transform string, rows []map[string]any) {
+	t.Helper()
+	if err := p.SetTransformRows(realm, transform, rows); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // postgresEnv names the variable that holds the connection string of the

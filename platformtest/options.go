@@ -38,8 +38,12 @@ type settings struct {
 	console *Console
 
 	// fleetStore opens where the data backends keep their rows
-	// (fleetdb.go); nil: in memory.
+	// (fleetdb.go); nil: in the data folder, or in memory.
 	fleetStore func() (fleetdb.Store, error)
+
+	// memoryRows bounds the rows of the in-memory store
+	// (WithMemoryRowLimit, memory.go); 0: no bound.
+	memoryRows int64
 
 	tb testing.TB // the test of a platform made by New
 }

@@ -43,6 +43,8 @@ type Platform struct {
 
 	reg     *registry.Registry // the provisioned world
 	data    *datadir.Dir       // the data folder (datadir.go); nil: everything in memory
+	kept    kept               // what the services keep in the data folder (datadir.go)
+	full    memoryFull         // the in-memory store's bound (memory.go)
 	rt      *router.Router     // the message router and its realms
 	handles sync.Map           // registry entity → its Go handle (provision.go)
 
@@ -99,7 +101,7 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	store, err := set.openFleetStore()
+	store, err := p.openFleetStore()
 	if err != nil {
 		_ = ln.Close()
 		p.closeStores()

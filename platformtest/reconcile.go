@@ -65,7 +65,9 @@ func (p *Platform) Reconcile(s *Seed, opts ...ReconcileOption) (*SeedResult, err
 		return nil, fmt.Errorf("reconcile: %w", err)
 	}
 	p.reconcile()
-	if err := p.keepersFollow(rc); err != nil {
+	err = p.keepersFollow(rc)
+	p.restartMigrated(rc)
+	if err != nil {
 		return rc.res, err
 	}
 	for _, in := range rc.res.Installations {
@@ -121,6 +123,18 @@ func (p *Platform) keepersFollow(rc *reconciler) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// restartMigrated takes the realms whose data template changed down and
+// up again, so that the services serve the new tables and namespaces.
+func (p *Platform) restartMigrated(rc *reconciler) {
+	var names []string
+	for _, m := range rc.migrations {
+		names = append(names, m.realm)
+	}
+	if len(names) > 0 {
+		p.rt.RestartRealms(names)
+	}
 }
 
 // keepers are the services that keep data per realm: the data backend and

@@ -58,7 +58,13 @@ grants:
 // reconcileSeed (pairs of strings).
 func seedOf(t *testing.T, edits ...string) *Seed {
 	t.Helper()
-	src := reconcileSeed
+	return editedSeed(t, reconcileSeed, edits...)
+}
+
+// editedSeed parses the configuration src, replacing each old with its
+// new (pairs of strings).
+func editedSeed(t *testing.T, src string, edits ...string) *Seed {
+	t.Helper()
 	for i := 0; i+1 < len(edits); i += 2 {
 		if !strings.Contains(src, edits[i]) {
 			t.Fatalf("the seed has no %q", edits[i])

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
@@ -39,7 +40,7 @@ users:
 `
 
 // writeConfig writes a config file in a new folder and returns its path.
-func writeConfig(t *testing.T, dir, yaml string) string {
+func writeConfig(t testing.TB, dir, yaml string) string {
 	t.Helper()
 	path := filepath.Join(dir, "flockd.yml")
 	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {
@@ -99,9 +100,60 @@ func TestDataFolderKeepsCredentials(t *testing.T) {
 	}
 }
 
+// TestDataFolderTemplateChange: flockd started again on its data folder
+// with a config whose data template adds a column and a file namespace
+// serves them at once (a row with the new column, a file in the new
+// namespace), and what was stored before stays.
+func TestDataFolderTemplateChange(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	config := strings.Replace(dataConfig, "              - {id: v, name: V, dataType: numeric}\n",
+		"              - {id: v, name: V, dataType: numeric}\n      files:\n        namespaces:\n          - name: default\n", 1)
+	path := writeConfig(t, dir, config)
+	first, _, stop := serveStoppable(t, "-config", path)
+	c := joinWithEnv(t, first.WSURL, first.Installations[0].Env)
+	mustCall := func(proc string, arg any) {
+		t.Helper()
+		if res, _, err := callOnce(ctx, c, proc, arg); err != nil || (strings.HasPrefix(proc, "files.") && !filesOK(res)) {
+			t.Fatalf("%s: %v %v", proc, res, err)
+		}
+	}
+	mustCall(appendProc(first, "readings", false), map[string]any{"tsp": 1000, "v": 1.5})
+	mustCall(wire.FilesPut, map[string]any{"key": "a.txt", "data": "b2xk"})
+	c.Close()
+	stop()
+
+	writeConfig(t, dir, strings.Replace(strings.Replace(config,
+		"          - name: default\n", "          - name: default\n          - name: snapshots\n", 1),
+		"              - {id: v, name: V, dataType: numeric}\n",
+		"              - {id: v, name: V, dataType: numeric}\n              - {id: w, name: W, dataType: string}\n", 1))
+	second, logs, stop := serveStoppable(t, "-config", path)
+	defer stop()
+	c = joinWithEnv(t, second.WSURL, second.Installations[0].Env)
+	defer c.Close()
+	mustCall(appendProc(second, "readings", false), map[string]any{"tsp": 2000, "v": 2.5, "w": "new"})
+	mustCall(wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "s.txt", "data": "bmV3"})
+	res, err := c.Call(ctx, wire.HistoryProc("readings"), nil, wamp.List{map[string]any{"limit": 10}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := res.Arguments[0].([]any)
+	var got []string
+	for _, r := range rows {
+		row := r.(map[string]any)
+		got = append(got, fmt.Sprintf("%v %v %v", row["tsp"], row["v"], row["w"]))
+	}
+	if want := []string{"1000 1.5 <nil>", "2000 2.5 new"}; !cmp.Equal(got, want) {
+		t.Errorf("history after the restart: %v, want %v\n%s", got, want, logs)
+	}
+	if content, ok := getFile(ctx, t, c, "a.txt"); !ok || content != "old" {
+		t.Errorf("a.txt after the restart: %q, %v", content, ok)
+	}
+}
+
 // TestDataFolderRefusals: a folder another flockd holds is refused, by
 // serve and by check, naming its pid; a damaged folder is refused naming
-// the file; -memory keeps nothing.
+// the file; -memory keeps nothing. The demo keeps its rows and files.
 func TestDataFolderRefusals(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "data")
 	_, _, stop := serveStoppable(t, "-data", data)
@@ -118,8 +170,8 @@ func TestDataFolderRefusals(t *testing.T) {
 	if err := run(context.Background(), []string{"check", "-data", data}, &out, io.Discard, nil); err != nil {
 		t.Fatalf("check: %v", err)
 	}
-	for _, want := range []string{"data folder " + data + ": format 1", "registry.db", "values checked",
-		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "ok: every file reads whole"} {
+	for _, want := range []string{"data folder " + data + ": format 2", "registry.db", "fleet.db", "files.db", "values checked",
+		"registry: 1 projects, 2 devices, 1 apps, 2 installations, 1 users", "tables: 10 rows", "files: 3 objects", "ok: every file reads whole"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("check output lacks %q:\n%s", want, out.String())
 		}

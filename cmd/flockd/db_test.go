@@ -104,11 +104,11 @@ func TestDBFlag(t *testing.T) {
 // server cannot be reached; -db-wait bounds how long it waits.
 func TestDBUnreachable(t *testing.T) {
 	ctx := context.Background()
-	err := run(ctx, []string{"-listen", "127.0.0.1:0", "-db", "postgres://nobody:x@127.0.0.1:1/none"}, io.Discard, io.Discard, nil)
+	err := run(ctx, []string{"-memory", "-listen", "127.0.0.1:0", "-db", "postgres://nobody:x@127.0.0.1:1/none"}, io.Discard, io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "cannot reach the server at 127.0.0.1:1") || !strings.Contains(err.Error(), "-db-wait") {
 		t.Errorf("flockd -db with no server: %v", err)
 	}
-	err = run(ctx, []string{"-listen", "127.0.0.1:0", "-db", "postgres://nobody:x@127.0.0.1:1/none", "-db-wait", "300ms"}, io.Discard, io.Discard, nil)
+	err = run(ctx, []string{"-memory", "-listen", "127.0.0.1:0", "-db", "postgres://nobody:x@127.0.0.1:1/none", "-db-wait", "300ms"}, io.Discard, io.Discard, nil)
 	if err == nil || !strings.Contains(err.Error(), "did not answer within 300ms") {
 		t.Errorf("flockd -db-wait 300ms with no server: %v", err)
 	}

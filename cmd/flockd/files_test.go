@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -9,11 +8,9 @@ import (
 	"log"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -151,40 +148,8 @@ func TestKilledFlockdSpill(t *testing.T) {
 	leakcheck.Check(t)
 	tmp, spill, envDir := t.TempDir(), filepath.Join(t.TempDir(), "spill"), t.TempDir()
 	envPath := filepath.Join(envDir, "env.json")
-	args, _ := json.Marshal([]string{"-memory", "-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill})
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childArgs+"="+string(args), "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	ready, drained := make(chan struct{}), make(chan struct{})
-	var logs strings.Builder
-	go func() { // reads the child's log until it ends
-		defer close(drained)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			logs.WriteString(sc.Text() + "\n")
-			if strings.Contains(sc.Text(), "environment file written") && !isClosed(ready) {
-				close(ready)
-			}
-		}
-	}()
-	kill := sync.OnceFunc(func() {
-		_ = cmd.Process.Kill()
-		<-drained
-		_ = cmd.Wait()
-	})
-	t.Cleanup(kill)
-	select {
-	case <-ready:
-	case <-drained:
-		kill()
-		t.Fatalf("the child flockd ended:\n%s", logs.String())
-	}
+	c := startChild(t, []string{"-memory", "-listen", "127.0.0.1:0", "-env-file", envPath, "-no-record", "-no-console", "-spill-dir", spill},
+		"TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
 	b, err := os.ReadFile(envPath)
 	if err != nil {
 		t.Fatal(err)
@@ -194,7 +159,7 @@ func TestKilledFlockdSpill(t *testing.T) {
 		t.Fatal(err)
 	}
 	blob := uploadLarge(t, f, spill)
-	kill()
+	c.kill()
 	if _, err := os.Stat(blob); err != nil {
 		t.Fatalf("the killed flockd's spill file is gone already: %v", err)
 	}
@@ -210,16 +175,6 @@ func TestKilledFlockdSpill(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(tmp); len(es) != 0 {
 		t.Errorf("the temporary folder holds %v", es)
-	}
-}
-
-// isClosed reports whether ch is closed.
-func isClosed(ch chan struct{}) bool {
-	select {
-	case <-ch:
-		return true
-	default:
-		return false
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"log"
 	"os"
@@ -96,20 +95,12 @@ func serveStoppable(t *testing.T, args ...string) (envFile, *syncBuffer, func())
 		cancel()
 		t.Fatalf("flockd not ready:\n%s", logs)
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var f envFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		t.Fatalf("env file: %v\n%s", err, b)
-	}
-	return f, logs, stop
+	return readEnvFile(t, path), logs, stop
 }
 
 // joinWithEnv connects a raw nexus client the way a device app would: from
 // its environment.
-func joinWithEnv(t *testing.T, wsURL string, env map[string]string) *client.Client {
+func joinWithEnv(t testing.TB, wsURL string, env map[string]string) *client.Client {
 	t.Helper()
 	swarm, _ := strconv.Atoi(env[wire.EnvSwarmKey])
 	app, _ := strconv.Atoi(env[wire.EnvAppKey])

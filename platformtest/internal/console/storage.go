@@ -11,7 +11,10 @@ type Storage struct {
 	Bytes   int64  // the folder's size on disk
 	Rows    int64  // table rows kept, error-logs included
 	Objects int64  // file objects kept
-	Err     string // why the figures could not be read, if so
+	// RowLimit bounds the rows kept in memory (no data folder); 0: none.
+	RowLimit int64
+	Full     bool   // the in-memory store refuses appends at its bound
+	Err      string // why the figures could not be read, if so
 }
 
 // storageView is the storage part of the overview.

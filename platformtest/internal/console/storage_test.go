@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -45,4 +46,31 @@ func TestOverviewStorage(t *testing.T) {
 	if !re.MatchString(page) {
 		t.Errorf("the overview does not show the folder:\n%s", page)
 	}
+
+	// In memory with a bound on the rows: the overview says when it is
+	// reached.
+	p = platformtest.New(t, platformtest.WithConsole(platformtest.Console{}), platformtest.WithMemoryRowLimit(1))
+	in = p.Install(p.AddDevice("d"), p.AddApp("a", dataTemplate), platformtest.Dev)
+	for i := range 2 {
+		err := p.InsertRows(in, "readings", map[string]any{"tsp": t0.Add(time.Duration(i) * time.Second), "sensor": "s", "celsius": 1.0})
+		if (err != nil) != (i == 1) {
+			t.Fatalf("row %d: %v", i, err)
+		}
+	}
+	res, err = http.Get(p.HTTPURL() + "/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if b, err = io.ReadAll(res.Body); err != nil {
+		t.Fatal(err)
+	}
+	if want := "1 table rows and 0 file objects kept. Memory holds at most 1 rows: full, appends are refused with storage_full."; !strings.Contains(stripTags(string(b)), want) {
+		t.Errorf("the overview lacks %q:\n%s", want, b)
+	}
+}
+
+// stripTags removes the HTML tags of a page and unescapes it.
+func stripTags(page string) string {
+	return html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, ""))
 }

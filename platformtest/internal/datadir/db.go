@@ -3,15 +3,23 @@
 // fsync, as etcd's backend batches its transactions. One goroutine per
 // file commits: it takes the first waiting write, every write waiting
 // behind it (up to maxBatch), runs them in one transaction and commits
-// it; writes that arrive meanwhile wait for the next round. A lone writer
-// waits for its own commit only, never for a timer.
+// it; writes that arrive meanwhile wait for the next round. When several
+// writers were in flight at the last commit, it first lets the goroutines
+// that can run do so while that brings writes (on a busy machine the
+// writers on their way are waiting for a core, not for the disk), then
+// waits a moment (at most half a commit) for as many writers as last
+// time, so that writers that keep writing share each sync rather than
+// splitting into groups that take turns. A lone writer waits for its own
+// commit only, never for a timer or another goroutine.
 
 package datadir
 
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 )
@@ -22,11 +30,12 @@ const maxBatch = 1024
 // DB is a bbolt file of the folder (Dir.DB). It is safe for concurrent
 // use.
 type DB struct {
+	dir      *Dir
 	name     string
 	bolt     *bolt.DB
 	readOnly bool
 
-	reqs chan *write   // unbuffered: a send succeeds once the committer took it
+	reqs chan *write   // the writes waiting for the committer
 	stop chan struct{} // closed by Close
 	done chan struct{} // closed when the committer has ended
 	once sync.Once
@@ -43,8 +52,9 @@ type outcome struct {
 	panic any // fn panicked: the caller panics with it
 }
 
-func newDB(name string, b *bolt.DB, readOnly bool) *DB {
-	db := &DB{name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write),
+func newDB(d *Dir, name string, b *bolt.DB) *DB {
+	readOnly := d.readOnly
+	db := &DB{dir: d, name: name, bolt: b, readOnly: readOnly, reqs: make(chan *write, maxBatch),
 		stop: make(chan struct{}), done: make(chan struct{})}
 	if readOnly {
 		close(db.done)
@@ -70,32 +80,53 @@ func (db *DB) View(fn func(*bolt.Tx) error) error { return db.bolt.View(fn) }
 // returns an error the transaction is rolled back, that error is returned
 // and the other writes are run again without fn; so fn must change
 // nothing but the transaction, and may be run more than once. A panic in
-// fn is a panic of the caller. ctx bounds the wait for the committer to
-// take the write; once taken, Update waits for its commit (a fraction of
-// a second), so that what it returns is true.
+// fn is a panic of the caller. ctx bounds the wait for a place in the
+// committer's queue (maxBatch writes); once queued, Update waits for its
+// commit (a fraction of a second), so that what it returns is true. A commit that does not fit
+// on the disk fails every write of its transaction with an error wrapping
+// ErrFull.
 func (db *DB) Update(ctx context.Context, fn func(*bolt.Tx) error) error {
 	if db.readOnly {
 		return fmt.Errorf("%w: %s", ErrReadOnly, db.name)
 	}
 	w := &write{fn: fn, done: make(chan outcome, 1)}
 	select {
+	case <-db.stop:
+		return db.closed()
+	default:
+	}
+	select {
 	case db.reqs <- w:
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-db.stop:
-		return fmt.Errorf("%w: %s", ErrClosed, db.name)
+		return db.closed()
 	}
-	o := <-w.done
+	var o outcome
+	select {
+	case o = <-w.done:
+	case <-db.done: // the committer ended: it answered every write it took
+		select {
+		case o = <-w.done:
+		default:
+			return db.closed()
+		}
+	}
 	if o.panic != nil {
 		panic(o.panic)
 	}
 	return o.err
 }
 
+// closed is the error of a write to a closed DB.
+func (db *DB) closed() error { return fmt.Errorf("%w: %s", ErrClosed, db.name) }
+
 // commitLoop is the committer.
 func (db *DB) commitLoop() {
 	defer close(db.done)
 	batch := make([]*write, 0, maxBatch)
+	expect, took := 0, time.Duration(0) // writers in flight at the last commit, and its duration
+	commits := 0
 	for {
 		select {
 		case w := <-db.reqs:
@@ -103,19 +134,89 @@ func (db *DB) commitLoop() {
 		case <-db.stop:
 			return
 		}
-	gather:
-		for len(batch) < maxBatch {
-			select {
-			case w := <-db.reqs:
-				batch = append(batch, w)
-			default:
-				break gather
-			}
-		}
+		batch = db.gather(batch, expect, took)
+		start := time.Now()
 		db.commit(batch)
+		took = time.Since(start)
+		// The pages the commits read leave the resident set every
+		// trimEvery commits, and when writing pauses (trim_linux.go).
+		if commits++; commits >= trimEvery || (commits >= trimIdle && len(db.reqs) == 0) {
+			db.trim()
+			commits = 0
+		}
+		// The writers it answered are likely to write again, and so are
+		// those that queued meanwhile.
+		expect = len(batch) + len(db.reqs)
 		clear(batch)
 	}
 }
+
+// gather adds to batch the writes waiting behind its first one. When more
+// writers were in flight at the last commit (expect), it yields to the
+// goroutines that can run as long as each yield brings writes (each
+// commit costs a transaction's pages and two syncs, whatever it holds, so
+// fewer and larger commits leave the cores to the writers), then waits
+// for as many writers as last time, but at most half the last commit's
+// duration (took), so that they share the next sync instead of splitting
+// into two groups that take turns. A lone writer never waits.
+func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
+	want := min(max(expect, 1), maxBatch)
+	batch = db.drain(batch)
+	for want > 1 && len(batch) < maxBatch {
+		n := len(batch)
+		runtime.Gosched()
+		if batch = db.drain(batch); len(batch) == n {
+			break
+		}
+	}
+	if len(batch) >= want {
+		return batch
+	}
+	linger := time.NewTimer(min(took/2, maxLinger))
+	defer linger.Stop()
+	for len(batch) < want {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch, w)
+		case <-linger.C:
+			return batch
+		case <-db.stop:
+			return batch
+		}
+	}
+	return batch
+}
+
+// drain adds to batch the writes waiting in the queue, up to maxBatch.
+func (db *DB) drain(batch []*write) []*write {
+	for len(batch) < maxBatch {
+		select {
+		case w := <-db.reqs:
+			batch = append(batch, w)
+		default:
+			return batch
+		}
+	}
+	return batch
+}
+
+// trimEvery is how many commits the committer makes between two trims of
+// the file's mapping (trim_linux.go): a commit reads a few pages (a bulk
+// of a thousand rows about ten), so the resident set grows by at most a
+// few hundred pages between two.
+const trimEvery = 64
+
+// trimIdle is how many commits since the last trim make the committer
+// trim when no write waits.
+const trimIdle = 8
+
+// Trim drops the pages of the file that reads mapped into memory from the
+// process's resident set (they stay in the page cache): for a reader that
+// walked much of the file.
+func (db *DB) Trim() { db.trim() }
+
+// maxLinger bounds the wait of gather for the writers of the last commit.
+const maxLinger = 5 * time.Millisecond
 
 // commit runs the writes of batch in one transaction and reports each
 // outcome. A write that fails or panics is answered and left out, and the
@@ -142,8 +243,14 @@ func (db *DB) commit(batch []*write) {
 			batch = append(batch[:failed:failed], batch[failed+1:]...)
 			continue
 		}
-		if err := tx.Commit(); err != nil {
-			err = fmt.Errorf("%s: commit: %w", db.name, err)
+		err = db.dir.noSpace()
+		if err != nil {
+			_ = tx.Rollback()
+		} else {
+			err = tx.Commit()
+		}
+		if err != nil {
+			err = fullError(db.dir.path, fmt.Errorf("%s: commit: %w", db.name, err))
 			for _, w := range batch {
 				w.done <- outcome{err: err}
 			}

@@ -28,5 +28,16 @@
 //
 // Every value a service stores goes through Put (and is read back through
 // Get or Value): it carries a CRC-32C of its key and bytes, so that the
-// check at Open finds a damaged value as well as a damaged page.
+// check at Open finds a damaged value as well as a damaged page. What a
+// service generates once and must find again (a key) it stores with
+// DB.Keep.
+//
+// A blob folder (Dir.Blobs, blobs.go) holds files written whole and
+// synced before they get their name; the service records the name in its
+// bbolt file afterwards and removes, when it opens the folder, the blobs
+// that no record names.
+//
+// On a full disk a commit or a blob write fails with ErrFull and keeps
+// nothing; reads go on (full.go). Dir.SimulateFull makes a folder behave
+// so for tests.
 package datadir

@@ -27,6 +27,10 @@ var (
 	ErrReadOnly = errors.New("data folder opened read-only")
 	// ErrClosed reports an operation on a closed folder or file.
 	ErrClosed = errors.New("data folder closed")
+	// ErrFull reports a write that did not fit: the disk (or the user's
+	// quota on it) is full. Nothing of the write is kept; reads go on,
+	// and writes succeed again once there is room.
+	ErrFull = errors.New("data folder full")
 )
 
 // damaged returns the error of a damaged file of the folder dir.

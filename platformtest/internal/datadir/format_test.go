@@ -218,3 +218,30 @@ func TestReadOnlyDoesNotUpgrade(t *testing.T) {
 		t.Errorf("read-only DB of a missing file: %v", err)
 	}
 }
+
+// TestFormat1Upgraded: a folder of format 1 (the registry only, as the
+// first flockd with a data folder wrote it) is copied and upgraded to the
+// current format, which keeps rows and objects, with its files as they
+// were.
+func TestFormat1Upgraded(t *testing.T) {
+	dir := oldFolder(t)
+	d := mustOpen(t, dir)
+	if d.Format() != 2 || CurrentFormat() != 2 || d.CopyPath() != dir+".format1-copy" {
+		t.Fatalf("format %d (current %d), copy %q", d.Format(), CurrentFormat(), d.CopyPath())
+	}
+	db, err := d.DB("things")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	err = db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket([]byte("old")).ForEach(func(k, v []byte) error {
+			_, err := Value(k, v)
+			n++
+			return err
+		})
+	})
+	if err != nil || n != 50 {
+		t.Errorf("after the upgrade: %d values, %v", n, err)
+	}
+}

@@ -32,6 +32,7 @@ type unitStore struct {
 // test runs once against each (eachStore). A new store is one entry.
 var unitStores = []unitStore{
 	{"memory", func(testing.TB) Store { return NewMemoryStore() }},
+	{"datadir", openBoltStore},
 }
 
 // postgresEnv names the variable that holds the connection string of the
@@ -73,9 +74,9 @@ func eachStore(t *testing.T, body func(t *testing.T, s unitStore)) {
 	}
 }
 
-// memoryStore is the memory store, for the tests of its costs and the
-// benchmarks.
-var memoryStore = unitStores[0]
+// memoryStore and datadirStore are the stores that read rows in Go, for
+// the tests of their costs and the benchmarks.
+var memoryStore, datadirStore = unitStores[0], unitStores[1]
 
 // unitTemplate is the data template of the unit tests.
 const unitTemplate = `

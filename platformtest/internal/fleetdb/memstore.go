@@ -11,7 +11,9 @@
 // (examined), so tests can check that a read's cost follows its result,
 // not the table's size.
 //
-// Nothing is durable: the rows live as long as the store.
+// Nothing is durable: the rows live as long as the store. The store
+// itself (its realms, its bound on rows, what it offers the
+// reconciliation) is in memstore_keep.go.
 
 package fleetdb
 
@@ -28,33 +30,12 @@ import (
 	"sync/atomic"
 )
 
-// NewMemoryStore returns a Store that keeps every realm's rows in memory.
-// Each Open makes empty storage.
-func NewMemoryStore() Store { return memStore{} }
-
-type memStore struct{}
-
-func (memStore) Open(_ context.Context, s *Schema) (Tables, error) {
-	m := &memTables{tables: map[string]*memTable{}, views: map[string]*memView{}}
-	for _, ts := range s.Tables {
-		t := &memTable{schema: ts, nextID: 1}
-		if len(ts.EntityKey) > 0 {
-			t.latest, t.uniq = map[string]*memRow{}, map[string]bool{}
-		}
-		m.tables[ts.Name] = t
-	}
-	for _, vs := range s.Transforms {
-		m.views[vs.Name] = &memView{schema: vs}
-	}
-	return m, nil
-}
-
-func (memStore) Close() error { return nil }
-
 // memTables is the memory storage of one realm. The maps are fixed at
 // Open; mu guards the rows.
 type memTables struct {
+	store    *memStore
 	mu       sync.RWMutex
+	replaced bool // a migration made new storage for the realm (guarded by mu)
 	tables   map[string]*memTable
 	views    map[string]*memView
 	seq      int64        // the last insertion sequence
@@ -115,6 +96,18 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 	s := t.schema
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.replaced {
+		return errCatalogChanged
+	}
+	if err := m.store.reserve(int64(len(rows))); err != nil {
+		return err
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			m.store.rows.Add(-int64(len(rows)))
+		}
+	}()
 	var staged map[string]*memRow
 	var stagedUniq map[string]bool
 	if t.latest != nil {
@@ -154,19 +147,25 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 		}
 	}
 	t.add(stored)
+	ok = true
 	return nil
 }
 
-// entityKey encodes the entity key of a row's values; complete is false
-// when the table has none or a key value is NULL (such rows never
-// conflict and are not merged).
+// entityKey encodes the entity key of a row's values (entityKeyOf).
 func (t *memTable) entityKey(vals []any) (key string, complete bool) {
-	if t.latest == nil {
+	return entityKeyOf(t.schema, vals)
+}
+
+// entityKeyOf encodes the entity key of a row's values of a table with
+// schema s; complete is false when the table has none or a key value is
+// NULL (such rows never conflict and are not merged).
+func entityKeyOf(s *TableSchema, vals []any) (key string, complete bool) {
+	if len(s.EntityKey) == 0 {
 		return "", false
 	}
 	var sb strings.Builder
 	complete = true
-	for _, i := range t.schema.EntityKey {
+	for _, i := range s.EntityKey {
 		sb.WriteString(valueKey(vals[i]))
 		sb.WriteByte(0x1f)
 		if vals[i] == nil {

@@ -149,26 +149,11 @@ func (m *memTables) ReadTransform(ctx context.Context, transform string, q *Tran
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	var page []map[string]any
-	skip := q.Offset
-	vals := make([]any, len(v.schema.Columns))
+	page := NewTransformPage(q, v.schema.Columns)
 	for _, r := range v.rows {
-		if int64(len(page)) >= q.Limit {
+		if !page.Add(r) {
 			break
 		}
-		if q.Filter != nil {
-			for i, c := range v.schema.Columns {
-				vals[i] = r[c.ID]
-			}
-			if !q.Filter.Match(vals) {
-				continue
-			}
-		}
-		if skip > 0 {
-			skip--
-			continue
-		}
-		page = append(page, r)
 	}
-	return page, nil
+	return page.Rows, nil
 }

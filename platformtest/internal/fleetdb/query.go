@@ -112,3 +112,42 @@ type TransformQuery struct {
 	Offset int64
 	Limit  int64
 }
+
+// TransformPage gathers the answer of a TransformQuery from a store that
+// reads a transform's rows in Go: Add is offered the rows in the view's
+// order until it reports that the page is full.
+type TransformPage struct {
+	q    *TransformQuery
+	cols []Column
+	vals []any
+	skip int64
+	Rows []map[string]any
+}
+
+// NewTransformPage starts the page of q on a transform with the declared
+// columns cols.
+func NewTransformPage(q *TransformQuery, cols []Column) *TransformPage {
+	return &TransformPage{q: q, cols: cols, vals: make([]any, len(cols)), skip: q.Offset}
+}
+
+// Add offers the next row of the view and reports whether more are
+// wanted.
+func (p *TransformPage) Add(r map[string]any) bool {
+	if int64(len(p.Rows)) >= p.q.Limit {
+		return false
+	}
+	if p.q.Filter != nil {
+		for i, c := range p.cols {
+			p.vals[i] = r[c.ID]
+		}
+		if !p.q.Filter.Match(p.vals) {
+			return true
+		}
+	}
+	if p.skip > 0 {
+		p.skip--
+		return true
+	}
+	p.Rows = append(p.Rows, r)
+	return int64(len(p.Rows)) < p.q.Limit
+}

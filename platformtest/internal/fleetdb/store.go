@@ -17,10 +17,11 @@
 // receives every read as a validated, typed query (query.go, filter.go),
 // never "all rows", so that a database can answer it in SQL.
 //
-// Implementations: in memory (memstore.go, the default) and PostgreSQL
-// (pgstore.go; it also computes transforms and applies retention,
-// Maintainer, and gives direct SQL access, SQLAccess). A store that reads
-// rows in Go gets the reference semantics from Filter.Match and
+// Implementations: in memory (memstore.go, the default), in the data
+// folder's fleet.db (boltstore.go, platformtest.WithDataDir) and
+// PostgreSQL (pgstore.go; it also computes transforms and applies
+// retention, Maintainer, and gives direct SQL access, SQLAccess). A store
+// that reads rows in Go gets the reference semantics from Filter.Match and
 // SeriesBuilder.
 //
 // Value forms: a row is a []any with one value per column of its table
@@ -102,6 +103,27 @@ type Tables interface {
 	SetTransformRows(ctx context.Context, transform string, rows []map[string]any) error
 }
 
+// Dropper is implemented by a store whose realms outlive the DB's
+// backends (the memory store for the life of the platform, the data
+// folder's across restarts): the reconciliation with flockd's
+// configuration drops through it what a changed data template removes,
+// before the realm is opened with the new schema (Open adds what it
+// adds). The DB asks for the capability (Migrate, realm.Migrator); a
+// store without it applies its own rule at Open.
+type Dropper interface {
+	// Drop removes tables, and columns of tables (by table, the column
+	// ids), from a realm's storage with their values: the reconciliation
+	// allowed it. A table, column or realm the store does not hold is no
+	// error.
+	Drop(ctx context.Context, realm string, tables []string, columns map[string][]string) error
+}
+
+// RowCounter is implemented by a store that counts the rows it holds over
+// every realm at little cost (the console's overview).
+type RowCounter interface {
+	Rows(ctx context.Context) (int64, error)
+}
+
 // Maintainer is implemented by the Tables of a store that computes
 // transforms from their SQL and applies the data template's retention
 // (dropAfter) and downsampling itself (the PostgreSQL store). The DB
@@ -145,10 +167,10 @@ type KeyStore interface {
 }
 
 // RealmDropper is implemented by a store that keeps realms beyond the
-// platform (the PostgreSQL store): DropRealm removes a realm's storage
-// with every row, whether this process opened it or not; a realm it never
-// stored is no error. The DB calls it when the platform forgets a realm
-// (Forget).
+// DB's backends (the memory store, the data folder's, PostgreSQL):
+// DropRealm removes a realm's storage with every row, whether this process
+// opened it or not; a realm it never stored is no error. The DB calls it
+// when the platform forgets a realm (Forget).
 type RealmDropper interface {
 	DropRealm(ctx context.Context, realm string) error
 }

@@ -1,10 +1,13 @@
 // This file holds the bytes of stored objects: a blob is immutable once
-// written, kept in memory when small and in a file of the service's spill
-// folder (spill.go) when large, so that a 5 GiB upload never has to fit in
-// memory (the platform's own memory then stays flat in benchmarks, too). Blobs
-// are reference counted: an object holds one reference, a copy of it
-// another, a reader one while it reads; the file goes when the last one
-// is released. It serves no URI.
+// written. In memory (objects_mem.go) it is kept in memory when small and
+// in a file of the service's spill folder (spill.go) when large, so that
+// a 5 GiB upload never has to fit in memory (the platform's own memory
+// then stays flat in benchmarks, too); such blobs are reference counted:
+// an object holds one reference, a copy of it another, a reader one while
+// it reads; the file goes when the last one is released. In a data folder
+// (objects_bolt.go) a blob is a file of the blob folder, named in the
+// object's record, and a reference is an open file, closed on release.
+// It serves no URI.
 
 package fleetfiles
 
@@ -31,7 +34,8 @@ type blob struct {
 	md5    string // hex: the etag
 	sha256 string // hex
 	mem    []byte
-	file   *os.File // nil for a blob in memory
+	file   *os.File // nil for a blob in memory, or one of the data folder not open
+	name   string   // the blob's name in the data folder's blob folder; "" in memory
 	refs   atomic.Int64
 }
 
@@ -70,18 +74,21 @@ func (b *blob) acquire() *blob {
 	return b
 }
 
-// release drops a reference; the last one removes the file.
+// release drops a reference; the last one closes the file, and removes
+// it when it is a spill file.
 func (b *blob) release() {
 	if b.refs.Add(-1) == 0 && b.file != nil {
-		name := b.file.Name()
+		path := b.file.Name()
 		_ = b.file.Close()
-		_ = os.Remove(name)
+		if b.name == "" {
+			_ = os.Remove(path)
+		}
 	}
 }
 
-// blobWriter receives the bytes of an upload: in memory up to spillAbove
-// of announced size, in a spill file above.
-type blobWriter struct {
+// spillWriter receives the bytes of an upload kept in memory: in memory
+// up to spillAbove of announced size, in a spill file above.
+type spillWriter struct {
 	buf  bytes.Buffer
 	file *os.File
 	n    int64
@@ -90,8 +97,8 @@ type blobWriter struct {
 }
 
 // newBlobWriter starts a blob of the announced size.
-func (d *spillDir) newBlobWriter(size int64) (*blobWriter, error) {
-	w := &blobWriter{md5: md5.New(), sha: sha256.New()}
+func (d *spillDir) newBlobWriter(size int64) (*spillWriter, error) {
+	w := &spillWriter{md5: md5.New(), sha: sha256.New()}
 	if size > spillAbove {
 		dir, err := d.path()
 		if err != nil {
@@ -107,7 +114,7 @@ func (d *spillDir) newBlobWriter(size int64) (*blobWriter, error) {
 }
 
 // Write appends to the blob.
-func (w *blobWriter) Write(p []byte) (int, error) {
+func (w *spillWriter) Write(p []byte) (int, error) {
 	var n int
 	var err error
 	if w.file != nil {
@@ -122,23 +129,26 @@ func (w *blobWriter) Write(p []byte) (int, error) {
 }
 
 // ReadFrom copies r into the blob with a large buffer.
-func (w *blobWriter) ReadFrom(r io.Reader) (int64, error) {
+func (w *spillWriter) ReadFrom(r io.Reader) (int64, error) { return copyLarge(w, r) }
+
+// copyLarge copies r into w with a large buffer.
+func copyLarge(w io.Writer, r io.Reader) (int64, error) {
 	buf := make([]byte, 256<<10)
 	return io.CopyBuffer(struct{ io.Writer }{w}, r, buf)
 }
 
 // finish returns the written blob, with one reference.
-func (w *blobWriter) finish() *blob {
+func (w *spillWriter) finish() (*blob, error) {
 	b := &blob{size: w.n, md5: hex.EncodeToString(w.md5.Sum(nil)), sha256: hex.EncodeToString(w.sha.Sum(nil)), file: w.file}
 	if w.file == nil {
 		b.mem = w.buf.Bytes()
 	}
 	b.refs.Store(1)
-	return b
+	return b, nil
 }
 
 // abort drops what was written.
-func (w *blobWriter) abort() {
+func (w *spillWriter) abort() {
 	if w.file != nil {
 		name := w.file.Name()
 		_ = w.file.Close()

@@ -2,13 +2,13 @@
 // every namespace of the app (a namespace is a key prefix carrying
 // policy; all share one storage area and one budget), with their
 // descriptors, the quota check of a write, and the test hooks' view of
-// it. It serves no URI.
+// it. Where the objects are kept is the bucket's objectStore (objects.go).
+// It serves no URI.
 
 package fleetfiles
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -24,26 +24,14 @@ const defaultContentType = "application/octet-stream"
 
 // bucket holds the objects of one realm.
 type bucket struct {
-	svc *Service
-	ri  realm.Info
-	tpl *template.DataTemplate
-	sad int64 // the data backend's key in URLs
+	svc   *Service
+	ri    realm.Info
+	tpl   *template.DataTemplate
+	sad   int64       // the data backend's key in URLs
+	store objectStore // where the objects are kept
 
-	mu      sync.Mutex // guards what follows
-	host    *realm.Host
-	objects map[objectID]*object
-	used    int64 // bytes stored
-}
-
-// objectID names an object in a bucket.
-type objectID struct{ ns, key string }
-
-// object is a stored object.
-type object struct {
-	objectID
-	blob        *blob
-	contentType string
-	modified    time.Time
+	mu   sync.Mutex // guards host
+	host *realm.Host
 }
 
 // descriptor is the wire form of an object (docs/wire.md §7.15), with
@@ -77,37 +65,31 @@ func (b *bucket) namespace(name string) (*template.Namespace, *failure) {
 	return ns, nil
 }
 
-// lookup returns an object, nil when it does not exist. The caller holds
-// b.mu.
-func (b *bucket) lookup(ns, key string) *object { return b.objects[objectID{ns, key}] }
-
-// stat returns an object's descriptor, or NO_SUCH_OBJECT.
-func (b *bucket) stat(ns, key string) (map[string]any, *failure) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	o := b.lookup(ns, key)
-	if o == nil {
-		return nil, noSuchObject(ns, key)
-	}
-	return o.descriptor(), nil
-}
-
 func noSuchObject(ns, key string) *failure {
 	return refuse(wire.FileNoSuchObject, "no object %q in namespace %q", key, ns)
 }
 
-// open returns an object and a reference to its blob, which the caller
+// open returns an object with a reference to its blob, which the caller
 // releases; NO_SUCH_OBJECT when it does not exist.
-func (b *bucket) open(ns, key string) (object, *failure) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	o := b.lookup(ns, key)
-	if o == nil {
-		return object{}, noSuchObject(ns, key)
+func (b *bucket) open(ns, key string) (*object, *failure) {
+	o, err := b.store.get(ns, key)
+	if err != nil {
+		return nil, storageFailure("reading the object", err)
 	}
-	cp := *o
-	cp.blob = o.blob.acquire()
-	return cp, nil
+	if o == nil {
+		return nil, noSuchObject(ns, key)
+	}
+	return o, nil
+}
+
+// stat returns an object's descriptor, or NO_SUCH_OBJECT.
+func (b *bucket) stat(ns, key string) (map[string]any, *failure) {
+	o, f := b.open(ns, key)
+	if f != nil {
+		return nil, f
+	}
+	o.blob.release()
+	return o.descriptor(), nil
 }
 
 // checkFits checks an object of size bytes with content type ct against
@@ -124,89 +106,81 @@ func checkFits(ns *template.Namespace, size int64, ct string) *failure {
 	return nil
 }
 
-// checkQuota checks that size bytes replacing the object ns/key fit the
-// budget. The caller holds b.mu.
-func (b *bucket) checkQuota(ns, key string, size int64) *failure {
-	quota := b.svc.quota(b.ri.Name)
-	if quota == 0 {
+// quotaFailure refuses a write of size bytes that would leave after bytes
+// stored, used before it, when that passes quota (0: no bound).
+func quotaFailure(used, after, size, quota int64) *failure {
+	if quota == 0 || after <= quota {
 		return nil
 	}
-	after := b.used + size
-	if o := b.lookup(ns, key); o != nil {
-		after -= o.blob.size
+	return refuse(wire.FileQuotaExceeded, "the filestore is full: %d of %d bytes used, the object needs %d", used, quota, size)
+}
+
+// checkQuota checks that size bytes replacing the object ns/key fit the
+// budget.
+func (b *bucket) checkQuota(ns, key string, size int64) *failure {
+	f, err := b.store.fits(ns, key, size, b.svc.quota(b.ri.Name))
+	if err != nil {
+		return storageFailure("checking the quota", err)
 	}
-	if after > quota {
-		return refuse(wire.FileQuotaExceeded, "the filestore is full: %d of %d bytes used, the object needs %d",
-			b.used, quota, size)
+	return f
+}
+
+// newBlob starts the content of a new object of the announced size.
+func (b *bucket) newBlob(size int64) (blobWriter, *failure) {
+	w, err := b.store.newBlob(size)
+	if err != nil {
+		return nil, storageFailure("storing the object", err)
 	}
-	return nil
+	return w, nil
+}
+
+// storeBytes stores data as new content.
+func (b *bucket) storeBytes(data []byte) (*blob, *failure) {
+	if b.svc.cfg.Records == nil {
+		return newMemBlob(data), nil
+	}
+	w, f := b.newBlob(int64(len(data)))
+	if f != nil {
+		return nil, f
+	}
+	if _, err := w.Write(data); err != nil {
+		w.abort()
+		return nil, storageFailure("storing the object", err)
+	}
+	bl, err := w.finish()
+	if err != nil {
+		return nil, storageFailure("storing the object", err)
+	}
+	return bl, nil
 }
 
 // commit stores blob (its reference passes to the bucket) as ns/key after
 // the quota check, publishes the event and returns the new object (whose
-// fields never change). On failure the blob is released.
+// fields never change). On failure the blob is dropped.
 func (b *bucket) commit(ns, key string, bl *blob, ct string, now time.Time) (*object, *failure) {
-	b.mu.Lock()
-	if f := b.checkQuota(ns, key, bl.size); f != nil {
-		b.mu.Unlock()
-		bl.release()
-		return nil, f
-	}
 	o := &object{objectID: objectID{ns, key}, blob: bl, contentType: ct, modified: now}
-	old := b.objects[o.objectID]
-	b.objects[o.objectID] = o
-	b.used += bl.size
-	if old != nil {
-		b.used -= old.blob.size
+	_, f, err := b.store.put(o, b.svc.quota(b.ri.Name))
+	if err != nil {
+		return nil, storageFailure("storing the object", err)
 	}
-	b.mu.Unlock()
-	if old != nil {
-		old.blob.release()
+	if f != nil {
+		return nil, f
 	}
 	b.publish(wire.FileActionPut, ns, o.descriptor())
 	return o, nil
 }
 
 // remove deletes ns/key and reports whether it existed.
-func (b *bucket) remove(ns, key string) bool {
-	b.mu.Lock()
-	o := b.objects[objectID{ns, key}]
-	if o != nil {
-		delete(b.objects, o.objectID)
-		b.used -= o.blob.size
+func (b *bucket) remove(ns, key string) (bool, *failure) {
+	o, err := b.store.remove(ns, key)
+	if err != nil {
+		return false, storageFailure("deleting the object", err)
 	}
-	b.mu.Unlock()
 	if o == nil {
-		return false
+		return false, nil
 	}
-	o.blob.release()
 	b.publish(wire.FileActionDelete, ns, o.descriptor())
-	return true
-}
-
-// clear drops every object.
-func (b *bucket) clear() {
-	b.mu.Lock()
-	objs := b.objects
-	b.objects = map[objectID]*object{}
-	b.used = 0
-	b.mu.Unlock()
-	for _, o := range objs {
-		o.blob.release()
-	}
-}
-
-// sorted returns the objects of namespace ns whose key starts with
-// prefix, by key. The caller holds b.mu.
-func (b *bucket) sorted(ns, prefix string) []*object {
-	var out []*object
-	for id, o := range b.objects {
-		if id.ns == ns && strings.HasPrefix(id.key, prefix) {
-			out = append(out, o)
-		}
-	}
-	slices.SortFunc(out, func(x, y *object) int { return strings.Compare(x.key, y.key) })
-	return out
+	return true, nil
 }
 
 // Bucket is the test hooks' view of a realm's objects.
@@ -228,20 +202,17 @@ func (o *object) info() ObjectInfo {
 }
 
 // Objects returns the stored objects ordered by namespace and key, after
-// retention.
+// retention. A data folder that cannot be read is logged and shows what
+// was read.
 func (h *Bucket) Objects() []ObjectInfo {
 	h.b.sweep(h.b.svc.cfg.Clock.Now())
-	h.b.mu.Lock()
-	defer h.b.mu.Unlock()
-	ids := slices.SortedFunc(maps.Keys(h.b.objects), func(x, y objectID) int {
-		if c := strings.Compare(x.ns, y.ns); c != 0 {
-			return c
-		}
-		return strings.Compare(x.key, y.key)
+	var out []ObjectInfo
+	err := h.b.store.all(func(o *object) bool {
+		out = append(out, o.info())
+		return true
 	})
-	out := make([]ObjectInfo, len(ids))
-	for i, id := range ids {
-		out[i] = h.b.objects[id].info()
+	if err != nil {
+		h.b.svc.cfg.Log.Error("files: objects not read", "realm", h.b.ri.Name, "err", err)
 	}
 	return out
 }
@@ -251,7 +222,10 @@ func (h *Bucket) Objects() []ObjectInfo {
 func (h *Bucket) Content(ns, key string) ([]byte, bool, error) {
 	o, f := h.b.open(ns, key)
 	if f != nil {
-		return nil, false, nil
+		if f.code == wire.FileNoSuchObject {
+			return nil, false, nil
+		}
+		return nil, false, f
 	}
 	defer o.blob.release()
 	data, err := o.blob.bytes()
@@ -274,7 +248,11 @@ func (h *Bucket) Store(nsName, key string, data []byte, ct string) (ObjectInfo, 
 	if f := checkFits(ns, int64(len(data)), ct); f != nil {
 		return ObjectInfo{}, f
 	}
-	o, f := h.b.commit(nsName, key, newMemBlob(slices.Clone(data)), ct, h.b.svc.cfg.Clock.Now())
+	bl, f := h.b.storeBytes(slices.Clone(data))
+	if f != nil {
+		return ObjectInfo{}, f
+	}
+	o, f := h.b.commit(nsName, key, bl, ct, h.b.svc.cfg.Clock.Now())
 	if f != nil {
 		return ObjectInfo{}, f
 	}

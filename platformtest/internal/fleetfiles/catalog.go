@@ -68,13 +68,14 @@ func (c *call) serveUsage() (map[string]any, *failure) {
 	for _, name := range b.tpl.NamespaceNames() {
 		perNS[name] = int64(0)
 	}
-	b.mu.Lock()
-	used, count := b.used, int64(len(b.objects))
-	for id, o := range b.objects {
-		n, _ := perNS[id.ns].(int64)
-		perNS[id.ns] = n + o.blob.size
+	per, count, err := b.store.usage()
+	if err != nil {
+		return nil, storageFailure("reading the usage", err)
 	}
-	b.mu.Unlock()
+	var used int64
+	for ns, n := range per {
+		perNS[ns], used = n, used+n
+	}
 	free := int64(-1)
 	if quota > 0 {
 		free = max(quota-used, 0)

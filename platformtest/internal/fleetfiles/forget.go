@@ -1,8 +1,17 @@
-// This file holds Forget (realm.Forgetter): the reconciliation with
-// flockd's configuration removed a realm, and its bucket goes with every
-// object in it. It serves no URI.
+// This file holds what the file service offers the reconciliation with
+// flockd's configuration (realm.Forgetter, realm.Migrator): Forget, when
+// a realm leaves the configuration and its bucket goes with every object
+// in it, and Migrate, when its app's data template changed: the objects
+// of the namespaces it removed go (the reconciliation allowed it), and
+// the bucket takes the new namespaces. It serves no URI.
 
 package fleetfiles
+
+import (
+	"fmt"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+)
 
 // Forget drops the bucket of a realm and its objects; a realm without a
 // bucket is no error. A later bucket of the same realm starts empty, with
@@ -15,9 +24,46 @@ func (s *Service) Forget(realmName string) error {
 		delete(s.bySad, b.sad)
 	}
 	s.mu.Unlock()
+	store := s.newStore(realmName) // a data folder's may hold objects of a realm not used since the start
 	if b != nil {
-		b.clear()
+		store = b.store
+	}
+	if err := store.clear(); err != nil {
+		return fmt.Errorf("files of %s: %w", realmName, err)
+	}
+	if b != nil {
 		s.cfg.Log.Info("file bucket removed with its objects", "realm", realmName)
+	}
+	return nil
+}
+
+// Migrate brings a realm's bucket to its app's changed data template: the
+// objects of the namespaces ch removes are deleted, and the bucket serves
+// the template the registry now holds (its sad_key and objects stay). The
+// realm's sessions see the new namespaces once it is brought up again.
+func (s *Service) Migrate(realmName string, ch realm.TemplateChange) error {
+	s.mu.Lock()
+	b := s.buckets[realmName]
+	s.mu.Unlock()
+	store := s.newStore(realmName)
+	if b != nil {
+		store = b.store
+		ri, tpl, err := s.cfg.Lookup(realmName)
+		if err != nil {
+			return fmt.Errorf("files of %s: %w", realmName, err)
+		}
+		nb := &bucket{svc: s, ri: ri, tpl: tpl, sad: b.sad, store: b.store}
+		s.mu.Lock()
+		if s.buckets[realmName] == b {
+			s.buckets[realmName], s.bySad[b.sad] = nb, nb
+		}
+		s.mu.Unlock()
+	}
+	for _, ns := range ch.RemovedNamespaces {
+		if err := store.removeNamespace(ns); err != nil {
+			return fmt.Errorf("files of %s: namespace %s: %w", realmName, ns, err)
+		}
+		s.cfg.Log.Info("file namespace removed with its objects", "realm", realmName, "namespace", ns)
 	}
 	return nil
 }

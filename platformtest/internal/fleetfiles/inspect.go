@@ -13,13 +13,33 @@ type Usage struct {
 	Absent     bool  // the deployment has no file service
 }
 
-// Usage returns the bucket's usage, after retention.
+// Usage returns the bucket's usage, after retention. A data folder that
+// cannot be read is logged and shows nothing stored.
 func (h *Bucket) Usage() Usage {
 	b := h.b
 	b.sweep(b.svc.cfg.Clock.Now())
 	u := Usage{Namespaces: b.tpl.NamespaceNames(), QuotaBytes: b.svc.quota(b.ri.Name), Absent: b.svc.cfg.Absent}
-	b.mu.Lock()
-	u.UsedBytes, u.Objects = b.used, len(b.objects)
-	b.mu.Unlock()
+	per, n, err := b.store.usage()
+	for _, used := range per {
+		u.UsedBytes += used
+	}
+	u.Objects = int(n)
+	if err != nil {
+		b.svc.cfg.Log.Error("files: usage not read", "realm", b.ri.Name, "err", err)
+	}
 	return u
+}
+
+// Objects returns how many objects the service keeps over every realm:
+// those of the buckets it made, or of every realm of a data folder.
+func (s *Service) Objects() (int64, error) {
+	if s.cfg.Records != nil {
+		return countObjects(s.cfg.Records)
+	}
+	var n int64
+	for _, b := range s.loaded() {
+		_, count, _ := b.store.usage()
+		n += count
+	}
+	return n, nil
 }

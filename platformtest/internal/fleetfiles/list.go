@@ -66,8 +66,13 @@ func (c *call) serveList() (map[string]any, *failure) {
 		return nil, refuse(wire.FileInternal, "invalid cursor %q: %v", cursorText, err)
 	}
 
-	c.b.mu.Lock()
-	entries := listEntries(c.b.sorted(ns.Name, prefix), prefix, delim, after)
+	scan := func(from string, fn func(*object) (string, bool)) error {
+		return c.b.store.scan(ns.Name, prefix, from, fn)
+	}
+	entries, err := listEntries(scan, prefix, delim, after, int(limit)+1)
+	if err != nil {
+		return nil, storageFailure("listing", err)
+	}
 	truncated := int64(len(entries)) > limit
 	if truncated {
 		entries = entries[:limit]
@@ -82,7 +87,6 @@ func (c *call) serveList() (map[string]any, *failure) {
 		d[wire.FieldContentType] = typeByExtension(e.obj.key)
 		objects = append(objects, d)
 	}
-	c.b.mu.Unlock()
 	next := ""
 	if truncated {
 		next = encodeCursor(entries[len(entries)-1].name)
@@ -93,24 +97,42 @@ func (c *call) serveList() (map[string]any, *failure) {
 	}, nil
 }
 
-// listEntries folds objects (sorted by key, all under prefix) into the
-// entries of a listing: keys with delim after prefix become their common
-// prefix, once. Entries up to and including after are left out.
-func listEntries(objs []*object, prefix, delim, after string) []listEntry {
+// listEntries folds the objects under prefix, which scan visits by key
+// from a key on, into at most n entries of a listing: keys with delim
+// after prefix become their common prefix, once (the keys under a common
+// prefix are skipped, not visited). Entries up to and including after are
+// left out.
+func listEntries(scan func(from string, fn func(*object) (string, bool)) error, prefix, delim, after string, n int) ([]listEntry, error) {
 	var out []listEntry
-	for _, o := range objs {
+	err := scan(max(prefix, after), func(o *object) (string, bool) {
 		e := listEntry{name: o.key, obj: o}
+		skip := ""
 		if delim != "" {
 			if i := strings.Index(o.key[len(prefix):], delim); i >= 0 {
 				e = listEntry{name: o.key[:len(prefix)+i+len(delim)]}
+				skip = prefixEnd(e.name)
 			}
 		}
 		if (after != "" && e.name <= after) || (len(out) > 0 && out[len(out)-1].obj == nil && out[len(out)-1].name == e.name) {
-			continue
+			return skip, true
 		}
 		out = append(out, e)
+		return skip, len(out) < n
+	})
+	return out, err
+}
+
+// prefixEnd returns the smallest string above every string starting with
+// p; "" when there is none.
+func prefixEnd(p string) string {
+	b := []byte(p)
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] < 0xff {
+			b[i]++
+			return string(b[:i+1])
+		}
 	}
-	return out
+	return ""
 }
 
 // encodeCursor returns the cursor after an entry.

@@ -8,9 +8,11 @@ import (
 )
 
 func TestListEntries(t *testing.T) {
-	var objs []*object
+	store := newMemObjects(nil)
 	for _, k := range []string{"a.txt", "docs/1", "docs/2", "docs/x/3", "docsy", "z"} {
-		objs = append(objs, &object{objectID: objectID{"default", k}})
+		if _, f, err := store.put(&object{objectID: objectID{"default", k}, blob: newMemBlob(nil)}, 0); f != nil || err != nil {
+			t.Fatal(f, err)
+		}
 	}
 	names := func(es []listEntry) []string {
 		var out []string
@@ -26,22 +28,28 @@ func TestListEntries(t *testing.T) {
 	for _, tc := range []struct {
 		prefix, delim, after string
 		want                 []string
+		visits               int // the keys under a common prefix are skipped
 	}{
-		{"", "/", "", []string{"a.txt", "docs/ (prefix)", "docsy", "z"}},
-		{"", "", "", []string{"a.txt", "docs/1", "docs/2", "docs/x/3", "docsy", "z"}},
-		{"", "/", "docs/", []string{"docsy", "z"}},
-		{"", "/", "a.txt", []string{"docs/ (prefix)", "docsy", "z"}},
-		{"docs/", "/", "", []string{"docs/1", "docs/2", "docs/x/ (prefix)"}},
-		{"", "s/", "", []string{"a.txt", "docs/ (prefix)", "docsy", "z"}},
+		{"", "/", "", []string{"a.txt", "docs/ (prefix)", "docsy", "z"}, 4},
+		{"", "", "", []string{"a.txt", "docs/1", "docs/2", "docs/x/3", "docsy", "z"}, 6},
+		{"", "/", "docs/", []string{"docsy", "z"}, 3},
+		{"", "/", "a.txt", []string{"docs/ (prefix)", "docsy", "z"}, 4},
+		{"docs/", "/", "", []string{"docs/1", "docs/2", "docs/x/ (prefix)"}, 3},
+		{"", "s/", "", []string{"a.txt", "docs/ (prefix)", "docsy", "z"}, 4},
 	} {
-		var in []*object
-		for _, o := range objs {
-			if len(o.key) >= len(tc.prefix) && o.key[:len(tc.prefix)] == tc.prefix {
-				in = append(in, o)
-			}
+		visited := 0
+		scan := func(from string, fn func(*object) (string, bool)) error {
+			return store.scan("default", tc.prefix, from, func(o *object) (string, bool) {
+				visited++
+				return fn(o)
+			})
 		}
-		if diff := cmp.Diff(tc.want, names(listEntries(in, tc.prefix, tc.delim, tc.after))); diff != "" {
-			t.Errorf("prefix %q delim %q after %q (-want +got):\n%s", tc.prefix, tc.delim, tc.after, diff)
+		got, err := listEntries(scan, tc.prefix, tc.delim, tc.after, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(tc.want, names(got)); diff != "" || visited != tc.visits {
+			t.Errorf("prefix %q delim %q after %q: %d keys visited, want %d (-want +got):\n%s", tc.prefix, tc.delim, tc.after, visited, tc.visits, diff)
 		}
 	}
 }

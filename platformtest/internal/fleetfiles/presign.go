@@ -133,10 +133,7 @@ func (c *call) serveWriteURL() (map[string]any, *failure) {
 		if f := checkFits(ns, size, ct); f != nil {
 			return nil, f
 		}
-		c.b.mu.Lock()
-		f = c.b.checkQuota(ns.Name, key, size)
-		c.b.mu.Unlock()
-		if f != nil {
+		if f := c.b.checkQuota(ns.Name, key, size); f != nil {
 			return nil, f
 		}
 		maxBytes = size

@@ -50,17 +50,9 @@ func (b *bucket) sweep(now time.Time) {
 	if len(ages) == 0 {
 		return
 	}
-	var expired []*object
-	b.mu.Lock()
-	for id, o := range b.objects {
-		if d, ok := ages[id.ns]; ok && !now.Before(o.modified.Add(d)) {
-			delete(b.objects, id)
-			b.used -= o.blob.size
-			expired = append(expired, o)
+	for ns, d := range ages {
+		if err := b.store.expire(ns, now.Add(-d)); err != nil {
+			b.svc.cfg.Log.Warn("files: retention not applied", "realm", b.ri.Name, "namespace", ns, "err", err)
 		}
-	}
-	b.mu.Unlock()
-	for _, o := range expired {
-		o.blob.release()
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -26,6 +27,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
@@ -58,10 +60,19 @@ type Config struct {
 	// (spill.go); "" is DefaultSpillDir(). The service owns it: at New it
 	// removes what processes that are gone left there.
 	SpillDir string
+	// Records and Blobs keep the objects in a data folder (files.db and
+	// the blob folder files/, objects_bolt.go); nil keeps them in memory.
+	// The caller checks the folder first (CheckBlobs).
+	Records *datadir.DB
+	Blobs   *datadir.Blobs
+	// SignKey signs presigned URLs (SignKey keeps one in a data folder);
+	// nil makes a fresh random one, so that URLs die with the service.
+	SignKey []byte
 }
 
 // Service is the fake file service: one bucket per realm, with its own
-// state and lock. It is a realm.Service, safe for concurrent use.
+// state and lock, its objects in memory or in a data folder
+// (Config.Records). It is a realm.Service, safe for concurrent use.
 type Service struct {
 	cfg   Config
 	key   []byte // signs presigned URLs
@@ -71,7 +82,7 @@ type Service struct {
 	set     Settings
 	buckets map[string]*bucket // by realm name
 	bySad   map[int64]*bucket
-	nextSad int64
+	nextSad int64 // in memory; a data folder keeps its own (check_bolt.go)
 }
 
 // Settings are the deployment's knobs, which tests and flockd set.
@@ -95,8 +106,11 @@ type Settings struct {
 // New returns a Service with the default settings: 6 MiB inline limit,
 // presigning on, the object store reachable.
 func New(cfg Config) *Service {
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
+	key := cfg.SignKey
+	if key == nil {
+		key = make([]byte, 32)
+		_, _ = rand.Read(key)
+	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
@@ -137,18 +151,24 @@ func (s *Service) quota(realmName string) int64 {
 	return DefaultQuotaBytes
 }
 
-// Close drops every object and removes the service's spill files.
+// Close lets go of the objects (in memory they are gone; a data folder
+// keeps them) and removes the service's spill files.
 func (s *Service) Close() {
+	for _, b := range s.loaded() {
+		b.store.close()
+	}
+	s.spill.remove()
+}
+
+// loaded returns the buckets the service has made.
+func (s *Service) loaded() []*bucket {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	bs := make([]*bucket, 0, len(s.buckets))
 	for _, b := range s.buckets {
 		bs = append(bs, b)
 	}
-	s.mu.Unlock()
-	for _, b := range bs {
-		b.clear()
-	}
-	s.spill.remove()
+	return bs
 }
 
 // bucket returns the bucket of a provisioned realm, creating it on first
@@ -164,23 +184,50 @@ func (s *Service) bucket(name string) (*bucket, error) {
 	if err != nil {
 		return nil, err
 	}
+	var sad int64
+	if s.cfg.Records != nil {
+		if sad, err = sadOf(s.cfg.Records, name); err != nil {
+			return nil, fmt.Errorf("files of %s: %w", name, err)
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if b := s.buckets[name]; b != nil {
 		return b, nil
 	}
-	b = &bucket{svc: s, ri: ri, tpl: tpl, sad: s.nextSad, objects: map[objectID]*object{}}
-	s.nextSad++
+	b = &bucket{svc: s, ri: ri, tpl: tpl, sad: sad, store: s.newStore(name)}
+	if s.cfg.Records == nil {
+		b.sad = s.nextSad
+		s.nextSad++
+	}
 	s.buckets[name] = b
 	s.bySad[b.sad] = b
 	return b, nil
 }
 
-// bucketBySad returns the bucket of a sad_key, or nil.
+// newStore returns where the objects of a realm are kept.
+func (s *Service) newStore(realmName string) objectStore {
+	if s.cfg.Records == nil {
+		return newMemObjects(s.spill)
+	}
+	return &boltObjects{db: s.cfg.Records, blobs: s.cfg.Blobs, realm: realmName, log: s.cfg.Log}
+}
+
+// bucketBySad returns the bucket of a sad_key, or nil. In a data folder
+// it finds the realm of a sad_key handed out before a restart too.
 func (s *Service) bucketBySad(sad int64) *bucket {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.bySad[sad]
+	b := s.bySad[sad]
+	s.mu.Unlock()
+	if b != nil || s.cfg.Records == nil {
+		return b
+	}
+	name, err := realmOfSad(s.cfg.Records, sad)
+	if err != nil || name == "" {
+		return nil
+	}
+	b, _ = s.bucket(name)
+	return b
 }
 
 // Bucket returns the bucket of a provisioned realm for the platform's

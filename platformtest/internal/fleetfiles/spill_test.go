@@ -113,7 +113,10 @@ func TestSpillFolder(t *testing.T) {
 	if _, err := w.Write(data); err != nil {
 		t.Fatal(err)
 	}
-	b := w.finish()
+	b, err := w.finish()
+	if err != nil {
+		t.Fatal(err)
+	}
 	root := DefaultSpillDir()
 	if filepath.Dir(root) != filepath.Clean(tmp) {
 		t.Fatalf("default spill folder %s is not in %s", root, tmp)

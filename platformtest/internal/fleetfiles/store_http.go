@@ -33,6 +33,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 )
 
 // s3Error is an error answer of the object store.
@@ -87,7 +88,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer o.blob.release()
-		serveObject(w, r, &o, wantsDownload(r.URL.Query().Get(qDisposition)))
+		serveObject(w, r, o, wantsDownload(r.URL.Query().Get(qDisposition)))
 	case http.MethodPut:
 		o, err := b.upload(r, ns, key, now)
 		if err != nil {
@@ -172,31 +173,48 @@ func (b *bucket) upload(r *http.Request, ns, key string, now time.Time) (*object
 		f = checkFits(n, size, r.Header.Get("Content-Type"))
 	}
 	if f == nil {
-		b.mu.Lock()
 		f = b.checkQuota(ns, key, size)
-		b.mu.Unlock()
 	}
 	if f != nil {
 		return nil, storeRefusal(f)
 	}
-	bw, err := b.svc.spill.newBlobWriter(size)
-	if err != nil {
-		return nil, &s3Error{http.StatusInternalServerError, "InternalError", err.Error()}
+	bw, f := b.newBlob(size)
+	if f != nil {
+		return nil, storeFailed(f)
 	}
 	got, err := bw.ReadFrom(r.Body)
-	if err != nil || got != size {
+	switch {
+	case errors.Is(err, datadir.ErrFull):
+		bw.abort()
+		return nil, storeFailed(storageFailure("storing the object", err))
+	case err != nil || got != size:
 		bw.abort()
 		return nil, &s3Error{http.StatusBadRequest, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header."}
+	}
+	bl, err := bw.finish()
+	if err != nil {
+		return nil, storeFailed(storageFailure("storing the object", err))
 	}
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		ct = defaultContentType
 	}
-	o, f := b.commit(ns, key, bw.finish(), ct, now)
+	o, f := b.commit(ns, key, bl, ct, now)
 	if f != nil {
 		return nil, storeRefusal(f)
 	}
 	return o, nil
+}
+
+// storeFailed is the object store's answer to a failure of its storage:
+// 507 Insufficient Storage with MinIO's XMinioStorageFull for a full disk
+// (what a self-hosted S3 store answers), 500 InternalError otherwise. The
+// SDK reports either as INTERNAL, quoting the message.
+func storeFailed(f *failure) *s3Error {
+	if strings.Contains(f.reason, storageFullReason) {
+		return &s3Error{http.StatusInsufficientStorage, "XMinioStorageFull", f.reason}
+	}
+	return &s3Error{http.StatusInternalServerError, "InternalError", f.reason}
 }
 
 // storeRefusal is the object store's answer to a refusal of the file
@@ -209,6 +227,8 @@ func storeRefusal(f *failure) *s3Error {
 		return &s3Error{http.StatusBadRequest, "EntityTooLarge", f.reason}
 	case wire.FileNoSuchNamespace:
 		return &s3Error{http.StatusNotFound, "NoSuchKey", f.reason}
+	case wire.FileInternal:
+		return storeFailed(f)
 	default:
 		return &s3Error{http.StatusForbidden, "AccessDenied", f.reason}
 	}

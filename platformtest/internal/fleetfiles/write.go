@@ -45,7 +45,14 @@ func (c *call) servePut() (map[string]any, *failure) {
 	if f := checkFits(ns, int64(len(data)), ct); f != nil {
 		return nil, f
 	}
-	o, f := c.b.commit(ns.Name, key, newMemBlob(data), ct, c.now)
+	if f := c.b.checkQuota(ns.Name, key, int64(len(data))); f != nil {
+		return nil, f // before the content is written
+	}
+	bl, f := c.b.storeBytes(data)
+	if f != nil {
+		return nil, f
+	}
+	o, f := c.b.commit(ns.Name, key, bl, ct, c.now)
 	if f != nil {
 		return nil, f
 	}
@@ -83,7 +90,9 @@ func (c *call) serveDelete() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
-	c.b.remove(ns.Name, key)
+	if _, f := c.b.remove(ns.Name, key); f != nil {
+		return nil, f
+	}
 	return map[string]any{wire.FieldDeleted: true}, nil
 }
 
@@ -116,11 +125,18 @@ func (c *call) serveCopy() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
+	defer o.blob.release()
 	if f := checkFits(dst, o.blob.size, o.contentType); f != nil {
-		o.blob.release()
 		return nil, f
 	}
-	n, f := c.b.commit(dst.Name, to, o.blob, o.contentType, c.now) // the reference passes on
+	if f := c.b.checkQuota(dst.Name, to, o.blob.size); f != nil {
+		return nil, f // before the content is copied
+	}
+	bl, err := c.b.store.copyBlob(o.blob)
+	if err != nil {
+		return nil, storageFailure("copying the object", err)
+	}
+	n, f := c.b.commit(dst.Name, to, bl, o.contentType, c.now) // the reference passes on
 	if f != nil {
 		return nil, f
 	}

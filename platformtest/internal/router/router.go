@@ -147,6 +147,28 @@ func (rt *Router) Reconcile() {
 	rt.reconcileLocked()
 }
 
+// RestartRealms takes the named realms that are in the router down and up
+// again, so that their services attach anew (a data template changed
+// under them); their sessions end with GOODBYE wamp.close.system_shutdown
+// and join again. Realms not in the router are left alone.
+func (rt *Router) RestartRealms(names []string) {
+	rt.ctl.Lock()
+	defer rt.ctl.Unlock()
+	rt.mu.Lock()
+	gen := rt.gen
+	var up []realm.Info
+	for _, name := range names {
+		if gen != nil && gen.realms[name] != nil {
+			up = append(up, gen.realms[name].host.Realm)
+		}
+	}
+	rt.mu.Unlock()
+	for _, ri := range up {
+		rt.realmDown(gen, ri.Name)
+		rt.realmUp(gen, ri)
+	}
+}
+
 // Host returns the current Host of a realm that is in the router, or nil.
 func (rt *Router) Host(name string) *realm.Host {
 	rt.mu.Lock()

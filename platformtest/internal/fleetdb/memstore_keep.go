@@ -1,0 +1,190 @@
+// This file holds the memory store itself (memstore.go holds a realm's
+// tables): its realms, kept for the life of the store so that a realm
+// reopened after a migration keeps its rows, its bound on the rows it
+// holds (MemoryRowLimit: flockd -memory-rows), and what it offers the
+// reconciliation (RealmDropper, Dropper, RowCounter: store.go). It serves
+// no URI.
+
+package fleetdb
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// MemoryOption configures NewMemoryStore.
+type MemoryOption func(*memStore)
+
+// MemoryRowLimit bounds the rows the memory store holds over every realm
+// to limit (≤ 0: no bound): an append that would pass it fails with
+// ErrStorageFull (the platform's storage_full), and reads go on. full,
+// when not nil, is called with the limit when an append is refused after
+// appends were accepted (once per time the store fills, not per row).
+func MemoryRowLimit(limit int64, full func(limit int64)) MemoryOption {
+	return func(s *memStore) { s.limit, s.onFull = max(limit, 0), full }
+}
+
+// NewMemoryStore returns a Store that keeps every realm's rows in memory,
+// for the life of the store.
+func NewMemoryStore(opts ...MemoryOption) Store {
+	s := &memStore{realms: map[string]*memTables{}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+type memStore struct {
+	limit    int64
+	onFull   func(int64)
+	rows     atomic.Int64 // rows held over every realm
+	refusing atomic.Bool  // the last append over the bound was refused
+
+	mu     sync.Mutex // guards realms
+	realms map[string]*memTables
+}
+
+func (s *memStore) Close() error { return nil }
+
+// Open returns the realm's storage: new, or the storage it had, laid out
+// for the schema when the schema changed (after a migration, which
+// dropped what the new template removes): rows keep the values of the
+// columns whose id, type and secrecy are unchanged; new columns are NULL.
+func (s *memStore) Open(_ context.Context, sc *Schema) (Tables, error) {
+	m := &memTables{store: s, tables: map[string]*memTable{}, views: map[string]*memView{}}
+	for _, ts := range sc.Tables {
+		t := &memTable{schema: ts, nextID: 1}
+		if len(ts.EntityKey) > 0 {
+			t.latest, t.uniq = map[string]*memRow{}, map[string]bool{}
+		}
+		m.tables[ts.Name] = t
+	}
+	for _, vs := range sc.Transforms {
+		m.views[vs.Name] = &memView{schema: vs}
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.realms[sc.Realm]; old != nil {
+		s.relay(old, m)
+	}
+	s.realms[sc.Realm] = m
+	return m, nil
+}
+
+// relay moves the rows of old into m, the same realm's storage for a new
+// schema, and marks old replaced.
+func (s *memStore) relay(old, m *memTables) {
+	old.mu.Lock()
+	defer old.mu.Unlock()
+	old.replaced = true
+	m.seq = old.seq
+	for name, ot := range old.tables {
+		t := m.tables[name]
+		if t == nil {
+			s.rows.Add(-int64(len(ot.rows)))
+			continue
+		}
+		from := make([]int, len(t.schema.Columns)) // new index → old index, -1
+		for i, c := range t.schema.Columns {
+			from[i] = slices.IndexFunc(ot.schema.Columns, func(o Column) bool {
+				return o.ID == c.ID && o.Type == c.Type && o.Secret == c.Secret
+			})
+		}
+		rows := make([]*memRow, len(ot.rows))
+		for n, r := range ot.rows {
+			vals := make([]any, len(from))
+			for i, j := range from {
+				if j >= 0 {
+					vals[i] = r.vals[j]
+				}
+			}
+			rows[n] = &memRow{seq: r.seq, tsp: r.tsp, vals: vals}
+		}
+		t.nextID = ot.nextID
+		if len(rows) > 0 {
+			t.add(rows)
+		}
+	}
+	for name, ov := range old.views {
+		if v := m.views[name]; v != nil {
+			v.rows = ov.rows
+		}
+	}
+}
+
+// reserve counts n more rows against the bound, or refuses them.
+func (s *memStore) reserve(n int64) error {
+	if s.limit == 0 {
+		s.rows.Add(n)
+		return nil
+	}
+	if s.rows.Add(n) > s.limit {
+		s.rows.Add(-n)
+		if s.refusing.CompareAndSwap(false, true) && s.onFull != nil {
+			s.onFull(s.limit)
+		}
+		return fmt.Errorf("%w: the in-memory store holds its limit of %d rows", ErrStorageFull, s.limit)
+	}
+	s.refusing.Store(false)
+	return nil
+}
+
+// DropRealm drops a realm's storage.
+func (s *memStore) DropRealm(_ context.Context, realm string) error {
+	s.mu.Lock()
+	m := s.realms[realm]
+	delete(s.realms, realm)
+	s.mu.Unlock()
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.replaced = true
+	for _, t := range m.tables {
+		s.rows.Add(-int64(len(t.rows)))
+	}
+	return nil
+}
+
+// Drop removes tables and sets dropped columns to NULL in every row (the
+// next Open, with the new schema, lays the rest out).
+func (s *memStore) Drop(_ context.Context, realm string, tables []string, columns map[string][]string) error {
+	s.mu.Lock()
+	m := s.realms[realm]
+	s.mu.Unlock()
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, name := range tables { // emptied: the map is fixed at Open
+		if t := m.tables[name]; t != nil {
+			s.rows.Add(-int64(len(t.rows)))
+			t.rows = nil
+			if t.latest != nil {
+				t.latest, t.uniq = map[string]*memRow{}, map[string]bool{}
+			}
+		}
+	}
+	for name, ids := range columns {
+		t := m.tables[name]
+		if t == nil {
+			continue
+		}
+		for i, c := range t.schema.Columns {
+			if slices.Contains(ids, c.ID) {
+				for _, r := range t.rows {
+					r.vals[i] = nil
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// Rows returns how many rows the store holds.
+func (s *memStore) Rows(ctx context.Context) (int64, error) { return s.rows.Load(), ctx.Err() }

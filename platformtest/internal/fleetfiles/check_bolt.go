@@ -1,0 +1,212 @@
+// This file holds the file service's side of a data folder: the names of
+// its file and blob folder, the check of its blobs against its records at
+// every start (and by flockd check), the data backends' sad_keys and the
+// key that signs presigned URLs, which must outlive restarts so that
+// permanent and presigned URLs keep working. It serves no URI.
+
+package fleetfiles
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+)
+
+// StoreFile is the name of the file service's file in a data folder,
+// without its ".db".
+const StoreFile = "files"
+
+// BlobFolder is the name of the folder of the objects' content in a data
+// folder.
+const BlobFolder = "files"
+
+// SignKey returns the key that signs presigned URLs, kept in db (made the
+// first time).
+func SignKey(ctx context.Context, db *datadir.DB) ([]byte, error) {
+	return db.Keep(ctx, "keys", "presign", func() ([]byte, error) {
+		key := make([]byte, 32)
+		_, err := rand.Read(key)
+		return key, err
+	})
+}
+
+// BlobReport is what CheckBlobs found.
+type BlobReport struct {
+	Objects int64 // records, each with its blob
+	Bytes   int64 // their content
+	Orphans int   // blobs no record names (removed when fixing)
+	Temps   int   // files a kill left half written (removed when fixing)
+}
+
+// CheckBlobs checks the blob folder against the records of db: every
+// record's blob must be there with the recorded size; a missing or
+// short blob is a damaged folder (ErrDamaged), named with its object.
+// Blobs no record names (a kill between a blob and its record, or between
+// a deletion and the blob's removal) and half-written temporary files
+// are counted, and removed when fix is true.
+func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix bool) (BlobReport, error) {
+	var rep BlobReport
+	type owned struct {
+		name  string
+		size  int64
+		owner string
+	}
+	var records []owned
+	err := db.View(func(tx *bolt.Tx) error {
+		bb := tx.Bucket(bucketBlobs)
+		if bb == nil {
+			return nil
+		}
+		return bb.ForEach(func(k, raw []byte) error {
+			v, err := datadir.Value(k, raw)
+			if err != nil {
+				return err
+			}
+			if len(v) < 8 {
+				return fmt.Errorf("%w: blob record %q of %d bytes", datadir.ErrDamaged, k, len(v))
+			}
+			records = append(records, owned{string(k), int64(binary.BigEndian.Uint64(v)), string(v[8:])})
+			return nil
+		})
+	})
+	if err != nil {
+		return rep, fmt.Errorf("data folder %s: %s.db: %w", dir, StoreFile, err)
+	}
+	damaged := func(o owned, what string) error {
+		realm, rest, _ := strings.Cut(o.owner, "\x00")
+		ns, key, _ := strings.Cut(rest, "\x00")
+		return fmt.Errorf("%w: %s: %s: %s, the content of object %q in namespace %q of %s; it is neither reset nor served (restore a copy of the folder, or start anew with another folder or -memory)",
+			datadir.ErrDamaged, dir, blobs.Describe(o.name), what, key, ns, realm)
+	}
+	var orphans []string
+	i := 0
+	err = blobs.Walk(func(name string, size int64) error {
+		if i < len(records) && records[i].name < name {
+			return damaged(records[i], "missing")
+		}
+		if i < len(records) && records[i].name == name {
+			o := records[i]
+			i++
+			if size != o.size {
+				return damaged(o, fmt.Sprintf("holds %d bytes, its record %d", size, o.size))
+			}
+			rep.Objects++
+			rep.Bytes += size
+			return nil
+		}
+		orphans = append(orphans, name)
+		return nil
+	})
+	if err == nil && i < len(records) {
+		err = damaged(records[i], "missing")
+	}
+	if err != nil {
+		return rep, err
+	}
+	rep.Orphans = len(orphans)
+	if !fix {
+		rep.Temps, err = blobs.Temps()
+		return rep, err
+	}
+	for _, name := range orphans {
+		if err := blobs.Remove(name); err != nil {
+			return rep, err
+		}
+	}
+	rep.Temps, err = blobs.RemoveTemps()
+	return rep, err
+}
+
+// sadOf returns the sad_key of a realm kept in db, handing out the next
+// one (and keeping it) the first time.
+func sadOf(db *datadir.DB, realm string) (int64, error) {
+	var sad int64
+	err := db.Update(context.Background(), func(tx *bolt.Tx) error {
+		rb, err := createPath(tx, bucketRealms, []byte(realm))
+		if err != nil {
+			return err
+		}
+		for _, k := range [][]byte{keyObjects, keyAges, keyUsage} {
+			if _, err := rb.CreateBucketIfNotExists(k); err != nil {
+				return err
+			}
+		}
+		raw, err := datadir.Get(rb, keySad)
+		switch {
+		case err != nil:
+			return err
+		case len(raw) == 8:
+			sad = int64(binary.BigEndian.Uint64(raw))
+			return nil
+		case raw != nil:
+			return fmt.Errorf("%w: the sad_key of %s has %d bytes", datadir.ErrDamaged, realm, len(raw))
+		}
+		cb, err := tx.CreateBucketIfNotExists(bucketCounters)
+		if err != nil {
+			return err
+		}
+		last, err := datadir.Get(cb, keySad)
+		if err != nil {
+			return err
+		}
+		if len(last) == 8 {
+			sad = int64(binary.BigEndian.Uint64(last))
+		}
+		sad++
+		v := binary.BigEndian.AppendUint64(nil, uint64(sad))
+		sb, err := tx.CreateBucketIfNotExists(bucketSads)
+		if err != nil {
+			return err
+		}
+		return errors.Join(datadir.Put(cb, keySad, v), datadir.Put(rb, keySad, v), datadir.Put(sb, v, []byte(realm)))
+	})
+	return sad, err
+}
+
+// realmOfSad returns the realm whose data backend has sad_key sad in db,
+// "" when none has.
+func realmOfSad(db *datadir.DB, sad int64) (string, error) {
+	var realm string
+	err := db.View(func(tx *bolt.Tx) error {
+		sb := tx.Bucket(bucketSads)
+		if sb == nil {
+			return nil
+		}
+		k := binary.BigEndian.AppendUint64(nil, uint64(sad))
+		v, err := datadir.Get(sb, k)
+		realm = string(bytes.Clone(v))
+		return err
+	})
+	return realm, err
+}
+
+// countObjects returns how many objects db records over every realm.
+func countObjects(db *datadir.DB) (int64, error) {
+	var n int64
+	err := db.View(func(tx *bolt.Tx) error {
+		rs := tx.Bucket(bucketRealms)
+		if rs == nil {
+			return nil
+		}
+		return rs.ForEachBucket(func(realm []byte) error {
+			nb := rs.Bucket(realm).Bucket(keyUsage)
+			if nb == nil {
+				return nil
+			}
+			return nb.ForEach(func(k, _ []byte) error {
+				_, count, err := usageOf(nb, string(k))
+				n += count
+				return err
+			})
+		})
+	})
+	return n, err
+}
