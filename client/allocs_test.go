@@ -18,13 +18,13 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
 
 	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/internal/selfexec"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -172,7 +172,7 @@ func (r *allocRouter) calls(t *testing.T, procedure string, n int) <-chan int {
 // startAllocRouter starts the child process, stopped at the end of t.
 func startAllocRouter(t *testing.T) *allocRouter {
 	t.Helper()
-	cmd := exec.Command(os.Args[0])
+	cmd := selfexec.Command()
 	cmd.Env = append(os.Environ(), allocRouterEnv+"=1")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()

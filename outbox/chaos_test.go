@@ -29,6 +29,7 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/selfexec"
 	"github.com/flockgo/ironflock/outbox"
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -256,7 +257,7 @@ func (c *producer) Write(b []byte) (int, error) {
 // incarnation×10⁷.
 func startProducer(t *testing.T, dir, env string, incarnation int, acks *ackLog) *producer {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := selfexec.Command("-test.run=^$")
 	cmd.Env = append(os.Environ(), childRole+"=producer", childDir+"="+dir, childEnv+"="+env,
 		childBase+"="+strconv.Itoa(incarnation*10_000_000))
 	c := &producer{cmd: cmd, read: make(chan struct{}), exited: make(chan struct{})}

@@ -3,7 +3,6 @@ package outbox_test
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/selfexec"
 	"github.com/flockgo/ironflock/outbox"
 )
 
@@ -163,7 +163,7 @@ func TestAppendRefusesBadInput(t *testing.T) {
 func TestDiskFull(t *testing.T) {
 	leakcheck.Check(t)
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd := selfexec.Command("-test.run=^$")
 	cmd.Env = append(os.Environ(), childRole+"=diskfull", childDir+"="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {

@@ -17,7 +17,6 @@ import (
 	"log"
 	"log/slog"
 	"os"
-	"os/exec"
 	"strconv"
 	"sync"
 	"syscall"
@@ -30,6 +29,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp/crsign"
 	"github.com/gorilla/websocket"
 
+	"github.com/flockgo/ironflock/internal/selfexec"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -110,7 +110,7 @@ func runBenchRouter() int {
 // newBenchEnv starts the router process, stopped at the end of b.
 func newBenchEnv(b *testing.B) *benchEnv {
 	b.Helper()
-	cmd := exec.Command(os.Args[0])
+	cmd := selfexec.Command()
 	cmd.Env = append(os.Environ(), benchRouterEnv+"=1")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
