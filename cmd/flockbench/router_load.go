@@ -18,9 +18,15 @@ import (
 )
 
 // tailStall ends the wait for the events of the last publications after
-// a fan-out interval: once none has arrived for that long, those missing
-// are lost (a router that falls behind delivers its backlog first).
-const tailStall = time.Second
+// a fan-out interval on a router that drops events (bare nexus): once none
+// has arrived for that long, those missing are lost (a router that falls
+// behind delivers its backlog first). flockd drops none without dropping
+// the link, so its events are waited for far longer (flockdTailStall),
+// beyond any stall a loaded machine causes: what it misses then is lost.
+const (
+	tailStall       = time.Second
+	flockdTailStall = 30 * time.Second
+)
 
 // load is the peers and goroutines of one scenario run: the first error
 // of a goroutine ends the run.
@@ -225,7 +231,11 @@ func runFanOut(ctx context.Context, t *routerTarget, sc routerScenario, warmup, 
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
 	last, lastAt := delivered.Load(), time.Now()
-	for n := last; n < want && time.Since(lastAt) < tailStall; n = delivered.Load() {
+	stall := tailStall
+	if t.Name == routerFlockd {
+		stall = flockdTailStall
+	}
+	for n := last; n < want && time.Since(lastAt) < stall; n = delivered.Load() {
 		if n != last {
 			last, lastAt = n, time.Now()
 		}
@@ -233,6 +243,8 @@ func runFanOut(ctx context.Context, t *routerTarget, sc routerScenario, warmup, 
 		case <-tick.C:
 		case err := <-l.failed:
 			return s, err
+		case <-l.ctx.Done():
+			return s, l.ctx.Err()
 		}
 	}
 	s.Lost = max(0, want-delivered.Load())

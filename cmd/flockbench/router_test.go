@@ -22,7 +22,7 @@ import (
 
 // TestRouterRun runs fan-out to 10 subscribers, routed calls and joins
 // briefly on every router and checks that each counted operations, read
-// the router's memory, lost no event, and that flockd's rows carry the
+// the router's memory, that flockd lost no event, and that flockd's rows carry the
 // ratios to both nexus routers; then the same run as a table.
 func TestRouterRun(t *testing.T) {
 	leakcheck.Check(t)
@@ -57,7 +57,11 @@ func TestRouterRun(t *testing.T) {
 			if r.Ops <= 0 || r.OpsPerSec <= 0 || r.RSSMiB <= 0 || r.PeakMiB < r.RSSMiB {
 				t.Errorf("%s on %s: figures not measured: %+v", sc, rt, r)
 			}
-			if r.Lost != 0 {
+			// flockd loses no event: it queues up to its byte bound. A
+			// bare nexus drops what its subscriber's 64-slot queue cannot
+			// take, which a busy machine makes happen: its losses are
+			// counted (the lost column), not a failure.
+			if rt == routerFlockd && r.Lost != 0 {
 				t.Errorf("%s on %s: %d events lost", sc, rt, r.Lost)
 			}
 			if rt == routerFlockd && r.CPUMicros > 0 && (r.VsNexus == 0 || r.VsNexusCRA == 0 || r.RSSVsNexus == 0) {
