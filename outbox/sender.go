@@ -32,16 +32,14 @@ type tableState struct {
 }
 
 // sender runs until Close or the client's Stop. verify is how many rows
-// of each table an earlier process may have sent without knowing the
-// outcome.
-func (o *Outbox) sender(verify int) {
+// at the head of each table an earlier process may have sent without
+// knowing the outcome, as Open found them.
+func (o *Outbox) sender(verify map[string]int) {
 	defer o.done.Done()
 	defer o.senderEnded()
 	states := map[string]*tableState{}
-	if tables, err := o.pendingTables(); err == nil && o.set.idColumn != "" {
-		for _, t := range tables {
-			states[t] = &tableState{verify: verify}
-		}
+	for t, n := range verify {
+		states[t] = &tableState{verify: n}
 	}
 	last := ""
 	for o.sctx.Err() == nil {
