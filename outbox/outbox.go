@@ -34,6 +34,12 @@ type Outbox struct {
 	appending sync.WaitGroup // Append calls under way
 	unhook    func()
 
+	// leaving is held while rows leave the queue on disk (delivered,
+	// dead-lettered, dropped) until memory accounts for them, and while
+	// checkWaiters reads the queue: a Flush never sees rows gone before
+	// the counters, Stats and its own dead and dropped counts have them.
+	leaving sync.Mutex
+
 	mu           sync.Mutex
 	closed       bool
 	space        chan struct{} // closed and replaced when rows leave the queue
@@ -46,6 +52,7 @@ type Outbox struct {
 	lastErrAt    time.Time
 	lastDelivery time.Time
 	senderErr    error // why the sender ended, once it has
+	unreported   lost  // rows that left undelivered when no Flush waited for them
 }
 
 // counts are the rows that left the queue since Open, by how.

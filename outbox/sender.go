@@ -325,6 +325,7 @@ func (o *Outbox) lookup(table string, recs []record) ([]record, error) {
 // remove deletes delivered rows from the queue.
 func (o *Outbox) remove(table string, recs []record) error {
 	var rows, bytes int64
+	o.leaving.Lock()
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		rows, bytes = 0, 0
 		b := tx.Bucket(bucketQueue).Bucket([]byte(table))
@@ -341,6 +342,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 		return addCounts(tx, -rows, -bytes)
 	})
 	if err != nil {
+		o.leaving.Unlock()
 		err = diskErr(err)
 		o.noteError(err)
 		return err
@@ -350,6 +352,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.counts.delivered += uint64(rows)
 	o.lastDelivery = time.Now()
 	o.mu.Unlock()
+	o.leaving.Unlock()
 	o.checkWaiters()
 	return nil
 }
