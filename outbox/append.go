@@ -179,6 +179,9 @@ func (o *Outbox) commit(group []*appendReq) {
 	var dropped []record
 	var seq uint64
 	var rows, bytes, rows0, bytes0 int64
+	if o.set.policy == DropOldest { // rows may leave the queue: see o.leaving
+		o.leaving.Lock()
+	}
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		dropped = dropped[:0]
 		meta, queue := tx.Bucket(bucketMeta), tx.Bucket(bucketQueue)
@@ -237,8 +240,16 @@ func (o *Outbox) commit(group []*appendReq) {
 		o.counts.dropped += uint64(len(dropped))
 		o.mu.Unlock()
 		if len(dropped) > 0 {
-			o.log.Warn("outbox: dropped the oldest rows to make room", "rows", len(dropped), "policy", DropOldest)
 			o.undelivered(dropped, false)
+		}
+	}
+	if o.set.policy == DropOldest {
+		o.leaving.Unlock()
+	}
+	if err == nil {
+		if len(dropped) > 0 {
+			o.log.Warn("outbox: dropped the oldest rows to make room", "rows", len(dropped), "policy", DropOldest)
+			o.checkWaiters()
 		}
 		select {
 		case o.work <- struct{}{}:

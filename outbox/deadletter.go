@@ -47,6 +47,7 @@ func (o *Outbox) deadLetter(table string, recs []record, refusal error) {
 	now := time.Now()
 	var rows, bytes int64
 	var moved []record
+	o.leaving.Lock()
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		rows, bytes, moved = 0, 0, moved[:0]
 		q, dead := tx.Bucket(bucketQueue).Bucket([]byte(table)), tx.Bucket(bucketDead)
@@ -74,16 +75,19 @@ func (o *Outbox) deadLetter(table string, recs []record, refusal error) {
 		return addCounts(tx, -rows, -bytes)
 	})
 	if err != nil {
+		o.leaving.Unlock()
 		o.noteError(diskErr(err))
 		return
 	}
-	o.noteError(refusal)
-	o.log.Warn("outbox: rows refused for good moved to the dead-letter list", "table", table, "rows", len(moved), "err", refusal)
 	o.mu.Lock()
 	o.leftLocked(rows, bytes)
 	o.counts.deadLettered += uint64(rows)
 	o.mu.Unlock()
 	o.undelivered(moved, true)
+	o.leaving.Unlock()
+	o.checkWaiters()
+	o.noteError(refusal)
+	o.log.Warn("outbox: rows refused for good moved to the dead-letter list", "table", table, "rows", len(moved), "err", refusal)
 }
 
 // encodeDead is the value of a dead letter: version, table, append and

@@ -12,10 +12,21 @@ import (
 
 // flushWaiter is a Flush waiting for the rows up to a sequence.
 type flushWaiter struct {
-	upTo    uint64
-	dead    int
-	dropped int
-	done    chan error // capacity 1
+	upTo uint64
+	lost
+	done chan error // capacity 1
+}
+
+// lost counts rows that left the queue undelivered.
+type lost struct{ dead, dropped int }
+
+// add counts one row, dead-lettered or dropped.
+func (l *lost) add(dead bool) {
+	if dead {
+		l.dead++
+	} else {
+		l.dropped++
+	}
 }
 
 // Flush waits until every row appended before the call has left the
@@ -23,7 +34,9 @@ type flushWaiter struct {
 // error matching ErrUndelivered when some were dead-lettered or dropped
 // (the others were delivered), client.ErrStopped when the client stopped
 // first, ErrClosed when the outbox closed first, or ctx's error. Rows
-// appended during the wait are not waited for.
+// appended during the wait are not waited for. Rows that left the queue
+// undelivered before the call count too, unless an earlier Flush already
+// reported them.
 func (o *Outbox) Flush(ctx context.Context) error {
 	const op = "Flush"
 	o.mu.Lock()
@@ -31,7 +44,8 @@ func (o *Outbox) Flush(ctx context.Context) error {
 		o.mu.Unlock()
 		return opErr(op, "", ErrClosed)
 	}
-	w := &flushWaiter{upTo: o.lastSeq, done: make(chan error, 1)}
+	w := &flushWaiter{upTo: o.lastSeq, lost: o.unreported, done: make(chan error, 1)}
+	o.unreported = lost{}
 	o.waiters[w] = struct{}{}
 	stopped := o.senderErr
 	o.mu.Unlock()
@@ -44,7 +58,11 @@ func (o *Outbox) Flush(ctx context.Context) error {
 		return opErr(op, "", err)
 	case <-ctx.Done():
 		o.mu.Lock()
-		delete(o.waiters, w)
+		if _, ok := o.waiters[w]; ok { // not answered: its undelivered rows go to the next Flush
+			delete(o.waiters, w)
+			o.unreported.dead += w.dead
+			o.unreported.dropped += w.dropped
+		}
 		o.mu.Unlock()
 		return opErr(op, "", ctx.Err())
 	}
@@ -58,6 +76,8 @@ func (o *Outbox) checkWaiters() {
 	if n == 0 {
 		return
 	}
+	o.leaving.Lock()
+	defer o.leaving.Unlock()
 	var first uint64 // the lowest pending sequence; 0 when none
 	err := o.db.View(func(tx *bolt.Tx) error {
 		return forTables(tx, func(_ string, b *bolt.Bucket) error {
@@ -80,7 +100,7 @@ func (o *Outbox) checkWaiters() {
 		}
 	}
 	o.mu.Unlock()
-	for _, w := range done {
+	for _, w := range done { // their counts are final: their rows have all left
 		var err error
 		if w.dead > 0 || w.dropped > 0 {
 			err = reason(ErrUndelivered, "%d rows dead-lettered, %d dropped", w.dead, w.dropped)
@@ -114,20 +134,22 @@ func (o *Outbox) failWaiters(err error) {
 }
 
 // undelivered counts rows that left the queue without being delivered
-// for the Flushes waiting for them, then completes those that are done.
+// for the Flushes waiting for them, and those no Flush waits for for the
+// next Flush. Caller holds o.leaving and calls checkWaiters after
+// releasing it.
 func (o *Outbox) undelivered(recs []record, dead bool) {
 	o.mu.Lock()
-	for w := range o.waiters {
-		for _, r := range recs {
-			switch {
-			case r.seq > w.upTo:
-			case dead:
-				w.dead++
-			default:
-				w.dropped++
+	for _, r := range recs {
+		n := &o.unreported
+		for w := range o.waiters {
+			if r.seq <= w.upTo {
+				n = nil
+				w.add(dead)
 			}
+		}
+		if n != nil {
+			n.add(dead)
 		}
 	}
 	o.mu.Unlock()
-	o.checkWaiters()
 }

@@ -143,3 +143,27 @@ func TestCloseReleasesBlockedAppend(t *testing.T) {
 		t.Errorf("Flush after Close = %v, want ErrClosed", err)
 	}
 }
+
+// A row dropped before Flush was called is still one of the rows it
+// reports: once, to the first Flush.
+func TestFlushReportsRowsDroppedBeforeIt(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t)
+	f.p.Down()
+	ob := f.open(t, "", outbox.WithMaxRows(1), outbox.WithFullPolicy(outbox.DropOldest))
+	appendN(t, ob, "readings", 1, 2) // the second drops the first
+	if err := f.p.Up(); err != nil {
+		t.Fatal(err)
+	}
+	if err := ob.Flush(ctxT(t)); !errors.Is(err, outbox.ErrUndelivered) {
+		t.Errorf("Flush = %v, want ErrUndelivered for the row dropped before it", err)
+	}
+	if err := ob.Flush(ctxT(t)); err != nil {
+		t.Errorf("the next Flush = %v, want nil: the drop was reported", err)
+	}
+	// Row 1 may be stored all the same: the sender may have had it in
+	// flight, waiting for the link, when it was dropped.
+	if n := ints(f.column("readings", "n")); len(n) == 0 || n[len(n)-1] != 2 {
+		t.Errorf("readings n = %v, want row 2 last", n)
+	}
+}

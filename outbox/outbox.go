@@ -34,6 +34,12 @@ type Outbox struct {
 	appending sync.WaitGroup // Append calls under way
 	unhook    func()
 
+	// leaving is held while rows leave the queue on disk (delivered,
+	// dead-lettered, dropped) until memory accounts for them, and while
+	// checkWaiters reads the queue: a Flush never sees rows gone before
+	// the counters, Stats and its own dead and dropped counts have them.
+	leaving sync.Mutex
+
 	mu           sync.Mutex
 	closed       bool
 	space        chan struct{} // closed and replaced when rows leave the queue
@@ -46,6 +52,7 @@ type Outbox struct {
 	lastErrAt    time.Time
 	lastDelivery time.Time
 	senderErr    error // why the sender ended, once it has
+	unreported   lost  // rows that left undelivered when no Flush waited for them
 }
 
 // counts are the rows that left the queue since Open, by how.
@@ -93,7 +100,7 @@ func Open(c *client.Client, dir string, opts ...Option) (*Outbox, error) {
 		space:     make(chan struct{}),
 		waiters:   map[*flushWaiter]struct{}{},
 	}
-	verifyRows, err := o.load()
+	verify, err := o.load()
 	if err != nil {
 		_ = db.Close()
 		return nil, opErr(op, "", err)
@@ -102,26 +109,44 @@ func Open(c *client.Client, dir string, opts ...Option) (*Outbox, error) {
 	o.unhook = c.OnStop(func(context.Context) { o.scancel(client.ErrStopped) })
 	o.done.Add(2)
 	go o.committer()
-	go o.sender(verifyRows)
+	go o.sender(verify)
 	return o, nil
 }
 
 // load reads the counters and records the batch size of this run, so
 // that a later run knows how many rows may have been in flight. It
-// returns how many rows of each table the sender checks at start.
-func (o *Outbox) load() (int, error) {
-	var verify int
+// returns how many rows at the head of each table the sender looks up
+// before sending: those an earlier process may have sent without knowing
+// the outcome. It reads them here, before Open returns, so that the rows
+// this process appends are never taken for an earlier process's.
+func (o *Outbox) load() (map[string]int, error) {
+	verify := map[string]int{}
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		meta := tx.Bucket(bucketMeta)
 		o.lastSeq = getU64(meta, keySeq)
 		o.pending = int64(getU64(meta, keyRows))
 		o.pendingBytes = int64(getU64(meta, keyBytes))
 		prev := int(getU64(meta, keyBatch))
-		verify = max(prev, o.set.batchRows)
-		if verify == prev {
+		batch := max(prev, o.set.batchRows)
+		if o.set.idColumn != "" {
+			err := forTables(tx, func(t string, b *bolt.Bucket) error {
+				n, c := 0, b.Cursor()
+				for k, _ := c.First(); k != nil && n < batch; k, _ = c.Next() {
+					n++
+				}
+				if n > 0 {
+					verify[t] = n
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if batch == prev {
 			return nil
 		}
-		return meta.Put(keyBatch, u64(uint64(verify)))
+		return meta.Put(keyBatch, u64(uint64(batch)))
 	})
 	return verify, diskErr(err)
 }

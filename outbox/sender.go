@@ -32,16 +32,14 @@ type tableState struct {
 }
 
 // sender runs until Close or the client's Stop. verify is how many rows
-// of each table an earlier process may have sent without knowing the
-// outcome.
-func (o *Outbox) sender(verify int) {
+// at the head of each table an earlier process may have sent without
+// knowing the outcome, as Open found them.
+func (o *Outbox) sender(verify map[string]int) {
 	defer o.done.Done()
 	defer o.senderEnded()
 	states := map[string]*tableState{}
-	if tables, err := o.pendingTables(); err == nil && o.set.idColumn != "" {
-		for _, t := range tables {
-			states[t] = &tableState{verify: verify}
-		}
+	for t, n := range verify {
+		states[t] = &tableState{verify: n}
 	}
 	last := ""
 	for o.sctx.Err() == nil {
@@ -327,6 +325,7 @@ func (o *Outbox) lookup(table string, recs []record) ([]record, error) {
 // remove deletes delivered rows from the queue.
 func (o *Outbox) remove(table string, recs []record) error {
 	var rows, bytes int64
+	o.leaving.Lock()
 	err := o.db.Update(func(tx *bolt.Tx) error {
 		rows, bytes = 0, 0
 		b := tx.Bucket(bucketQueue).Bucket([]byte(table))
@@ -343,6 +342,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 		return addCounts(tx, -rows, -bytes)
 	})
 	if err != nil {
+		o.leaving.Unlock()
 		err = diskErr(err)
 		o.noteError(err)
 		return err
@@ -352,6 +352,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.counts.delivered += uint64(rows)
 	o.lastDelivery = time.Now()
 	o.mu.Unlock()
+	o.leaving.Unlock()
 	o.checkWaiters()
 	return nil
 }
