@@ -6,8 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"log"
+	"log/slog"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -19,9 +18,9 @@ import (
 
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
-	"github.com/gammazero/nexus/v3/wamp/crsign"
 	"github.com/google/go-cmp/cmp"
 
+	sdk "github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -262,10 +261,10 @@ func (l *ledger) waitProgress(ctx context.Context, n int) bool {
 // writer is one kind of write; write does one on c and reports it to
 // led. An error means the connection is lost.
 type writer interface {
-	write(ctx context.Context, c *client.Client, f envFile, led *ledger, n int) error
+	write(ctx context.Context, c *sdk.Client, f envFile, led *ledger, n int) error
 }
 
-// runWriter writes until the lifeline stops, reconnecting to each new
+// runWriter writes until the lifeline stops, with a new client for each
 // generation of flockd.
 func runWriter(ctx context.Context, life *lifeline, led *ledger, w writer) {
 	gen, n := 0, 0
@@ -285,29 +284,33 @@ func runWriter(ctx context.Context, life *lifeline, led *ledger, w writer) {
 				break
 			}
 		}
-		_ = c.Close()
+		stopCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		_ = c.Stop(stopCtx)
+		cancel()
 		if life.isStopped() {
 			return
 		}
 	}
 }
 
-// dialEnv joins the installation of f as its device app does.
-func dialEnv(ctx context.Context, f envFile) (*client.Client, error) {
-	env := f.Installations[0].Env
-	swarm, _ := strconv.Atoi(env[wire.EnvSwarmKey])
-	app, _ := strconv.Atoi(env[wire.EnvAppKey])
+// dialEnv joins the installation of f as its device app does, with the
+// SDK: unlike nexus's client, whose Call can block for ever sending on a
+// link whose writer died with a killed router, every call of the SDK ends
+// with its context, and a call whose answer the link lost says so
+// (ErrOutcomeUnknown).
+func dialEnv(ctx context.Context, f envFile) (*sdk.Client, error) {
+	c, err := sdk.New(sdk.WithEnv(f.Installations[0].Env), sdk.WithURL(f.WSURL),
+		sdk.WithLogger(slog.New(slog.DiscardHandler)))
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	return client.ConnectNet(ctx, f.WSURL, client.Config{
-		Realm:        wire.Realm(swarm, app, env[wire.EnvStage]),
-		HelloDetails: wamp.Dict{"authid": env[wire.EnvAppAuthID]},
-		AuthHandlers: map[string]client.AuthFunc{"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) {
-			return crsign.RespondChallenge(env[wire.EnvAppAuthSecret], c, nil), wamp.Dict{}
-		}},
-		Serialization: client.MSGPACK,
-		Logger:        log.New(io.Discard, "", 0),
-	})
+	if err := c.Start(ctx); err != nil {
+		_ = c.Stop(ctx)
+		return nil, err
+	}
+	return c, nil
 }
 
 // appendProc returns the append or bulk procedure of a table of the
@@ -322,14 +325,15 @@ func appendProc(f envFile, table string, bulk bool) string {
 	return wire.AppendProc(swarm, app, table)
 }
 
-// callOnce calls proc once; done is false when the answer was lost.
-func callOnce(ctx context.Context, c *client.Client, proc string, arg any) (res *wamp.Result, done bool, err error) {
+// callOnce calls proc once; done is false when the answer was lost (or
+// never came: the call may have been stored).
+func callOnce(ctx context.Context, c *sdk.Client, proc string, arg any) (res *sdk.Result, done bool, err error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	res, err = c.Call(ctx, proc, nil, wamp.List{arg}, nil, nil)
-	var rpcErr client.RPCError
-	if errors.As(err, &rpcErr) {
-		return nil, true, fmt.Errorf("%s refused: %v %v", proc, rpcErr.Err.Error, rpcErr.Err.Arguments)
+	res, err = c.Call(ctx, proc, arg)
+	var refused *sdk.WampError
+	if errors.As(err, &refused) {
+		return nil, true, fmt.Errorf("%s refused: %w", proc, err)
 	}
 	return res, err == nil, err
 }
@@ -337,7 +341,7 @@ func callOnce(ctx context.Context, c *client.Client, proc string, arg any) (res 
 // singleWriter appends one row at a time.
 type singleWriter int
 
-func (w singleWriter) write(ctx context.Context, c *client.Client, f envFile, led *ledger, n int) error {
+func (w singleWriter) write(ctx context.Context, c *sdk.Client, f envFile, led *ledger, n int) error {
 	id := fmt.Sprintf("s%d-%d", int(w), n)
 	_, done, err := callOnce(ctx, c, appendProc(f, "events", false), map[string]any{"tsp": time.Now().UnixMilli(), "wid": id})
 	led.rows([]string{id}, done && err == nil)
@@ -347,7 +351,7 @@ func (w singleWriter) write(ctx context.Context, c *client.Client, f envFile, le
 // bulkWriter appends five rows at a time.
 type bulkWriter struct{}
 
-func (bulkWriter) write(ctx context.Context, c *client.Client, f envFile, led *ledger, n int) error {
+func (bulkWriter) write(ctx context.Context, c *sdk.Client, f envFile, led *ledger, n int) error {
 	var ids []string
 	var rows []any
 	for k := range 5 {
@@ -363,7 +367,7 @@ func (bulkWriter) write(ctx context.Context, c *client.Client, f envFile, led *l
 // fileWriter puts objects, every third through an upload URL.
 type fileWriter struct{}
 
-func (fileWriter) write(ctx context.Context, c *client.Client, f envFile, led *ledger, n int) error {
+func (fileWriter) write(ctx context.Context, c *sdk.Client, f envFile, led *ledger, n int) error {
 	key := fmt.Sprintf("f-%d.txt", n)
 	content := strings.Repeat(fmt.Sprintf("object %d;", n), 200)
 	if n%3 != 0 {
@@ -371,7 +375,7 @@ func (fileWriter) write(ctx context.Context, c *client.Client, f envFile, led *l
 		ok := err == nil && filesOK(res)
 		led.file(key, content, ok)
 		if err == nil && !ok {
-			return fmt.Errorf("put %s refused: %v", key, res.Arguments)
+			return fmt.Errorf("put %s refused: %v", key, res.Args)
 		}
 		return err
 	}
@@ -379,7 +383,7 @@ func (fileWriter) write(ctx context.Context, c *client.Client, f envFile, led *l
 	if err != nil || !filesOK(res) {
 		return fmt.Errorf("upload URL of %s: %v", key, err)
 	}
-	url, _ := res.Arguments[0].(map[string]any)["payload"].(map[string]any)["url"].(string)
+	url, _ := res.Args[0].(map[string]any)["payload"].(map[string]any)["url"].(string)
 	req, err := http.NewRequestWithContext(ctx, http.MethodPut, url, strings.NewReader(content))
 	if err != nil {
 		return err
@@ -399,11 +403,11 @@ func (fileWriter) write(ctx context.Context, c *client.Client, f envFile, led *l
 }
 
 // filesOK reports a files.* answer of success.
-func filesOK(res *wamp.Result) bool {
-	if res == nil || len(res.Arguments) == 0 {
+func filesOK(res *sdk.Result) bool {
+	if res == nil || len(res.Args) == 0 {
 		return false
 	}
-	env, _ := res.Arguments[0].(map[string]any)
+	env, _ := res.Args[0].(map[string]any)
 	return env["success"] == true
 }
 

@@ -111,16 +111,19 @@ func TestDataFolderTemplateChange(t *testing.T) {
 		"              - {id: v, name: V, dataType: numeric}\n      files:\n        namespaces:\n          - name: default\n", 1)
 	path := writeConfig(t, dir, config)
 	first, _, stop := serveStoppable(t, "-config", path)
-	c := joinWithEnv(t, first.WSURL, first.Installations[0].Env)
+	w, err := dialEnv(ctx, first)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mustCall := func(proc string, arg any) {
 		t.Helper()
-		if res, _, err := callOnce(ctx, c, proc, arg); err != nil || (strings.HasPrefix(proc, "files.") && !filesOK(res)) {
+		if res, _, err := callOnce(ctx, w, proc, arg); err != nil || (strings.HasPrefix(proc, "files.") && !filesOK(res)) {
 			t.Fatalf("%s: %v %v", proc, res, err)
 		}
 	}
 	mustCall(appendProc(first, "readings", false), map[string]any{"tsp": 1000, "v": 1.5})
 	mustCall(wire.FilesPut, map[string]any{"key": "a.txt", "data": "b2xk"})
-	c.Close()
+	_ = w.Stop(ctx)
 	stop()
 
 	writeConfig(t, dir, strings.Replace(strings.Replace(config,
@@ -129,8 +132,11 @@ func TestDataFolderTemplateChange(t *testing.T) {
 		"              - {id: v, name: V, dataType: numeric}\n              - {id: w, name: W, dataType: string}\n", 1))
 	second, logs, stop := serveStoppable(t, "-config", path)
 	defer stop()
-	c = joinWithEnv(t, second.WSURL, second.Installations[0].Env)
-	defer c.Close()
+	if w, err = dialEnv(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = w.Stop(ctx) }()
+	c := joinWithEnv(t, second.WSURL, second.Installations[0].Env)
 	mustCall(appendProc(second, "readings", false), map[string]any{"tsp": 2000, "v": 2.5, "w": "new"})
 	mustCall(wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "s.txt", "data": "bmV3"})
 	res, err := c.Call(ctx, wire.HistoryProc("readings"), nil, wamp.List{map[string]any{"limit": 10}}, nil, nil)
