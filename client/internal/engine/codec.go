@@ -147,29 +147,17 @@ func (w *writer) sep() {
 
 func (w *writer) int(i int64) {
 	w.sep()
-	if w.json {
-		w.b = appendJSONInt(w.b, i)
-	} else {
-		w.b = appendInt(w.b, i)
-	}
+	w.b = appendIntAs(w.b, w.json, i)
 }
 
 func (w *writer) id(id uint64) {
 	w.sep()
-	if w.json {
-		w.b = appendJSONUint(w.b, id)
-	} else {
-		w.b = appendUint(w.b, id)
-	}
+	w.b = appendUintAs(w.b, w.json, id)
 }
 
 func (w *writer) str(s string) {
 	w.sep()
-	if w.json {
-		w.b = appendJSONString(w.b, s)
-	} else {
-		w.b = appendString(w.b, s)
-	}
+	w.b = appendStringAs(w.b, w.json, s)
 }
 
 // dict writes a dictionary element; nil is written as nil.

@@ -78,22 +78,14 @@ func (e *Encoder) Bool(v bool) {
 // Int writes an integer.
 func (e *Encoder) Int(v int64) {
 	e.elem()
-	if e.json {
-		e.b = appendJSONInt(e.b, v)
-	} else {
-		e.b = appendInt(e.b, v)
-	}
+	e.b = appendIntAs(e.b, e.json, v)
 }
 
 // Uint writes an unsigned integer (the wire form's uint64, above
 // math.MaxInt64).
 func (e *Encoder) Uint(v uint64) {
 	e.elem()
-	if e.json {
-		e.b = appendJSONUint(e.b, v)
-	} else {
-		e.b = appendUint(e.b, v)
-	}
+	e.b = appendUintAs(e.b, e.json, v)
 }
 
 // Float writes a float64.
@@ -110,11 +102,7 @@ func (e *Encoder) Float(v float64) {
 // every string).
 func (e *Encoder) String(v string) {
 	e.elem()
-	if e.json {
-		e.b = appendJSONString(e.b, v)
-	} else {
-		e.b = appendString(e.b, v)
-	}
+	e.b = appendStringAs(e.b, e.json, v)
 }
 
 // Value writes v, a value in wire form, as encode writes it.

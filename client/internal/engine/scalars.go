@@ -1,0 +1,28 @@
+// This file holds the scalar appenders that pick the wire form: the
+// message writer and the Encoder both write through them.
+
+package engine
+
+// appendIntAs appends i in JSON or msgpack.
+func appendIntAs(b []byte, json bool, i int64) []byte {
+	if json {
+		return appendJSONInt(b, i)
+	}
+	return appendInt(b, i)
+}
+
+// appendUintAs appends u in JSON or msgpack.
+func appendUintAs(b []byte, json bool, u uint64) []byte {
+	if json {
+		return appendJSONUint(b, u)
+	}
+	return appendUint(b, u)
+}
+
+// appendStringAs appends s in JSON or msgpack.
+func appendStringAs(b []byte, json bool, s string) []byte {
+	if json {
+		return appendJSONString(b, s)
+	}
+	return appendString(b, s)
+}
