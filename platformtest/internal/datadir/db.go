@@ -1,16 +1,18 @@
 // This file holds DB, a bbolt file of the folder, with group commit: the
 // writes of concurrent callers are gathered into one transaction and one
 // fsync, as etcd's backend batches its transactions. One goroutine per
-// file commits: it takes the first waiting write, every write waiting
-// behind it (up to maxBatch), runs them in one transaction and commits
-// it; writes that arrive meanwhile wait for the next round. When several
-// writers were in flight at the last commit, it first lets the goroutines
-// that can run do so while that brings writes (on a busy machine the
-// writers on their way are waiting for a core, not for the disk), then
-// waits a moment (at most half a commit) for as many writers as last
-// time, so that writers that keep writing share each sync rather than
-// splitting into groups that take turns. A lone writer waits for its own
-// commit only, never for a timer or another goroutine.
+// file commits: it takes the first waiting write, opens a transaction and
+// runs in it every write waiting behind (up to maxBatch), each as it
+// arrives, then commits; writes that arrive during the commit wait for the
+// next round. When several writers were in flight at the last commit, it
+// first lets the goroutines that can run do so while that brings writes
+// (on a busy machine the writers on their way are waiting for a core, not
+// for the disk), then waits a moment (at most as long as the last commit
+// took) for as many writers as last time, so that writers that keep
+// writing share each sync rather than splitting into groups that take
+// turns; the work of the writes that arrive meanwhile is done during that
+// wait, not after it. A lone writer waits for its own commit only, never
+// for a timer or another goroutine.
 
 package datadir
 
@@ -18,6 +20,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -134,10 +137,7 @@ func (db *DB) commitLoop() {
 		case <-db.stop:
 			return
 		}
-		batch = db.gather(batch, expect, took)
-		start := time.Now()
-		db.commit(batch)
-		took = time.Since(start)
+		batch, took = db.round(batch, expect, took)
 		// The pages the commits read leave the resident set every
 		// trimEvery commits, and when writing pauses (trim_linux.go).
 		if commits++; commits >= trimEvery || (commits >= trimIdle && len(db.reqs) == 0) {
@@ -151,33 +151,101 @@ func (db *DB) commitLoop() {
 	}
 }
 
-// gather adds to batch the writes waiting behind its first one. When more
-// writers were in flight at the last commit (expect), it yields to the
-// goroutines that can run as long as each yield brings writes (each
-// commit costs a transaction's pages and two syncs, whatever it holds, so
-// fewer and larger commits leave the cores to the writers), then waits
-// for as many writers as last time, but at most half the last commit's
-// duration (took), so that they share the next sync instead of splitting
-// into two groups that take turns. A lone writer never waits.
-func (db *DB) gather(batch []*write, expect int, took time.Duration) []*write {
+// round opens a transaction, runs in it the writes of batch and those
+// that gather brings, each as it arrives (so that their work overlaps the
+// wait for the others), commits it and answers them. It returns the
+// writes it took and how long the commit took. When a write fails, the
+// transaction is rolled back and commit runs the others again.
+func (db *DB) round(batch []*write, expect int, took time.Duration) ([]*write, time.Duration) {
+	tx, err := db.bolt.Begin(true)
+	if err != nil {
+		batch = db.gather(batch, expect, took, nil)
+		db.answer(batch, outcome{err: fmt.Errorf("%s: %w", db.name, err)})
+		return batch, took
+	}
+	ran, failed := 0, outcome{}
+	apply := func(batch []*write) bool {
+		for ; ran < len(batch); ran++ {
+			if failed = run(batch[ran].fn, tx); failed.err != nil || failed.panic != nil {
+				return false
+			}
+		}
+		return true
+	}
+	batch = db.gather(batch, expect, took, apply)
+	start := time.Now()
+	if ran < len(batch) { // a write failed: the others run again without it
+		_ = tx.Rollback()
+		batch[ran].done <- failed
+		rest := append(slices.Clone(batch[:ran]), batch[ran+1:]...)
+		db.commit(rest)
+		return batch, time.Since(start)
+	}
+	db.answer(batch, outcome{err: db.end(tx)})
+	return batch, time.Since(start)
+}
+
+// end commits tx, or rolls it back while the folder simulates a full
+// disk, and returns the error its writes fail with.
+func (db *DB) end(tx *bolt.Tx) error {
+	err := db.dir.noSpace()
+	if err != nil {
+		_ = tx.Rollback()
+	} else {
+		err = tx.Commit()
+	}
+	if err != nil {
+		return fullError(db.dir.path, fmt.Errorf("%s: commit: %w", db.name, err))
+	}
+	return nil
+}
+
+// answer gives every write of batch the outcome o.
+func (db *DB) answer(batch []*write, o outcome) {
+	for _, w := range batch {
+		w.done <- o
+	}
+}
+
+// gather adds to batch the writes waiting behind its first one, handing
+// the batch to apply (when not nil) each time it grew; it stops early when
+// apply returns false. When more writers were in flight at the last commit
+// (expect), it yields to the goroutines that can run as long as each
+// yield brings writes (each commit costs a transaction's pages and two
+// syncs, whatever it holds, so fewer and larger commits leave the cores to
+// the writers), then waits for as many writers as last time, but at most
+// as long as the last commit took (took), so that they share the next sync
+// instead of splitting into groups that take turns. A lone writer never
+// waits.
+func (db *DB) gather(batch []*write, expect int, took time.Duration, apply func([]*write) bool) []*write {
+	ok := func() bool { return apply == nil || apply(batch) }
 	want := min(max(expect, 1), maxBatch)
 	batch = db.drain(batch)
+	if !ok() {
+		return batch
+	}
 	for want > 1 && len(batch) < maxBatch {
 		n := len(batch)
 		runtime.Gosched()
 		if batch = db.drain(batch); len(batch) == n {
 			break
 		}
+		if !ok() {
+			return batch
+		}
 	}
 	if len(batch) >= want {
 		return batch
 	}
-	linger := time.NewTimer(min(took/2, maxLinger))
+	linger := time.NewTimer(min(took, maxLinger))
 	defer linger.Stop()
 	for len(batch) < want {
 		select {
 		case w := <-db.reqs:
 			batch = append(batch, w)
+			if !ok() {
+				return batch
+			}
 		case <-linger.C:
 			return batch
 		case <-db.stop:
@@ -225,9 +293,7 @@ func (db *DB) commit(batch []*write) {
 	for len(batch) > 0 {
 		tx, err := db.bolt.Begin(true)
 		if err != nil {
-			for _, w := range batch {
-				w.done <- outcome{err: fmt.Errorf("%s: %w", db.name, err)}
-			}
+			db.answer(batch, outcome{err: fmt.Errorf("%s: %w", db.name, err)})
 			return
 		}
 		failed, o := -1, outcome{}
@@ -237,29 +303,13 @@ func (db *DB) commit(batch []*write) {
 				break
 			}
 		}
-		if failed >= 0 {
-			_ = tx.Rollback()
-			batch[failed].done <- o
-			batch = append(batch[:failed:failed], batch[failed+1:]...)
-			continue
-		}
-		err = db.dir.noSpace()
-		if err != nil {
-			_ = tx.Rollback()
-		} else {
-			err = tx.Commit()
-		}
-		if err != nil {
-			err = fullError(db.dir.path, fmt.Errorf("%s: commit: %w", db.name, err))
-			for _, w := range batch {
-				w.done <- outcome{err: err}
-			}
+		if failed < 0 {
+			db.answer(batch, outcome{err: db.end(tx)})
 			return
 		}
-		for _, w := range batch {
-			w.done <- outcome{}
-		}
-		return
+		_ = tx.Rollback()
+		batch[failed].done <- o
+		batch = append(batch[:failed:failed], batch[failed+1:]...)
 	}
 }
 

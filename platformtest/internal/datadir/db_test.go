@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -88,6 +89,73 @@ func TestUpdateConcurrent(t *testing.T) {
 		for i := range errs {
 			v, err := Get(tx.Bucket([]byte("b")), binary.BigEndian.AppendUint64(nil, uint64(i)))
 			if (v != nil) != (i%10 != 3) || err != nil {
+				t.Errorf("value %d: %q, %v", i, v, err)
+			}
+		}
+		return nil
+	})
+}
+
+// TestUpdateFailsWhileGathering: the committer runs each write as it
+// joins the round's transaction; when writes queued behind a held one
+// join a round and one of them fails and another panics, those two get
+// their outcome and every other write is kept.
+func TestUpdateFailsWhileGathering(t *testing.T) {
+	leakcheck.Check(t)
+	dir := filepath.Join(t.TempDir(), "data")
+	d := mustOpen(t, dir)
+	db, err := d.DB("things")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	held, release := make(chan struct{}), make(chan struct{})
+	first := make(chan error, 1)
+	hold := sync.OnceFunc(func() { close(held); <-release }) // a write may run more than once
+	go func() { // holds the committer inside the first write
+		first <- db.Update(ctx, func(tx *bolt.Tx) error {
+			hold()
+			return putN(0)(tx)
+		})
+	}()
+	<-held
+	const n = 20
+	boom := errors.New("refused")
+	errs := make([]error, n)
+	panics := make([]any, n)
+	var wg sync.WaitGroup
+	for i := 1; i <= n; i++ {
+		wg.Go(func() {
+			defer func() { panics[i-1] = recover() }()
+			switch i {
+			case 7:
+				errs[i-1] = db.Update(ctx, func(tx *bolt.Tx) error { _ = putN(i)(tx); return boom })
+			case 12:
+				errs[i-1] = db.Update(ctx, func(tx *bolt.Tx) error { _ = putN(i)(tx); panic("kaboom") })
+			default:
+				errs[i-1] = db.Update(ctx, putN(i))
+			}
+		})
+	}
+	for len(db.reqs) < n { // every write queued behind the held one
+		runtime.Gosched()
+	}
+	close(release)
+	wg.Wait()
+	if err := <-first; err != nil {
+		t.Errorf("the first write: %v", err)
+	}
+	for i := 1; i <= n; i++ {
+		err, p := errs[i-1], panics[i-1]
+		switch {
+		case i == 7 && !errors.Is(err, boom), i == 12 && p != "kaboom", i != 7 && i != 12 && (err != nil || p != nil):
+			t.Errorf("write %d: %v, panic %v", i, err, p)
+		}
+	}
+	_ = db.View(func(tx *bolt.Tx) error {
+		for i := 0; i <= n; i++ {
+			v, err := Get(tx.Bucket([]byte("b")), binary.BigEndian.AppendUint64(nil, uint64(i)))
+			if (v != nil) != (i != 7 && i != 12) || err != nil {
 				t.Errorf("value %d: %q, %v", i, v, err)
 			}
 		}
