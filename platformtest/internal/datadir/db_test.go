@@ -112,7 +112,7 @@ func TestUpdateFailsWhileGathering(t *testing.T) {
 	held, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
 	hold := sync.OnceFunc(func() { close(held); <-release }) // a write may run more than once
-	go func() { // holds the committer inside the first write
+	go func() {                                              // holds the committer inside the first write
 		first <- db.Update(ctx, func(tx *bolt.Tx) error {
 			hold()
 			return putN(0)(tx)
