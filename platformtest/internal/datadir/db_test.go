@@ -111,8 +111,10 @@ func TestUpdateFailsWhileGathering(t *testing.T) {
 	ctx := context.Background()
 	held, release := make(chan struct{}), make(chan struct{})
 	first := make(chan error, 1)
-	hold := sync.OnceFunc(func() { close(held); <-release }) // a write may run more than once
-	go func() {                                              // holds the committer inside the first write
+	// A write may run more than once: only its first run holds the
+	// committer, until release.
+	hold := sync.OnceFunc(func() { close(held); <-release })
+	go func() {
 		first <- db.Update(ctx, func(tx *bolt.Tx) error {
 			hold()
 			return putN(0)(tx)
