@@ -7,8 +7,8 @@
 // next round. When several writers were in flight at the last commit, it
 // first lets the goroutines that can run do so while that brings writes
 // (on a busy machine the writers on their way are waiting for a core, not
-// for the disk), then waits a moment (at most as long as the last commit
-// took) for as many writers as last time, so that writers that keep
+// for the disk), then waits a moment (at most twice as long as the last
+// commit took) for as many writers as last time, so that writers that keep
 // writing share each sync rather than splitting into groups that take
 // turns; the work of the writes that arrive meanwhile is done during that
 // wait, not after it. A lone writer waits for its own commit only, never
@@ -214,9 +214,10 @@ func (db *DB) answer(batch []*write, o outcome) {
 // yield brings writes (each commit costs a transaction's pages and two
 // syncs, whatever it holds, so fewer and larger commits leave the cores to
 // the writers), then waits for as many writers as last time, but at most
-// as long as the last commit took (took), so that they share the next sync
-// instead of splitting into groups that take turns. A lone writer never
-// waits.
+// twice as long as the last commit took (took: the writers it answered
+// need about as long again to come back), so that they share the next
+// sync instead of splitting into groups that take turns. A lone writer
+// never waits.
 func (db *DB) gather(batch []*write, expect int, took time.Duration, apply func([]*write) bool) []*write {
 	ok := func() bool { return apply == nil || apply(batch) }
 	want := min(max(expect, 1), maxBatch)
@@ -237,7 +238,7 @@ func (db *DB) gather(batch []*write, expect int, took time.Duration, apply func(
 	if len(batch) >= want {
 		return batch
 	}
-	linger := time.NewTimer(min(took, maxLinger))
+	linger := time.NewTimer(min(2*took, maxLinger))
 	defer linger.Stop()
 	for len(batch) < want {
 		select {
