@@ -6,6 +6,7 @@ package floorclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gammazero/nexus/v3/wamp"
@@ -27,19 +28,11 @@ func (c *Conn) Register(ctx context.Context, procedure string, options map[strin
 	if err := c.ws.WriteMessage(c.frame(), b); err != nil {
 		return c.closedErr(ctx, err)
 	}
-	for {
-		code, rid, err := c.readOne()
-		if err != nil {
-			return c.closedErr(ctx, err)
-		}
-		if rid != id {
-			continue
-		}
-		if code != codeRegistered {
-			return fmt.Errorf("floorclient: register %s: %w", procedure, c.requestError(code, rid))
-		}
-		return nil
+	err = c.awaitReply(ctx, id, codeRegistered)
+	if refused := (*RequestError)(nil); errors.As(err, &refused) {
+		return fmt.Errorf("floorclient: register %s: %w", procedure, err)
 	}
+	return err
 }
 
 // Serve answers every INVOCATION with t (a YieldTemplate of the Conn's

@@ -139,6 +139,13 @@ func (c *Conn) Do(ctx context.Context, t *Template) error {
 	if err := c.ws.WriteMessage(t.frame(), t.withID(id)); err != nil {
 		return c.closedErr(ctx, err)
 	}
+	return c.awaitReply(ctx, id, int(t.reply))
+}
+
+// awaitReply reads until the reply to request id: nil when it is of type
+// want, a *RequestError when it is of another, the read's error (ctx's
+// once ctx ended) when the link fails.
+func (c *Conn) awaitReply(ctx context.Context, id uint64, want int) error {
 	for {
 		code, rid, err := c.readOne()
 		if err != nil {
@@ -147,7 +154,7 @@ func (c *Conn) Do(ctx context.Context, t *Template) error {
 		if rid != id {
 			continue // not ours (an unrelated message): keep reading
 		}
-		if code != int(t.reply) {
+		if code != want {
 			return c.requestError(code, rid)
 		}
 		return nil

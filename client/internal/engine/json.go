@@ -519,41 +519,12 @@ func (p *jsonParser) number() any { return p.num().value() }
 // is refused.
 func (p *jsonParser) num() wireNumber {
 	start := p.i
-	neg := p.b[p.i] == '-'
-	if neg {
-		p.i++
-	}
-	digits := p.i
-	switch {
-	case p.i < len(p.b) && p.b[p.i] == '0':
-		p.i++
-	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
-		p.skipDigits()
-	default:
-		p.fail("a digit expected")
+	digits, intEnd, _, ok := p.scanNumber()
+	if !ok {
 		return wireNumber{}
 	}
-	intEnd, float := p.i, false
-	if p.i < len(p.b) && p.b[p.i] == '.' {
-		p.i++
-		if !p.skipDigits() {
-			p.fail("a digit expected")
-			return wireNumber{}
-		}
-		float = true
-	}
-	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
-		p.i++
-		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
-			p.i++
-		}
-		if !p.skipDigits() {
-			p.fail("a digit expected")
-			return wireNumber{}
-		}
-		float = true
-	}
-	if !float {
+	if p.i == intEnd { // no fraction, no exponent
+		neg := p.b[start] == '-'
 		var u uint64
 		overflow := false
 		for _, c := range p.b[digits:intEnd] {
@@ -580,6 +551,47 @@ func (p *jsonParser) num() wireNumber {
 		return wireNumber{}
 	}
 	return wireNumber{kind: 'f', f: f}
+}
+
+// scanNumber passes over a number at p.i as JSON writes it and returns
+// where its integer digits are (p.b[digits:intEnd]) and where its
+// exponent's digits start (exp, 0 without one; they end at p.i); ok is
+// false (having failed) when it breaks the grammar. A number with a
+// fraction or an exponent ends after intEnd.
+func (p *jsonParser) scanNumber() (digits, intEnd, exp int, ok bool) {
+	if p.b[p.i] == '-' {
+		p.i++
+	}
+	digits = p.i
+	switch {
+	case p.i < len(p.b) && p.b[p.i] == '0':
+		p.i++
+	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
+		p.skipDigits()
+	default:
+		p.fail("a digit expected")
+		return 0, 0, 0, false
+	}
+	intEnd = p.i
+	if p.i < len(p.b) && p.b[p.i] == '.' {
+		p.i++
+		if !p.skipDigits() {
+			p.fail("a digit expected")
+			return 0, 0, 0, false
+		}
+	}
+	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
+		p.i++
+		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
+			p.i++
+		}
+		exp = p.i
+		if !p.skipDigits() {
+			p.fail("a digit expected")
+			return 0, 0, 0, false
+		}
+	}
+	return digits, intEnd, exp, true
 }
 
 // skipDigits skips digits; false when there was none.

@@ -481,6 +481,24 @@ func (p *parser) value(depth int) any {
 // ext 8 of 12 bytes (nanoseconds, then signed seconds). Other extensions
 // are outside the wire form.
 func (p *parser) timestamp(c int) any {
+	s := p.timestampBytes(c)
+	switch n := len(s); {
+	case s == nil:
+		return nil
+	case n == 4:
+		return time.Unix(int64(binary.BigEndian.Uint32(s)), 0).UTC()
+	case n == 8:
+		v := binary.BigEndian.Uint64(s)
+		return time.Unix(int64(v&(1<<34-1)), int64(v>>34)).UTC()
+	default:
+		return time.Unix(int64(binary.BigEndian.Uint64(s[4:])), int64(binary.BigEndian.Uint32(s))).UTC()
+	}
+}
+
+// timestampBytes reads the header of the timestamp extension of code c
+// and returns its 4, 8 or 12 bytes; nil (and bad) for another extension
+// or a short message.
+func (p *parser) timestampBytes(c int) []byte {
 	n := 4
 	switch c {
 	case 0xd7:
@@ -495,18 +513,7 @@ func (p *parser) timestamp(c int) any {
 		p.bad = true
 		return nil
 	}
-	s := p.need(n)
-	switch {
-	case s == nil:
-		return nil
-	case n == 4:
-		return time.Unix(int64(binary.BigEndian.Uint32(s)), 0).UTC()
-	case n == 8:
-		v := binary.BigEndian.Uint64(s)
-		return time.Unix(int64(v&(1<<34-1)), int64(v>>34)).UTC()
-	default:
-		return time.Unix(int64(binary.BigEndian.Uint64(s[4:])), int64(binary.BigEndian.Uint32(s))).UTC()
-	}
+	return p.need(n)
 }
 
 func (p *parser) bytes(n int) []byte {

@@ -91,7 +91,7 @@ func (p *parser) skip(depth int) {
 	case 0xcb, 0xcf, 0xd3:
 		p.need(8)
 	case 0xd6, 0xd7, 0xc7:
-		p.skipTimestamp(c)
+		p.timestampBytes(c)
 	case 0xdc:
 		p.skipList(p.u16(), depth)
 	case 0xdd:
@@ -103,25 +103,6 @@ func (p *parser) skip(depth int) {
 	default:
 		p.bad = true
 	}
-}
-
-// skipTimestamp passes over the timestamp extension as timestamp reads it.
-func (p *parser) skipTimestamp(c int) {
-	n := 4
-	switch c {
-	case 0xd7:
-		n = 8
-	case 0xc7:
-		if n = p.u8(); n != 12 {
-			p.bad = true
-			return
-		}
-	}
-	if p.u8() != 0xff {
-		p.bad = true
-		return
-	}
-	p.need(n)
 }
 
 func (p *parser) skipList(n, depth int) {
@@ -209,47 +190,18 @@ func (p *jsonParser) skip(depth int) {
 // integer digits and exponent make it 1e300 or more.
 func (p *jsonParser) skipNumber() {
 	start := p.i
-	if p.b[p.i] == '-' {
-		p.i++
-	}
-	digits := p.i
-	switch {
-	case p.i < len(p.b) && p.b[p.i] == '0':
-		p.i++
-	case p.i < len(p.b) && p.b[p.i] >= '1' && p.b[p.i] <= '9':
-		p.skipDigits()
-	default:
-		p.fail("a digit expected")
+	digits, intEnd, exp, ok := p.scanNumber()
+	if !ok {
 		return
 	}
-	scale := p.i - digits // the number is below 10^scale
-	if p.i < len(p.b) && p.b[p.i] == '.' {
-		p.i++
-		if !p.skipDigits() {
-			p.fail("a digit expected")
-			return
-		}
-	}
-	if p.i < len(p.b) && (p.b[p.i] == 'e' || p.b[p.i] == 'E') {
-		p.i++
-		neg := false
-		if p.i < len(p.b) && (p.b[p.i] == '+' || p.b[p.i] == '-') {
-			neg = p.b[p.i] == '-'
-			p.i++
-		}
-		e := p.i
-		if !p.skipDigits() {
-			p.fail("a digit expected")
-			return
-		}
-		switch exp := p.b[e:p.i]; {
-		case neg:
-		case len(exp) > 4:
-			scale = math.MaxInt32
-		default:
-			n, _ := strconv.Atoi(string(exp))
-			scale += n
-		}
+	scale := intEnd - digits // the number is below 10^scale
+	switch {
+	case exp == 0, p.b[exp-1] == '-':
+	case p.i-exp > 4:
+		scale = math.MaxInt32
+	default:
+		e, _ := strconv.Atoi(string(p.b[exp:p.i]))
+		scale += e
 	}
 	if scale >= 300 {
 		p.i = start
