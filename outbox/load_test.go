@@ -30,16 +30,12 @@ func TestStartLookupCoversOnlyRowsLeftBehind(t *testing.T) {
 	defer func() { _ = c.Stop(ctx) }()
 	plan := func(t *testing.T, dir string, opts ...Option) map[string]int {
 		t.Helper()
-		set := defaults()
-		for _, o := range opts {
-			o(&set)
-		}
 		db, _, err := openDB(dir, time.Second)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer db.Close()
-		got, err := (&Outbox{db: db, set: set}).load() // as Open does
+		got, err := (&Outbox{db: db, set: settingsOf(opts)}).load() // as Open does
 		if err != nil {
 			t.Fatal(err)
 		}

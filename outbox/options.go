@@ -55,6 +55,15 @@ type settings struct {
 	logger       *slog.Logger
 }
 
+// settingsOf returns the defaults with opts applied, as Open takes them.
+func settingsOf(opts []Option) settings {
+	set := defaults()
+	for _, o := range opts {
+		o(&set)
+	}
+	return set
+}
+
 // defaults are the settings without options.
 func defaults() settings {
 	return settings{

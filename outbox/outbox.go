@@ -74,10 +74,7 @@ type counts struct{ delivered, deadLettered, dropped uint64 }
 // refuses, and ErrInvalidArgument for a nil client or bad options.
 func Open(c *client.Client, dir string, opts ...Option) (*Outbox, error) {
 	const op = "Open"
-	set := defaults()
-	for _, o := range opts {
-		o(&set)
-	}
+	set := settingsOf(opts)
 	if c == nil {
 		return nil, opErr(op, "", reason(ErrInvalidArgument, "nil client"))
 	}

@@ -21,9 +21,10 @@ import (
 )
 
 // TestRouterRun runs fan-out to 10 subscribers, routed calls and joins
-// briefly on every router and checks that each counted operations, read
-// the router's memory, that flockd lost no event, and that flockd's rows carry the
-// ratios to both nexus routers; then the same run as a table.
+// briefly on every router and checks that each counted operations and
+// read the router's memory, that flockd lost no event, and that flockd's
+// rows carry the ratios to both nexus routers; then the same run as a
+// table.
 func TestRouterRun(t *testing.T) {
 	leakcheck.Check(t)
 	exe, err := os.Executable()

@@ -211,9 +211,9 @@ type logWrite struct {
 	done chan error
 }
 
-// syncLogSize is the preallocated size of a syncLog's file, more than the
-// rounds of BenchmarkDiskCeiling write.
-const syncLogSize = 256 << 20
+// syncLogSize is the preallocated size of a syncLog's file; the records
+// wrap around to its start, as a recycled log file does.
+const syncLogSize = 16 << 20
 
 // newSyncLog creates the file at path, writes it whole and syncs it (so
 // that a later fdatasync flushes data only, no size or extent change), and

@@ -20,7 +20,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"slices"
 	"sync"
 	"time"
 
@@ -165,20 +164,15 @@ func (db *DB) round(batch []*write, expect int, took time.Duration) ([]*write, t
 	}
 	ran, failed := 0, outcome{}
 	apply := func(batch []*write) bool {
-		for ; ran < len(batch); ran++ {
-			if failed = run(batch[ran].fn, tx); failed.err != nil || failed.panic != nil {
-				return false
-			}
-		}
-		return true
+		ran, failed = runFrom(tx, batch, ran)
+		return ran == len(batch)
 	}
 	batch = db.gather(batch, expect, took, apply)
 	start := time.Now()
 	if ran < len(batch) { // a write failed: the others run again without it
 		_ = tx.Rollback()
 		batch[ran].done <- failed
-		rest := append(slices.Clone(batch[:ran]), batch[ran+1:]...)
-		db.commit(rest)
+		db.commit(append(batch[:ran:ran], batch[ran+1:]...)) // a copy: batch stays whole
 		return batch, time.Since(start)
 	}
 	db.answer(batch, outcome{err: db.end(tx)})
@@ -297,14 +291,8 @@ func (db *DB) commit(batch []*write) {
 			db.answer(batch, outcome{err: fmt.Errorf("%s: %w", db.name, err)})
 			return
 		}
-		failed, o := -1, outcome{}
-		for i, w := range batch {
-			if o = run(w.fn, tx); o.err != nil || o.panic != nil {
-				failed = i
-				break
-			}
-		}
-		if failed < 0 {
+		failed, o := runFrom(tx, batch, 0)
+		if failed == len(batch) {
 			db.answer(batch, outcome{err: db.end(tx)})
 			return
 		}
@@ -312,6 +300,18 @@ func (db *DB) commit(batch []*write) {
 		batch[failed].done <- o
 		batch = append(batch[:failed:failed], batch[failed+1:]...)
 	}
+}
+
+// runFrom runs in tx the writes of batch from i on, until one fails or
+// panics; it returns that write's index and outcome, or len(batch) when
+// all ran.
+func runFrom(tx *bolt.Tx, batch []*write, i int) (int, outcome) {
+	for ; i < len(batch); i++ {
+		if o := run(batch[i].fn, tx); o.err != nil || o.panic != nil {
+			return i, o
+		}
+	}
+	return i, outcome{}
 }
 
 // run calls fn, turning a panic into an outcome.
