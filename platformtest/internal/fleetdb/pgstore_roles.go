@@ -15,6 +15,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -68,22 +69,28 @@ func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", r.role); err != nil {
 			return err
 		}
-		var exists bool
-		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = $1)", r.role).Scan(&exists); err != nil {
+		attrs, err := t.readerAttributes(ctx, tx, r.role)
+		if err != nil {
 			return err
 		}
-		verb := "ALTER"
-		if !exists {
-			verb = "CREATE"
-		}
+		db := qi(t.s.conn.Database)
 		stmts := []string{
-			verb + " ROLE " + role + " LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOINHERIT NOREPLICATION PASSWORD " + ql(r.password),
+			attrs + " PASSWORD " + ql(r.password),
 			// Membership lets a store's user without SUPERUSER drop what
-			// the role owns (DROP OWNED BY) when a scratch store closes.
+			// the role owns (DROP OWNED BY) at each start and when a
+			// scratch store closes.
 			"GRANT " + role + " TO CURRENT_USER",
+			// What the role changed itself in an earlier run goes: its
+			// settings (ALTER ROLE CURRENT_USER SET …, which PostgreSQL
+			// lets every role do) and what it owns (large objects, which
+			// PostgreSQL lets every role create), with its privileges,
+			// granted again below.
+			"ALTER ROLE " + role + " RESET ALL",
+			"ALTER ROLE " + role + " IN DATABASE " + db + " RESET ALL",
+			"DROP OWNED BY " + role,
 			"ALTER ROLE " + role + " SET search_path TO " + t.searchPath(),
 			"ALTER ROLE " + role + " SET default_transaction_read_only TO on",
-			"GRANT CONNECT ON DATABASE " + qi(t.s.conn.Database) + " TO " + role,
+			"GRANT CONNECT ON DATABASE " + db + " TO " + role,
 			"GRANT USAGE ON SCHEMA " + schema + " TO " + role,
 			"GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role,
 			"ALTER DEFAULT PRIVILEGES IN SCHEMA " + schema + " GRANT SELECT ON TABLES TO " + role,
@@ -106,6 +113,36 @@ func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
 	t.s.mu.Unlock()
 	t.reader = r
 	return r, nil
+}
+
+// readerAttributes returns the statement, without its password, that
+// makes the read-only role or gives it the attributes of one. A role that
+// exists is altered naming only what a store's user with CREATEROLE and
+// without SUPERUSER may set (PostgreSQL refuses such a user an ALTER ROLE
+// that names SUPERUSER, REPLICATION or BYPASSRLS, even to take them
+// away); one that holds any of those (made by a superuser) loses them,
+// which only a superuser may do.
+func (t *pgTables) readerAttributes(ctx context.Context, tx pgx.Tx, role string) (string, error) {
+	const plain = " LOGIN NOCREATEDB NOCREATEROLE NOINHERIT"
+	var super, repl, bypass bool
+	err := tx.QueryRow(ctx, "SELECT rolsuper, rolreplication, rolbypassrls FROM pg_roles WHERE rolname = $1", role).Scan(&super, &repl, &bypass)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "CREATE ROLE " + qi(role) + plain + " NOSUPERUSER NOREPLICATION NOBYPASSRLS", nil
+	}
+	if err != nil {
+		return "", err
+	}
+	q := "ALTER ROLE " + qi(role) + plain
+	if super {
+		q += " NOSUPERUSER"
+	}
+	if repl {
+		q += " NOREPLICATION"
+	}
+	if bypass {
+		q += " NOBYPASSRLS"
+	}
+	return q, nil
 }
 
 // ReaderURL returns the connection string of the realm's read-only role:
