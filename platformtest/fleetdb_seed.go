@@ -15,8 +15,16 @@ import (
 
 // applySeedData inserts a seed's table rows (those of installation i in
 // table for which want is true; all when want is nil) and sets its
-// transform rows.
+// transform rows. A store that keeps a seed ledger (the PostgreSQL
+// store, seed_ledger.go) decides instead of want: the rows go in once
+// per store.
 func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, table string) bool) error {
+	if ledger := p.fleet.SeedLedger(); ledger != nil {
+		var err error
+		if want, err = p.ledgerWants(ledger, s, res); err != nil { // seed_ledger.go
+			return err
+		}
+	}
 	for i, si := range s.Installations {
 		if len(si.Rows) == 0 || i >= len(res.Installations) {
 			continue
@@ -27,6 +35,9 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, tabl
 				continue
 			}
 			if err := p.InsertRows(in, table, si.Rows[table]...); err != nil {
+				return fmt.Errorf("installations[%d].rows: %w", i, err)
+			}
+			if err := p.markSeeded(in, table); err != nil { // seed_ledger.go
 				return fmt.Errorf("installations[%d].rows: %w", i, err)
 			}
 		}

@@ -179,6 +179,9 @@ func (s *pgStore) setup(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+qi(s.meta)+".secret_key (id int PRIMARY KEY CHECK (id = 1), key bytea NOT NULL)"); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, seededTable(qi(s.meta))); err != nil { // pgstore_seeds.go
+			return err
+		}
 		var icu bool
 		if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM pg_collation WHERE collname = 'und-x-icu')").Scan(&icu); err != nil {
 			return err

@@ -83,11 +83,15 @@ func (s *pgStore) sweepScratch(ctx context.Context) {
 	}
 }
 
-// DropRealm drops a realm's schema with every row and its read-only role.
+// DropRealm drops a realm's schema with every row and its read-only role,
+// and forgets that its seed rows went in.
 func (s *pgStore) DropRealm(ctx context.Context, realm string) error {
 	schema := s.schemaName(realm)
 	if err := s.dropSchemas(ctx, []string{schema}, []string{s.readerRole(schema)}); err != nil {
 		return fmt.Errorf("postgres: drop %s: %w", schema, err)
+	}
+	if _, err := s.pool.Exec(ctx, "DELETE FROM "+qi(s.meta)+".seeded WHERE schema = $1", schema); err != nil { // pgstore_seeds.go
+		return fmt.Errorf("postgres: drop %s: forget its seed rows: %w", schema, err)
 	}
 	return nil
 }

@@ -1,0 +1,81 @@
+package platformtest
+
+import (
+	"testing"
+	"time"
+)
+
+// restartTemplate has a table with an entity key (a seed row inserted
+// twice is a conflict) and a materialized transform without schedule.
+const restartTemplate = `
+data:
+  tables:
+    - tablename: readings
+      maintainLatestFlagFor: [sensor]
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: sensor, dataType: string}
+        - {id: temp, dataType: numeric}
+  transforms:
+    - tablename: per_sensor
+      materialize: true
+      sql: SELECT sensor, count(*) AS n FROM readings GROUP BY sensor ORDER BY sensor
+      columns:
+        - {id: sensor, dataType: string}
+        - {id: n, dataType: bigint}
+`
+
+// restartSeed installs restartTemplate's app on two devices of one
+// project (one realm), each seeding rows into the same table.
+func restartSeed(tpl string) *Seed {
+	return &Seed{
+		Projects: []SeedProject{{Name: "plant", SwarmKey: 2, Devices: []SeedDevice{{Name: "press", DeviceKey: 42}, {Name: "drill", DeviceKey: 43}}}},
+		Apps:     []SeedApp{{Name: "sensors", AppKey: 26, DataTemplate: tpl}},
+		Installations: []SeedInstallation{
+			{Project: "plant", Device: "press", App: "sensors", Rows: map[string][]map[string]any{"readings": {
+				{"tsp": "2026-01-01T10:00:00Z", "sensor": "s1", "temp": 20},
+				{"tsp": "2026-01-01T10:01:00Z", "sensor": "s1", "temp": 21},
+			}}},
+			{Project: "plant", Device: "drill", App: "sensors", Rows: map[string][]map[string]any{"readings": {
+				{"tsp": "2026-01-01T10:00:00Z", "sensor": "s2", "temp": 30},
+			}}},
+		},
+	}
+}
+
+// TestSeedRowsOncePerStore: the seed's rows go into a PostgreSQL store
+// once, whatever else restarts: platforms that keep their registry in
+// memory (flockd -memory -db), each finding a fresh installation, start
+// on the same database three times; the second and third neither insert
+// the rows again (an entity-key conflict stopped them) nor lose those
+// appended. A store whose rows predate the ledger keeps them as the
+// seed's.
+func TestSeedRowsOncePerStore(t *testing.T) { eachPostgres(t, testSeedRowsOncePerStore) }
+
+func testSeedRowsOncePerStore(t *testing.T, url string) {
+	prefix := freshPrefix(t, url)
+	for i := range 4 {
+		if i == 3 { // as a store made before the ledger
+			if _, err := sqlConn(t, url).Exec(testCtx(t), "DELETE FROM "+prefix+"ironflock.seeded"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p, err := Start(WithPostgres(url, PostgresSchemaPrefix(prefix)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Reconcile(restartSeed(restartTemplate))
+		if err != nil {
+			p.Close()
+			t.Fatalf("start %d: %v", i+1, err)
+		}
+		realm := res.Installations[0].Realm()
+		if n := len(p.TableRows(realm, "readings")); n != 3+i {
+			t.Errorf("start %d: %d rows, want the 3 seed rows once and the %d appended", i+1, n, i)
+		}
+		if err := p.InsertRows(res.Installations[0], "readings", map[string]any{"tsp": time.Date(2026, 1, 2, 0, i, 0, 0, time.UTC), "sensor": "s1", "temp": 22}); err != nil {
+			t.Errorf("start %d: append: %v", i+1, err)
+		}
+		p.Close()
+	}
+}
