@@ -1,8 +1,12 @@
 package platformtest
 
 import (
+	"log/slog"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // restartTemplate has a table with an entity key (a seed row inserted
@@ -77,5 +81,74 @@ func testSeedRowsOncePerStore(t *testing.T, url string) {
 			t.Errorf("start %d: append: %v", i+1, err)
 		}
 		p.Close()
+	}
+}
+
+// TestFailingTransformAfterAGoodStart: after a good start, a
+// configuration whose transform names a missing table is refused before
+// anything is kept, naming the app, the transform, the cause and its
+// position; the next start with the good configuration finds the
+// registry as it was (no new release), the rows and the transform's view.
+func TestFailingTransformAfterAGoodStart(t *testing.T) {
+	eachPostgres(t, testFailingTransformAfterAGoodStart)
+}
+
+func testFailingTransformAfterAGoodStart(t *testing.T, url string) {
+	prefix := freshPrefix(t, url)
+	dir := t.TempDir()
+	broken := strings.Replace(restartTemplate, "FROM readings GROUP BY", "FROM nosuch GROUP BY", 1)
+	start := func(tpl string) (*Platform, *SeedResult, *syncBuffer, error) {
+		t.Helper()
+		logs := &syncBuffer{}
+		p, err := Start(WithDataDir(dir), WithPostgres(url, PostgresSchemaPrefix(prefix)), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := p.Reconcile(restartSeed(tpl))
+		return p, res, logs, err
+	}
+	perSensor := func(realm string) string {
+		t.Helper()
+		var got string
+		if err := sqlConn(t, url).QueryRow(testCtx(t), "SELECT string_agg(sensor || '=' || n, ',' ORDER BY sensor) FROM "+
+			pgx.Identifier{schemaOf(prefix, realm), "per_sensor"}.Sanitize()).Scan(&got); err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
+	p, res, _, err := start(restartTemplate)
+	if err != nil {
+		t.Fatal(err)
+	}
+	realm := res.Installations[0].Realm()
+	if err := p.InsertRows(res.Installations[0], "readings", map[string]any{"tsp": "2026-01-02T00:00:00Z", "sensor": "s3", "temp": 1}); err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+
+	p, _, logs, err := start(broken)
+	for _, want := range []string{`app "sensors"`, `transform "per_sensor"`, `relation "nosuch" does not exist`, "line 1, column"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("a transform naming a missing table: %v, want it to say %s", err, want)
+		}
+	}
+	if strings.Contains(logs.String(), "new release") {
+		t.Errorf("the refused configuration became a new release:\n%s", logs)
+	}
+	p.Close()
+
+	p, res, logs, err = start(restartTemplate)
+	if err != nil {
+		t.Fatalf("the good configuration again: %v", err)
+	}
+	defer p.Close()
+	if strings.Contains(logs.String(), "new release") {
+		t.Errorf("the registry kept the refused templates:\n%s", logs)
+	}
+	if n := len(p.TableRows(res.Installations[0].Realm(), "readings")); n != 4 {
+		t.Errorf("%d rows, want the 3 seed rows and the appended one", n)
+	}
+	if got := perSensor(realm); got != "s1=2,s2=1,s3=1" {
+		t.Errorf("per_sensor after the refused start: %q", got)
 	}
 }

@@ -44,9 +44,12 @@ func AllowDrop() ReconcileOption { return func(r *reconcileSettings) { r.allowDr
 // holding them, to which its installations on the previous one move; a
 // data template change that drops data (a table, column or file
 // namespace removed, a column retyped) is refused unless AllowDrop is
-// given. Rows of a seed's installations are inserted when the
-// installation is new or the table holds no row yet (nothing of it is
-// kept). The registry part is all or nothing: on an error nothing of it
+// given. A data template the data backends' store would refuse (with
+// WithPostgres, a transform whose SQL fails) is refused naming the app,
+// the transform and the cause before anything changes. Rows of a seed's
+// installations are inserted when the installation is new or the table
+// holds no row yet (nothing of it is kept; with WithPostgres, once per
+// store). The registry part is all or nothing: on an error nothing of it
 // has changed.
 //
 // On a platform without a data folder that holds nothing yet, Reconcile
@@ -59,10 +62,16 @@ func (p *Platform) Reconcile(s *Seed, opts ...ReconcileOption) (*SeedResult, err
 	var rc *reconciler
 	err := p.reg.Transact(func(st *registry.State) error {
 		rc = &reconciler{p: p, st: st, seed: s, allowDrop: rs.allowDrop}
-		return rc.run()
+		if err := rc.run(); err != nil {
+			return err
+		}
+		return rc.checkDataBackends() // reconcile_check.go
 	})
 	if err != nil {
 		return nil, fmt.Errorf("reconcile: %w", err)
+	}
+	for _, log := range rc.logs {
+		log()
 	}
 	p.reconcile()
 	err = p.keepersFollow(rc)

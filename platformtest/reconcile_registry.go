@@ -21,14 +21,16 @@ type reconciler struct {
 	seed      *Seed
 	allowDrop bool
 
-	res        *SeedResult
-	fresh      map[int]bool // seed installations made by this pass, by index
-	forgotten  []string     // realms that went, with their data
-	migrations []migration  // realms whose data template changed
-	gone       map[string]bool
-	projects   map[string]*registry.Project
-	devices    map[string]map[string]*registry.Device // project → device name → device
-	apps       map[string]*registry.App               // lower-case name
+	res         *SeedResult
+	fresh       map[int]bool // seed installations made by this pass, by index
+	forgotten   []string     // realms that went, with their data
+	migrations  []migration  // realms whose data template changed
+	retemplated []string     // apps given new templates, by name
+	logs        []func()     // log lines of what the pass made, once it is kept
+	gone        map[string]bool
+	projects    map[string]*registry.Project
+	devices     map[string]map[string]*registry.Device // project → device name → device
+	apps        map[string]*registry.App               // lower-case name
 }
 
 type migration struct {
@@ -307,8 +309,12 @@ func (rc *reconciler) retemplate(a *registry.App, sa SeedApp) error {
 		return fmt.Errorf("app %q: %w", sa.Name, err)
 	}
 	r := rc.st.Retemplate(a, sa.DataTemplate, sa.AITemplate)
-	rc.p.log.Warn("app's templates changed in the configuration: new release", "app", a.Name, "version", r.Version,
-		"added", ch.Added(), "dropped", ch.Dropped())
+	rc.retemplated = append(rc.retemplated, a.Name)
+	// Logged once the pass is kept (Reconcile): a refused pass makes no release.
+	rc.logs = append(rc.logs, func() {
+		rc.p.log.Warn("app's templates changed in the configuration: new release", "app", a.Name, "version", r.Version,
+			"added", ch.Added(), "dropped", ch.Dropped())
+	})
 	if !ch.Empty() {
 		for _, name := range rc.st.RealmsOfApp(a.Name) {
 			rc.migrations = append(rc.migrations, migration{realm: name, change: ch})

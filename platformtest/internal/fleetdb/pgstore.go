@@ -255,7 +255,7 @@ func (s *pgStore) schemaName(realm string) string {
 // transforms' views (pgstore_views.go).
 func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 	t := newPGTables(s, sc)
-	if err := t.migrate(ctx); err != nil {
+	if err := t.migrate(ctx, false); err != nil {
 		return nil, fmt.Errorf("postgres schema %s: %w", t.schema, err)
 	}
 	s.mu.Lock()
@@ -271,6 +271,8 @@ type pgTables struct {
 	schema string
 	tables map[string]*pgTable
 	views  map[string]*TransformSchema
+
+	dropOK bool // a checked migration may drop (pgstore_check.go)
 
 	mu     sync.Mutex
 	reader *pgReader // the read-only role of direct SQL (pgstore_roles.go), made on first use

@@ -19,6 +19,7 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -94,9 +95,10 @@ func objName(table, suffix string) string {
 	return table + suffix
 }
 
-// migrate makes or migrates the realm's schema in one transaction.
-func (t *pgTables) migrate(ctx context.Context) error {
-	return pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
+// migrate makes or migrates the realm's schema in one transaction; dry
+// rolls it back (pgstore_check.go), so that only its errors are kept.
+func (t *pgTables) migrate(ctx context.Context, dry bool) error {
+	err := pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", t.schema); err != nil {
 			return err
 		}
@@ -120,8 +122,15 @@ func (t *pgTables) migrate(ctx context.Context) error {
 		if err := t.createViews(ctx, tx); err != nil {
 			return err
 		}
+		if dry {
+			return errDryRun
+		}
 		return t.grantReader(ctx, tx)
 	})
+	if dry && errors.Is(err, errDryRun) {
+		return nil
+	}
+	return err
 }
 
 // existingColumn is a column of a stored table.
@@ -238,7 +247,7 @@ func (t *pgTables) alterTable(ctx context.Context, tx pgx.Tx, ts *TableSchema, p
 			stmts = append(stmts, "ALTER TABLE "+pt.name+" DROP COLUMN "+qi(name))
 		}
 	}
-	if (len(removed) > 0 || len(retyped) > 0) && !t.s.cfg.AllowDrop {
+	if (len(removed) > 0 || len(retyped) > 0) && !t.allowDrop() {
 		slices.Sort(removed)
 		var what []string
 		if len(removed) > 0 {

@@ -148,7 +148,7 @@ func (t *pgTables) ensureDownsample(ctx context.Context, tx pgx.Tx, ts *TableSch
 			return err
 		}
 		if old != comment {
-			if !t.s.cfg.AllowDrop {
+			if !t.allowDrop() {
 				return fmt.Errorf("%s_ds holds buckets of another width (%s); the migration would empty it, so it is refused (allow it with flockd -allow-drop, platformtest.PostgresAllowDrop)", ts.Name, strings.TrimPrefix(old, "downsample of "+ts.Name+", "))
 			}
 			stmts = append(stmts, "TRUNCATE "+d.name)
