@@ -6,6 +6,7 @@
 package platformtest
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -15,7 +16,8 @@ import (
 
 // applySeedData inserts a seed's table rows (those of installation i in
 // table for which want is true; all when want is nil) and sets its
-// transform rows. A store that keeps a seed ledger (the PostgreSQL
+// transform rows, and then refreshes the materialized transforms of the
+// realms that took rows (fleetdb.RefreshMaterialized). A store that keeps a seed ledger (the PostgreSQL
 // store, seed_ledger.go) decides instead of want: the rows go in once
 // per store.
 func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, table string) bool) error {
@@ -25,6 +27,7 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, tabl
 			return err
 		}
 	}
+	seeded := map[string]bool{} // realms that took rows
 	for i, si := range s.Installations {
 		if len(si.Rows) == 0 || i >= len(res.Installations) {
 			continue
@@ -40,6 +43,13 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, tabl
 			if err := p.markSeeded(in, table); err != nil { // seed_ledger.go
 				return fmt.Errorf("installations[%d].rows: %w", i, err)
 			}
+			seeded[in.Realm()] = true
+		}
+	}
+	// Materialized transforms made before the rows went in see them.
+	for _, realm := range slices.Sorted(maps.Keys(seeded)) {
+		if err := p.fleet.RefreshMaterialized(context.Background(), realm); err != nil {
+			return fmt.Errorf("refresh the materialized transforms of %s after the seed rows: %w", realm, err)
 		}
 	}
 	for i, sa := range s.Apps {

@@ -14,6 +14,7 @@ import (
 // settings collects what the options set. Defaults live in defaultSettings.
 type settings struct {
 	addr      string
+	later     bool // WithServeLater
 	logger    *slog.Logger
 	start     time.Time
 	keepalive time.Duration

@@ -7,9 +7,7 @@
 package platformtest
 
 import (
-	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"sync"
 	"testing"
@@ -87,29 +85,29 @@ func Start(opts ...Option) (*Platform, error) {
 	if err := p.openStores(); err != nil { // datadir.go
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", set.addr)
+	ln, at, err := listenNow(set) // serve_later.go
 	if err != nil {
 		p.closeStores()
-		return nil, fmt.Errorf("listen on %s: %w", set.addr, err)
+		return nil, err
 	}
-	p.addr = ln.Addr().String()
+	p.addr = at.String()
 	mux := http.NewServeMux()
 	// The HTTP edge checks Host and Origin before any route (edge.go).
-	guard, err := edge.New(edge.Config{Loopback: loopback(ln.Addr()), Hosts: set.hosts, Origins: set.origins, Log: p.log}, mux)
+	guard, err := edge.New(edge.Config{Loopback: loopback(at), Hosts: set.hosts, Origins: set.origins, Log: p.log}, mux)
 	if err != nil {
-		_ = ln.Close()
+		closeListener(ln)
 		p.closeStores()
 		return nil, err
 	}
 	store, err := p.openFleetStore()
 	if err != nil {
-		_ = ln.Close()
+		closeListener(ln)
 		p.closeStores()
 		return nil, err
 	}
 	key, err := secretKey(store) // postgres.go
 	if err != nil {
-		_ = ln.Close()
+		closeListener(ln)
 		_ = store.Close()
 		p.closeStores()
 		return nil, err
@@ -135,6 +133,9 @@ func Start(opts ...Option) (*Platform, error) {
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
 	}).Mount(mux)
 
+	if set.later {
+		return p, nil // Serve listens
+	}
 	if err := p.rt.Start(ln); err != nil {
 		_ = ln.Close()
 		p.files.Close()

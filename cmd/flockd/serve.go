@@ -75,7 +75,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 
 	dataOpts, reconcileOpts := data.options(dir)
-	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
+	// The port opens once every backend is attached (p.Serve below).
+	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithServeLater(), platformtest.WithLogger(log),
 		platformtest.WithRecording(*recordMsgs, *recordBytes), platformtest.WithAuthLogLimit(*authLog)}, dataOpts...)
 	opts = append(opts, edge.options()...)
 	if *noRecord {
@@ -103,6 +104,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
 	}
+	sql, err := db.sqlAccess(log, p, res)
+	if err != nil {
+		return fmt.Errorf("direct SQL: %w", err)
+	}
+	if err := p.Serve(); err != nil {
+		return err
+	}
 	stopDemo := func() {}
 	if *config == "" {
 		stopDemo = startDemo(p, res, log) // demo_device.go
@@ -120,10 +128,6 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	for _, in := range res.Installations {
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
-	}
-	sql, err := db.sqlAccess(log, p, res)
-	if err != nil {
-		return fmt.Errorf("direct SQL: %w", err)
 	}
 	if *envFile != "" {
 		if err := writeEnvFile(*envFile, p, res, sql); err != nil {

@@ -258,6 +258,7 @@ func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 	if err := t.migrate(ctx, false); err != nil {
 		return nil, fmt.Errorf("postgres schema %s: %w", t.schema, err)
 	}
+	t.noteRefreshed(time.Now(), t.materialized()...) // made anew with their data
 	s.mu.Lock()
 	s.schemas = append(s.schemas, t.schema)
 	s.mu.Unlock()
@@ -274,8 +275,9 @@ type pgTables struct {
 
 	dropOK bool // a checked migration may drop (pgstore_check.go)
 
-	mu     sync.Mutex
-	reader *pgReader // the read-only role of direct SQL (pgstore_roles.go), made on first use
+	mu        sync.Mutex
+	reader    *pgReader            // the read-only role of direct SQL (pgstore_roles.go), made on first use
+	refreshed map[string]time.Time // when each materialized transform was last computed (pgstore_refresh.go)
 }
 
 // pgTable is a table as the SQL of its reads and writes needs it.

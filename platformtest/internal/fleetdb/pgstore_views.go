@@ -284,6 +284,9 @@ func (t *pgTables) RefreshTransform(ctx context.Context, transform string) error
 	if !v.Def.Materialize {
 		return nil
 	}
-	_, err = t.s.pool.Exec(ctx, "REFRESH MATERIALIZED VIEW "+t.qualified(v.Name))
-	return err
+	if _, err = t.s.pool.Exec(ctx, "REFRESH MATERIALIZED VIEW "+t.qualified(v.Name)); err != nil {
+		return err
+	}
+	t.noteRefreshed(time.Now(), v.Name) // pgstore_refresh.go
+	return nil
 }
