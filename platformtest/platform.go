@@ -131,6 +131,7 @@ func Start(opts ...Option) (*Platform, error) {
 	rest.New(rest.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log,
 		Online: p.rt.Online, Changed: p.rt.Reconcile, Agents: p.agents,
+		RefreshTransform: p.refreshTransformInfo, // postgres.go
 	}).Mount(mux)
 
 	if set.later {

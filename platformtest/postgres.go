@@ -118,6 +118,25 @@ func (p *Platform) RefreshTransform(realm, transform string) error {
 	return p.fleet.RefreshTransform(context.Background(), realm, transform)
 }
 
+// refreshTransformInfo refreshes a transform (RefreshTransform) and
+// tells whether its store keeps its result and when it computed it, for
+// flockd's refresh route and the console.
+func (p *Platform) refreshTransformInfo(ctx context.Context, realm, transform string) (bool, time.Time, error) {
+	if err := p.fleet.RefreshTransform(ctx, realm, transform); err != nil {
+		return false, time.Time{}, err
+	}
+	infos, err := p.fleet.Transforms(ctx, realm)
+	if err != nil {
+		return false, time.Time{}, err
+	}
+	for _, ti := range infos {
+		if ti.Name == transform {
+			return ti.Materialized, ti.Refreshed, nil
+		}
+	}
+	return false, time.Time{}, fmt.Errorf("realm %s has no transform %q", realm, transform)
+}
+
 // secretKey returns the key of secret columns that a store keeps with its
 // rows, so that a platform reads the secrets the last one on the same
 // database wrote; nil (a fresh key) for a store that keeps none.

@@ -2,11 +2,15 @@ package platformtest
 
 import (
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/rest"
 )
 
 // restartTemplate has a table with an entity key (a seed row inserted
@@ -151,4 +155,33 @@ func testFailingTransformAfterAGoodStart(t *testing.T, url string) {
 	if got := perSensor(realm); got != "s1=2,s2=1,s3=1" {
 		t.Errorf("per_sensor after the refused start: %q", got)
 	}
+}
+
+// TestFlockdRefreshRoute: flockd's route recomputes a materialized
+// transform on demand: rows appended after the start are in it once the
+// route answered, with when it was computed; a viewer may not, an unknown
+// transform is 404.
+func TestFlockdRefreshRoute(t *testing.T) { eachPostgres(t, testFlockdRefreshRoute) }
+
+func testFlockdRefreshRoute(t *testing.T, url string) {
+	w := newPGWorld(t, url, restartTemplate)
+	pr := w.in.Device().Project()
+	w.p.AddUser("alice", aliceToken, map[*Project]string{pr: RoleAdmin})
+	w.p.AddUser("bob", bobToken, map[*Project]string{pr: RoleViewer})
+	w.insert(t, "readings", map[string]any{"tsp": t0, "sensor": "s1", "temp": 1})
+	if got := w.read(t, "per_sensor", map[string]any{"limit": 10}); len(got) != 0 {
+		t.Fatalf("per_sensor before a refresh: %v (the test needs it stale)", got)
+	}
+	const path = rest.FlockdPrefix + "/devices/42/apps/26/transforms/per_sensor/refresh"
+	var got rest.TransformRefresh
+	before := time.Now().UTC()
+	restOK(t, w.p, "POST", path+"?stage=DEV", aliceToken, "", 200, &got)
+	if got.Realm != w.realm || got.Transform != "per_sensor" || !got.Materialized || got.RefreshedAt == nil || got.RefreshedAt.Before(before.Add(-time.Second)) {
+		t.Errorf("answer %+v", got)
+	}
+	if rows := w.read(t, "per_sensor", map[string]any{"limit": 10}); len(rows) != 1 || rows[0]["sensor"] != "s1" {
+		t.Errorf("per_sensor after the refresh: %v", rows)
+	}
+	checkErrorAnswer(t, restDo(t, w.p, "POST", path, bobToken, ""), http.StatusForbidden, wire.CodeForbidden)
+	checkErrorAnswer(t, restDo(t, w.p, "POST", strings.Replace(path, "per_sensor", "ghost", 1), aliceToken, ""), http.StatusNotFound, wire.CodeNotFound)
 }

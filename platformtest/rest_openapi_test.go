@@ -284,6 +284,9 @@ func TestRESTConformsToOpenAPI(t *testing.T) {
 	bot := p.AddAppWithAgents("bot", "", agentsYAML, Key(40))
 	p.Install(d1, bot, Dev)
 	c.ok("POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", A, `{"arguments":{"sensor":"inlet"}}`, 200, nil)
+	// flockd's transform refresh route.
+	p.Install(d1, p.AddApp("sensors", restartTemplate, Key(41)), Dev)
+	c.ok("POST", "/v1/flockd/devices/1/apps/41/transforms/per_sensor/refresh", A, "", 200, nil)
 
 	// Deletions.
 	c.ok("DELETE", f("/apps/%d", app.AppKey), A, "", 204, nil)
@@ -317,6 +320,9 @@ func TestRESTConformsToOpenAPI(t *testing.T) {
 		{"POST", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", "", `{}`},
 		{"GET", "/v1/flockd/devices/1/apps/40/agents/assistant/tools/read_temperature", A, ""},
 		{"POST", "/v1/platform/devices/1/apps/40/agents/assistant/tools/read_temperature", A, `{}`},
+		{"POST", "/v1/flockd/devices/1/apps/41/transforms/nope/refresh", A, ""},
+		{"POST", "/v1/flockd/devices/1/apps/41/transforms/per_sensor/refresh", "", ""},
+		{"GET", "/v1/flockd/devices/1/apps/41/transforms/per_sensor/refresh", A, ""},
 	} {
 		if a := c.do(e.method, e.path, e.token, e.body); a.status < 400 {
 			t.Errorf("%s %s: %d, want an error", e.method, e.path, a.status)

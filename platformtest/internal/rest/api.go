@@ -9,7 +9,9 @@
 package rest
 
 import (
+	"context"
 	"log/slog"
+	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
@@ -31,6 +33,10 @@ type Config struct {
 	// Agents is the agent runtime flockd's tool route calls tools
 	// through (flockd_tools.go).
 	Agents *agents.Runtime
+	// RefreshTransform recomputes and publishes a transform of a realm's
+	// data backend (flockd_transforms.go) and tells whether the store
+	// keeps its result and when it computed it (zero: it does not say).
+	RefreshTransform func(ctx context.Context, realm, transform string) (materialized bool, refreshed time.Time, err error)
 }
 
 // API is the management REST API of one platform.

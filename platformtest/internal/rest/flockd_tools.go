@@ -31,6 +31,7 @@ const FlockdPrefix = "/v1/flockd"
 
 func (api *API) routeFlockd(route func(string, restFunc)) {
 	route("POST /devices/{device_key}/apps/{app_key}/agents/{agent}/tools/{tool}", api.restInvokeTool)
+	route("POST /devices/{device_key}/apps/{app_key}/transforms/{transform}/refresh", api.restRefreshTransform) // flockd_transforms.go
 }
 
 // mountFlockd registers flockd's routes on mux under FlockdPrefix.
