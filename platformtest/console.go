@@ -68,7 +68,7 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			slices.Sort(out)
 			return out
 		},
-		Storage: p.storage, // datadir.go
+		Storage: p.consoleStorage, // postgres.go
 		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
 	}))
 }

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 )
 
@@ -135,6 +136,15 @@ func (p *Platform) refreshTransformInfo(ctx context.Context, realm, transform st
 		}
 	}
 	return false, time.Time{}, fmt.Errorf("realm %s has no transform %q", realm, transform)
+}
+
+// consoleStorage is what the console's overview shows of where the world
+// is kept (storage, datadir.go) with where the store keeps the table rows
+// (PostgreSQL: its server and database, no password).
+func (p *Platform) consoleStorage() console.Storage {
+	st := p.storage()
+	st.Tables = p.fleet.StorePlace()
+	return st
 }
 
 // secretKey returns the key of secret columns that a store keeps with its

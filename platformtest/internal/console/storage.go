@@ -7,10 +7,13 @@ package console
 // Storage is where the platform keeps its world, as the overview shows
 // it. The platform fills it (Config.Storage).
 type Storage struct {
-	Folder  string // the data folder; "" when everything is in memory
-	Bytes   int64  // the folder's size on disk
-	Rows    int64  // table rows kept, error-logs included
-	Objects int64  // file objects kept
+	Folder string // the data folder; "" when everything is in memory
+	// Tables says where the table rows are kept when not with the rest:
+	// the PostgreSQL server and database (never a password); "".
+	Tables  string
+	Bytes   int64 // the folder's size on disk
+	Rows    int64 // table rows kept, error-logs included
+	Objects int64 // file objects kept
 	// RowLimit bounds the rows kept in memory (no data folder); 0: none.
 	RowLimit int64
 	Full     bool   // the in-memory store refuses appends at its bound

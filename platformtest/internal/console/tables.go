@@ -1,6 +1,7 @@
 // This file serves the table browser:
 //
-//	GET /tables                  every realm with its tables and their row counts
+//	GET /tables                  every realm with its tables and their row counts,
+//	                             and its transforms (transforms.go)
 //	GET /tables/{realm}/{table}  the rows, newest first: ?offset=, ?limit=
 //	                             (1–500, default 50), ?latest=1 (entity
 //	                             tables: the latest row of each entity); and a
@@ -47,6 +48,8 @@ type realmTables struct {
 	Realm, App, Stage string
 	Devices           []string
 	Tables            []tableRef
+	Transforms        []transformRef // transforms.go
+	Write             bool           // the refresh buttons work (Config.Write)
 	Err               string
 }
 
@@ -101,7 +104,9 @@ func (c *Console) tables(w http.ResponseWriter, r *http.Request) {
 			}
 			realms[i].Tables = append(realms[i].Tables, ref)
 		}
+		realms[i].Write = c.cfg.Write
 	}
+	c.transformsView(realms) // transforms.go
 	c.render(w, "tables", "Tables", "/tables", realms)
 }
 
