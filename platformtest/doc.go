@@ -133,9 +133,11 @@
 // WithPostgres keeps them in a PostgreSQL database instead (a
 // schema per realm; docs/postgres.md), with the same answers: it computes
 // transforms from their SQL (views, materialized ones refreshed on their
-// schedule), applies dropAfter and downsample, keeps the rows and the key
-// of secret columns across platforms, and gives each realm a read-only
-// role for direct SQL (SQLURL). A store's failure is answered, never
+// schedule, after a seed's rows and on demand), applies dropAfter and
+// downsample, keeps the rows and the key of secret columns across
+// platforms, records which seed rows went in (so that they go in once per
+// database), and gives each realm a read-only role for direct SQL
+// (SQLURL), reset at each start. A store's failure is answered, never
 // acknowledged (storage_full for a write that does not fit, a
 // Postgres-like runtime_error otherwise). See docs/fake.md §3.
 //
@@ -319,7 +321,10 @@
 // checks one without serving it. Reconcile brings the kept world in line
 // with a seed, as flockd does with its configuration at every start:
 // additions, removals (with their realms' data) and template changes,
-// refusing a change that drops data unless AllowDrop. Table rows (with the
+// refusing a change that drops data unless AllowDrop, and a data template
+// the store would refuse (WithPostgres: a failing transform) before
+// anything is kept. WithServeLater and Serve listen only once every
+// realm's data backend is open (flockd). Table rows (with the
 // key of secret columns) and file objects (records and content, the key
 // of upload URLs and the numbers in permanent URLs) are kept there too, on
 // disk rather than in memory: an append or a put is on disk before it is
