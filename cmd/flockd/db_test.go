@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"io"
 	"net/url"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,7 +15,7 @@ import (
 
 // postgresEnv names the variable with the connection string of the
 // database the PostgreSQL tests use (README.md; .ci/run sets it). Unset,
-// they are not run.
+// they fail on CI (CI=true) and are not run elsewhere (postgresURL).
 const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
 
 // freshDatabase makes a database of the test's own on the server of
@@ -70,9 +69,8 @@ func freshDatabase(t *testing.T, base string) string {
 // environment file; with it, SQL reads the demo's rows by their table's
 // template name.
 func TestDBFlag(t *testing.T) {
-	base := os.Getenv(postgresEnv)
+	base := postgresURL(t) // db_restart_test.go
 	if base == "" {
-		t.Log("not run: $" + postgresEnv + " is not set")
 		return
 	}
 	db := freshDatabase(t, base)
