@@ -185,3 +185,35 @@ func testFlockdRefreshRoute(t *testing.T, url string) {
 	checkErrorAnswer(t, restDo(t, w.p, "POST", path, bobToken, ""), http.StatusForbidden, wire.CodeForbidden)
 	checkErrorAnswer(t, restDo(t, w.p, "POST", strings.Replace(path, "per_sensor", "ghost", 1), aliceToken, ""), http.StatusNotFound, wire.CodeNotFound)
 }
+
+// TestTransformChangeOnARunningPlatform: a configuration that changes
+// only a transform's SQL, reconciled on a running platform, takes effect
+// at once: the realm's data backend opens again with the new view.
+func TestTransformChangeOnARunningPlatform(t *testing.T) {
+	eachPostgres(t, testTransformChangeOnARunningPlatform)
+}
+
+func testTransformChangeOnARunningPlatform(t *testing.T, url string) {
+	p := New(t, WithPostgres(url, PostgresScratch()))
+	res := mustReconcile(t, p, restartSeed(restartTemplate))
+	realm := res.Installations[0].Realm()
+	n := func() int {
+		t.Helper()
+		u, err := p.SQLURL(realm)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var n int
+		if err := sqlConn(t, u).QueryRow(testCtx(t), "SELECT n FROM per_sensor WHERE sensor = 's1'").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if got := n(); got != 2 {
+		t.Fatalf("per_sensor s1: %d, want 2", got)
+	}
+	mustReconcile(t, p, restartSeed(strings.Replace(restartTemplate, "count(*) AS n", "count(*) * 10 AS n", 1)))
+	if got := n(); got != 20 {
+		t.Errorf("per_sensor s1 after its SQL changed: %d, want 20 (the new SQL)", got)
+	}
+}

@@ -1,7 +1,8 @@
 // This file holds the last step of Reconcile's registry pass: the data
 // backends' store checks, before the registry keeps anything, the data
 // templates of the realms the pass brought (new installations) or
-// changed (apps with new templates), so that one it would refuse (with
+// changed (apps with new templates; a changed transform migrates the
+// realm too, transformsChanged), so that one it would refuse (with
 // WithPostgres, a transform whose SQL names a missing table) refuses the
 // whole configuration with nothing changed, instead of becoming a new
 // release that no data backend can open. It serves no URI.
@@ -12,9 +13,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/template"
 )
 
 // checkDataBackends checks the data template of every realm of an app
@@ -50,4 +54,20 @@ func (rc *reconciler) checkDataBackends() error {
 		}
 	}
 	return nil
+}
+
+// transformsChanged tells whether a template change adds, removes or
+// changes a transform (its SQL, columns, materialize, schedule…), which
+// the realm's data backend follows only when it opens again: such a
+// change migrates the realm (its backend reopened, its views made anew)
+// though no table changed.
+func transformsChanged(ch realm.TemplateChange) bool {
+	var old, new []template.Transform
+	if ch.Old != nil {
+		old = ch.Old.Transforms
+	}
+	if ch.New != nil {
+		new = ch.New.Transforms
+	}
+	return !reflect.DeepEqual(old, new)
 }

@@ -315,7 +315,7 @@ func (rc *reconciler) retemplate(a *registry.App, sa SeedApp) error {
 		rc.p.log.Warn("app's templates changed in the configuration: new release", "app", a.Name, "version", r.Version,
 			"added", ch.Added(), "dropped", ch.Dropped())
 	})
-	if !ch.Empty() {
+	if !ch.Empty() || transformsChanged(ch) { // reconcile_check.go
 		for _, name := range rc.st.RealmsOfApp(a.Name) {
 			rc.migrations = append(rc.migrations, migration{realm: name, change: ch})
 		}
