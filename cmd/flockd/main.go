@@ -61,7 +61,10 @@
 // unless -allow-drop), transforms computed from their SQL, dropAfter
 // and downsample applied, and a read-only connection string per app
 // backend, printed and written to the environment file. A server that
-// cannot be reached stops flockd at start, unless -db-wait gives it time.
+// cannot be reached stops flockd at start, unless -db-wait gives it time;
+// so does a configuration whose transform PostgreSQL refuses, with nothing
+// of it kept. flockd opens its port (and logs that it listens) only once
+// every app backend is open.
 //
 // flockd validate DIR checks the templates of an app folder (DIR or
 // DIR/.ironflock): it prints every finding and exits with status 1 when
