@@ -6,6 +6,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // knobsAllowed are the differences of the data template's knobs flockd
@@ -105,4 +107,146 @@ data:
 				input: fmt.Sprintf("row %s old", age), tsdb: state(tsdbKept, n), flockd: state(flockdKept, n)}, knobsAllowed)
 		}
 	}
+}
+
+// berlin is the time zone of the oracle's sessions (startOracle).
+var berlin = func() *time.Location {
+	l, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		panic(err)
+	}
+	return l
+}()
+
+// dsRows reads a downsampled table (or continuous aggregate) as texts
+// keyed by bucket and device, values rounded alike on both sides.
+func dsRows(ctx context.Context, c *pgx.Conn, from string) (map[string]string, error) {
+	rows, err := c.Query(ctx, `SELECT tsp::text || ' device ' || device_key, concat_ws(' ', "rows",
+		round(v_avg::numeric, 6), round(v_min::numeric, 6), round(v_max::numeric, 6), v_count) FROM `+from)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for rows.Next() {
+		var k, v string
+		if err := rows.Scan(&k, &v); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out[k] = v
+	}
+	rows.Close()
+	return out, rows.Err()
+}
+
+// compareDownsample compares downsample {bucket: 1 hour} of a table with
+// dropAfter 2 days against a continuous aggregate with its refresh
+// policy (end_offset 1 minute: every complete bucket, never the current
+// one) and TimescaleDB's retention: the buckets made, that the current
+// bucket is left out, that the aggregate is materialized only (rows added
+// since do not show), that it survives the retention of raw rows, and how
+// late rows into a downsampled bucket count at the next run.
+func compareDownsample(t *testing.T, o *oracle, ta *tally) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	db, b := newTemplateDB(t, pg, `
+data:
+  tables:
+    - tablename: m
+      dropAfter: 2 days
+      downsample: {bucket: 1 hour}
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: v, dataType: numeric}
+`)
+	pt, ok := b.store.(*pgTables)
+	if !ok {
+		t.Fatalf("the store's tables are %T, not PostgreSQL's", b.store)
+	}
+	flockdDS := pt.qualified("m_ds")
+	for _, q := range []string{
+		"CREATE TABLE m (tsp timestamptz NOT NULL, device_key bigint, v numeric)",
+		"SELECT create_hypertable('m', by_range('tsp', INTERVAL '1 day'))",
+		`CREATE MATERIALIZED VIEW m_ds WITH (timescaledb.continuous) AS SELECT time_bucket('1 hour', tsp) AS tsp, device_key,
+			count(*) AS "rows", avg(v) AS v_avg, min(v) AS v_min, max(v) AS v_max, count(v) AS v_count FROM m GROUP BY 1, 2 WITH NO DATA`,
+	} {
+		if _, err := o.tsdb.Exec(ctx, q); err != nil {
+			t.Fatalf("oracle: %.60s: %v", q, err)
+		}
+	}
+	add := func(at time.Time, dev, v int) {
+		t.Helper()
+		row := map[string]any{"tsp": at.UnixMilli(), "v": v}
+		if err := db.InsertRows(ctx, unitRealm.Name, "m", Writer{DeviceKey: int64(dev), Serial: "s", App: "interop"}, row); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := o.tsdb.Exec(ctx, "INSERT INTO m VALUES ($1, $2, $3)", at, dev, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 * 24 * 6 { // every 10 minutes for 3 days up to now, two devices
+		add(now.Add(-time.Duration(i)*10*time.Minute), 42+i%2, i%17)
+	}
+	// The first run refreshes everything (an aggregate made WITH DATA),
+	// the later ones the policy's window: start_offset 1 day (under
+	// dropAfter, so that buckets of dropped rows stay), end_offset 1 minute.
+	refresh := "CALL refresh_continuous_aggregate('m_ds', NULL, $1::timestamptz - INTERVAL '1 minute')"
+	run := func() {
+		t.Helper()
+		if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+			t.Fatal(err)
+		}
+		for _, q := range []string{
+			refresh,
+			"SELECT drop_chunks('m', older_than => $1::timestamptz - INTERVAL '2 days')",
+		} {
+			if _, err := o.tsdb.Exec(ctx, q, now); err != nil {
+				t.Fatalf("oracle: %s: %v", q, err)
+			}
+		}
+	}
+	late := now.Add(-5*time.Hour + time.Minute)
+	lateBucket := late.Truncate(time.Hour).In(berlin).Format("2006-01-02 15:04:05-07") + " device 42"
+	allow := append(slices.Clip(knobsAllowed), allowedDiff{name: "a late row into a downsampled bucket is not counted", match: func(c oracleCase) bool {
+		return c.topic == "downsample" && c.input == lateBucket && c.tsdb.err == "" && c.flockd.err == ""
+	}})
+	compare := func(form string) {
+		t.Helper()
+		tsdb, err := dsRows(ctx, o.tsdb, "m_ds")
+		if err != nil {
+			t.Fatal(err)
+		}
+		flockd, err := dsRows(ctx, o.pg, flockdDS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys := map[string]bool{}
+		for k := range tsdb {
+			keys[k] = true
+		}
+		for k := range flockd {
+			keys[k] = true
+		}
+		get := func(m map[string]string, k string) answer {
+			if v, ok := m[k]; ok {
+				return answer{val: v}
+			}
+			return answer{val: "no bucket"}
+		}
+		for k := range keys {
+			ta.add(oracleCase{topic: "downsample", form: form, input: k, tsdb: get(tsdb, k), flockd: get(flockd, k)}, allow)
+		}
+	}
+	run()
+	compare("complete buckets after the first run, raw rows past dropAfter gone")
+	refresh = "CALL refresh_continuous_aggregate('m_ds', $1::timestamptz - INTERVAL '1 day', $1::timestamptz - INTERVAL '1 minute')"
+	// Rows added since are not in the aggregate until the next run: into a
+	// bucket downsampled already and into the current one.
+	add(late, 42, 1000)
+	add(now.Add(-time.Minute), 42, 1000)
+	compare("materialized only: rows added since the run")
+	now = now.Add(time.Hour)
+	run()
+	compare("the next run, an hour later, with a late row")
 }
