@@ -84,7 +84,10 @@ func (t *pgTables) timeBucket(ctx context.Context, tx pgx.Tx) error {
 // times) counts calendar months from the origin's month, by default
 // January 2000. Without a time zone, timestamptz is bucketed in UTC; with
 // one, in that zone's local time. An offset shifts the buckets:
-// time_bucket(w, ts - offset) + offset.
+// time_bucket(w, ts - offset) + offset. It makes TimescaleDB's first and
+// last too: first(value, time) is the value of the row with the earliest
+// time (the first such row, NULL times skipped), last(value, time) that of
+// the latest.
 func timeBucketSQL(s string) string {
 	return strings.ReplaceAll(`
 CREATE OR REPLACE FUNCTION S.ifl_bucket(bucket_width interval, ts timestamp, origin timestamp) RETURNS timestamp
@@ -142,7 +145,30 @@ CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz, 
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
 	SELECT (S.ifl_bucket(bucket_width, (ts AT TIME ZONE timezone) - coalesce("offset", INTERVAL '0'), origin AT TIME ZONE timezone)
 		+ coalesce("offset", INTERVAL '0')) AT TIME ZONE timezone
-$$;`, "S.", s+".")
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_first_step(state jsonb, value anyelement, "time" timestamptz) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN "time" IS NULL THEN state
+		WHEN state IS NULL OR "time" < (state->>'t')::timestamptz THEN jsonb_build_object('t', "time", 'v', value::text)
+		ELSE state END
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_last_step(state jsonb, value anyelement, "time" timestamptz) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN "time" IS NULL THEN state
+		WHEN state IS NULL OR "time" > (state->>'t')::timestamptz THEN jsonb_build_object('t', "time", 'v', value::text)
+		ELSE state END
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_pick_final(state jsonb, value anyelement, "time" timestamptz) RETURNS anyelement
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE r ALIAS FOR $0;
+BEGIN
+	r := state->>'v';
+	RETURN r;
+END $$;
+CREATE OR REPLACE AGGREGATE S.first(anyelement, timestamptz) (
+	SFUNC = S.ifl_first_step, STYPE = jsonb, FINALFUNC = S.ifl_pick_final, FINALFUNC_EXTRA);
+CREATE OR REPLACE AGGREGATE S.last(anyelement, timestamptz) (
+	SFUNC = S.ifl_last_step, STYPE = jsonb, FINALFUNC = S.ifl_pick_final, FINALFUNC_EXTRA);`, "S.", s+".")
 }
 
 // searchPath is the search path a transform's SQL is made under: the

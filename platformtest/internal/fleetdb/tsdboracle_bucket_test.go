@@ -138,6 +138,8 @@ func TestTimescaleOracle(t *testing.T) {
 	compareBuckets(t, o, ta)
 	compareRetention(t, o, ta)
 	compareDownsample(t, o, ta)
+	compareFirstLast(t, o, ta)
+	compareLateIntoCompressed(t, o, ta)
 	ta.report(t, o)
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -249,4 +250,144 @@ data:
 	now = now.Add(time.Hour)
 	run()
 	compare("the next run, an hour later, with a late row")
+}
+
+// compareFirstLast compares first(value, time) and last(value, time) per
+// device, on numbers, texts and json, with NULL values and NULL times.
+func compareFirstLast(t *testing.T, o *oracle, ta *tally) {
+	ctx := context.Background()
+	table := o.schema + ".fl"
+	create := "CREATE TABLE %s (tsp timestamptz, device_key bigint, v numeric, s text, j jsonb)"
+	if _, err := o.pg.Exec(ctx, fmt.Sprintf(create, table)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := o.tsdb.Exec(ctx, fmt.Sprintf(create, "fl")); err != nil {
+		t.Fatal(err)
+	}
+	base := time.Date(2026, 3, 29, 0, 0, 0, 0, time.UTC)
+	for i := range 60 {
+		at := any(base.Add(time.Duration((i*37)%60) * 17 * time.Minute))
+		if i%13 == 5 {
+			at = nil // a row without time is never first or last
+		}
+		var v, s, j any = i, fmt.Sprint("row ", i), fmt.Sprintf(`{"i": %d}`, i)
+		if i%7 == 3 {
+			v, s, j = nil, nil, nil
+		}
+		for _, side := range []struct {
+			c    *pgx.Conn
+			name string
+		}{{o.pg, table}, {o.tsdb, "fl"}} {
+			if _, err := side.c.Exec(ctx, "INSERT INTO "+side.name+" VALUES ($1, $2, $3, $4, $5::jsonb)", at, i%4, v, s, j); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	read := func(c *pgx.Conn, f, from string) (map[string]string, error) {
+		rows, err := c.Query(ctx, strings.NewReplacer("F.", f).Replace(`SELECT device_key::text, concat_ws(' | ',
+			coalesce(F.first(v, tsp)::text, 'NULL'), coalesce(F.last(v, tsp)::text, 'NULL'),
+			coalesce(F.first(s, tsp), 'NULL'), coalesce(F.last(s, tsp), 'NULL'),
+			coalesce(F.first(j, tsp)::text, 'NULL'), coalesce(F.last(j, tsp)::text, 'NULL'))
+			FROM `+from+` GROUP BY device_key`))
+		if err != nil {
+			return nil, err
+		}
+		out := map[string]string{}
+		for rows.Next() {
+			var k, v string
+			if err := rows.Scan(&k, &v); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[k] = v
+		}
+		rows.Close()
+		return out, rows.Err()
+	}
+	tsdb, err := read(o.tsdb, "public.", "fl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flockd, err := read(o.pg, o.schema+".", table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("first/last of device 0 on TimescaleDB: %s", tsdb["0"])
+	for dev := range 4 {
+		k := fmt.Sprint(dev)
+		ta.add(oracleCase{topic: "first/last", form: "numeric, text, jsonb", input: "device " + k,
+			tsdb: answer{val: tsdb[k]}, flockd: answer{val: flockd[k]}}, knobsAllowed)
+	}
+}
+
+// compareLateIntoCompressed writes a late row into a day TimescaleDB has
+// compressed (columnstore, columnstoreAfter 7 days): both accept it and
+// read it back with the day's other rows.
+func compareLateIntoCompressed(t *testing.T, o *oracle, ta *tally) {
+	ctx := context.Background()
+	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	db, b := newTemplateDB(t, pg, `
+data:
+  tables:
+    - tablename: cc
+      chunkTimeInterval: 1 day
+      columnstore: true
+      columnstoreAfter: 7 days
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: v, dataType: numeric}
+`)
+	for _, q := range []string{
+		"CREATE TABLE cc (tsp timestamptz NOT NULL, device_key bigint, v numeric)",
+		"SELECT create_hypertable('cc', by_range('tsp', INTERVAL '1 day'))",
+		"ALTER TABLE cc SET (timescaledb.compress, timescaledb.compress_segmentby = 'device_key')",
+	} {
+		if _, err := o.tsdb.Exec(ctx, q); err != nil {
+			t.Fatalf("oracle: %s: %v", q, err)
+		}
+	}
+	write := func(at time.Time, v int) (tsdb, flockd answer) {
+		t.Helper()
+		tsdb, flockd = answer{val: "accepted"}, answer{val: "accepted"}
+		if err := db.InsertRows(ctx, unitRealm.Name, "cc", unitWriter, map[string]any{"tsp": at.UnixMilli(), "v": v}); err != nil {
+			flockd = answer{err: err.Error()}
+		}
+		if _, err := o.tsdb.Exec(ctx, "INSERT INTO cc VALUES ($1, 42, $2)", at, v); err != nil {
+			tsdb = answer{err: err.Error()}
+		}
+		return tsdb, flockd
+	}
+	for i := range 10 * 24 {
+		write(now.Add(-time.Duration(i)*time.Hour), i)
+	}
+	if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	var compressed int
+	if err := o.tsdb.QueryRow(ctx, `SELECT count(compress_chunk(c)) FROM show_chunks('cc', older_than => $1::timestamptz - INTERVAL '7 days') c`,
+		now).Scan(&compressed); err != nil || compressed == 0 {
+		t.Fatalf("oracle: compressing the chunks past 7 days: %d chunks (%v)", compressed, err)
+	}
+	late := now.Add(-8*24*time.Hour + 30*time.Minute)
+	tsdb, flockd := write(late, 1000)
+	ta.add(oracleCase{topic: "compression", form: "a late row into a compressed chunk", input: late.Format(time.RFC3339),
+		tsdb: tsdb, flockd: flockd}, knobsAllowed)
+	day := late.Truncate(24 * time.Hour)
+	var tsdbRows int
+	if err := o.tsdb.QueryRow(ctx, "SELECT count(*) FROM cc WHERE tsp >= $1 AND tsp < $2", day, day.Add(24*time.Hour)).Scan(&tsdbRows); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := db.TableRows(ctx, unitRealm.Name, "cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	flockdRows := 0
+	for _, r := range stored {
+		if at, ok := r["tsp"].(int64); ok && at >= day.UnixMilli() && at < day.Add(24*time.Hour).UnixMilli() {
+			flockdRows++
+		}
+	}
+	ta.add(oracleCase{topic: "compression", form: "rows of the compressed day", input: day.Format(time.DateOnly),
+		tsdb: answer{val: fmt.Sprint(tsdbRows)}, flockd: answer{val: fmt.Sprint(flockdRows)}}, knobsAllowed)
 }
