@@ -69,9 +69,8 @@ func (c *Client) giveUp(err error) {
 	}
 	c.started = false
 	c.setStateLocked(StateRefused)
-	if c.final != nil {
+	if c.final != nil { // closed once per Start: each makes its own
 		close(c.final)
-		c.final = nil
 	}
 }
 
