@@ -42,6 +42,7 @@ type Client struct {
 	stopped   bool
 	changed   chan struct{} // closed and replaced at every state change
 	connected chan struct{} // closed when Start's first session is announced
+	final     chan struct{} // closed when the supervisor gives up on a refused credential
 	cancelSup context.CancelFunc
 	supDone   chan struct{}
 	lastErr   error
@@ -165,10 +166,13 @@ func (c *Client) awaitSession(ctx context.Context, op, uri string, wait time.Dur
 	defer timer.Stop()
 	for {
 		c.mu.Lock()
-		changed := c.changed
+		changed, refused := c.changed, c.refusedErrLocked()
 		c.mu.Unlock()
 		if c.isStopped() {
 			return nil, opErr(op, uri, ErrStopped)
+		}
+		if refused != nil {
+			return nil, opErr(op, uri, refused)
 		}
 		if s := c.cur.Load(); s != nil && s.Alive() {
 			return s, nil

@@ -44,6 +44,13 @@ var (
 	ErrOutcomeUnknown = engine.ErrOutcomeUnknown
 	// ErrStopped reports that the client was stopped. Stop is final.
 	ErrStopped = engine.ErrStopped
+	// ErrCredentialRefused reports that the router refused the credential
+	// (wamp.error.authentication_failed) on every attempt for the whole
+	// grace (WithAuthFailureGrace): the refusal is final, the client makes
+	// no more attempts (state StateRefused) and Start may be called again,
+	// e.g. once the credential was fixed. The router's refusal is wrapped:
+	// WampURI returns wamp.error.authentication_failed.
+	ErrCredentialRefused = errors.New("credential refused")
 	// ErrAlreadyStarted reports a second Start.
 	ErrAlreadyStarted = errors.New("client already started")
 	// ErrTimeout reports that the router did not answer in time.

@@ -15,7 +15,9 @@ import (
 // subscription and registration is restored. It waits through
 // wamp.error.no_such_realm and through refused credentials (a rotated
 // credential is picked up from the environment mirror on each attempt) until
-// ctx ends; the connection then stays down and Start may be called again.
+// ctx ends, or until the credential has been refused for the whole grace
+// (WithAuthFailureGrace; the error then matches ErrCredentialRefused); the
+// connection then stays down and Start may be called again.
 // After success the client reconnects by itself whenever the link drops.
 func (c *Client) Start(ctx context.Context) error {
 	const op = "Start"
@@ -36,6 +38,7 @@ func (c *Client) Start(ctx context.Context) error {
 	c.started = true
 	supCtx, cancel := context.WithCancel(context.Background())
 	c.cancelSup, c.supDone, c.connected = cancel, make(chan struct{}), make(chan struct{})
+	c.final = make(chan struct{})
 	connected, supDone := c.connected, c.supDone
 	c.setStateLocked(StateConnecting)
 	c.mu.Unlock()
@@ -44,6 +47,14 @@ func (c *Client) Start(ctx context.Context) error {
 	select {
 	case <-connected:
 		return nil
+	case <-supDone: // the refusal of the credential is final
+		c.mu.Lock()
+		last := c.lastErr
+		c.mu.Unlock()
+		if c.isStopped() {
+			return opErr(op, c.realm, ErrStopped)
+		}
+		return opErr(op, c.realm, last)
 	case <-ctx.Done():
 	case <-c.stopCh:
 		return opErr(op, c.realm, ErrStopped)
@@ -166,7 +177,9 @@ func waitChan(ctx context.Context, ch <-chan struct{}) error {
 // SIGTERM, ctx or Stop, and stops the client (within 10 s) when main
 // returns. It returns main's error, or Start's; a main ended by a signal or
 // by Stop, returning nil or the context's error, makes Run return nil.
-// context.Cause of main's context is ErrStopped after Stop.
+// context.Cause of main's context is ErrStopped after Stop. When the
+// refusal of the credential becomes final (WithAuthFailureGrace), main's
+// context ends with that error as its cause, and Run returns it.
 func (c *Client) Run(ctx context.Context, main func(ctx context.Context) error) error {
 	sigCtx, stopSignals := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stopSignals()
@@ -193,8 +206,25 @@ func (c *Client) Run(ctx context.Context, main func(ctx context.Context) error) 
 		}
 		return err
 	}
+	c.mu.Lock()
+	final := c.final
+	c.mu.Unlock()
+	go func() {
+		select {
+		case <-final:
+			c.mu.Lock()
+			last := c.lastErr
+			c.mu.Unlock()
+			cancel(opErr("Run", c.realm, last))
+		case <-runCtx.Done():
+		}
+	}()
 	err := main(runCtx)
-	if errors.Is(err, context.Canceled) && ended() {
+	if cause := context.Cause(runCtx); errors.Is(cause, ErrCredentialRefused) {
+		if err == nil || errors.Is(err, context.Canceled) {
+			err = cause
+		}
+	} else if errors.Is(err, context.Canceled) && ended() {
 		err = nil
 	}
 	return errors.Join(err, stop())

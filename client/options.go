@@ -51,6 +51,7 @@ const (
 	DefaultRestoreInitial    = 1 * time.Second
 	DefaultRestoreMax        = 30 * time.Second
 	DefaultStopBudget        = 10 * time.Second
+	DefaultAuthFailureGrace  = 5 * time.Minute // see WithAuthFailureGrace
 )
 
 type settings struct {
@@ -80,6 +81,7 @@ type settings struct {
 	reconnectMax               time.Duration
 	realmSlowAfter             time.Duration
 	realmSlowInterval          time.Duration
+	authFailureGrace           time.Duration
 	restoreInitial             time.Duration
 	restoreMax                 time.Duration
 	eventQueueLimit            int
@@ -100,6 +102,7 @@ func defaultSettings() settings {
 		reconnectMax:      DefaultReconnectMax,
 		realmSlowAfter:    DefaultRealmSlowAfter,
 		realmSlowInterval: DefaultRealmSlowInterval,
+		authFailureGrace:  DefaultAuthFailureGrace,
 		restoreInitial:    DefaultRestoreInitial,
 		restoreMax:        DefaultRestoreMax,
 		eventQueueLimit:   DefaultEventQueueLimit,

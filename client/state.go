@@ -28,6 +28,17 @@ const (
 	StateReconnectingSlow
 	// StateStopped: Stop was called. Final.
 	StateStopped
+	// StateRefusedRetrying: the router refuses the credential
+	// (wamp.error.authentication_failed), as the production router does to
+	// valid credentials while its authenticator or database cannot verify
+	// them; the client keeps retrying at the reconnect cadence, with the
+	// credential read afresh at each attempt, until the refusals have
+	// lasted the grace (WithAuthFailureGrace).
+	StateRefusedRetrying
+	// StateRefused: the refusals lasted the whole grace; the client makes
+	// no more attempts, operations fail with ErrCredentialRefused, and
+	// Start may be called again.
+	StateRefused
 )
 
 // String returns the lower-case name of the state.
@@ -45,6 +56,10 @@ func (s State) String() string {
 		return "reconnecting-slow"
 	case StateStopped:
 		return "stopped"
+	case StateRefusedRetrying:
+		return "refused-retrying"
+	case StateRefused:
+		return "refused"
 	default:
 		return "unknown"
 	}

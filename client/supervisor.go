@@ -20,12 +20,16 @@ import (
 // spent, then the backoff. A join refused with wamp.error.no_such_realm is
 // retried at the backoff's cadence for a minute, then once every two
 // minutes, and the fast cadence returns as soon as an attempt ends any
-// other way.
+// other way. A join refused with wamp.error.authentication_failed is
+// retried at the backoff's cadence in StateRefusedRetrying until the
+// refusals have lasted the grace (WithAuthFailureGrace), then the
+// supervisor gives up (StateRefused).
 func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
 	fast := newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1)
 	quick := newQuickStart(c.set.reconnectInitial)
 	var realmMissingSince, lost time.Time
+	var refusals refusalStreak
 	everConnected := false
 	for {
 		s, n, err := c.connectOnce(ctx)
@@ -38,6 +42,7 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 				c.logReconnected(n, joined.Sub(lost))
 			}
 			realmMissingSince = time.Time{}
+			refusals.reset()
 			everConnected = true
 			select {
 			case <-s.Done():
@@ -80,6 +85,15 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 			}
 		} else {
 			realmMissingSince = time.Time{}
+		}
+		if isWampURI(err, wire.ErrAuthenticationFailed) {
+			if refusals.refused(time.Now(), c.set.authFailureGrace) {
+				c.giveUp(err)
+				return
+			}
+			state = StateRefusedRetrying
+		} else {
+			refusals.reset()
 		}
 		c.mu.Lock()
 		c.lastErr = err

@@ -282,7 +282,10 @@
 // # Faults and control
 //
 // DropConnections, FreezeConnections, Down, Up, Restart, WithholdRealm and
-// ReleaseRealm break connections and the router; Clock moves platform
+// ReleaseRealm break connections and the router; AuthOutage refuses every
+// join with wamp.error.authentication_failed for a while, valid
+// credentials included, as the production router does while its
+// authenticator or database cannot verify them; Clock moves platform
 // time; Sessions, WaitSessions, Recorded, Publications, Calls and AuthLog
 // show what happened. Everything returned is a copy. The recording keeps
 // every inbound message by default, as a test wants; WithRecording bounds

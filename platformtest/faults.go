@@ -1,7 +1,8 @@
 // This file holds fault injection in Go: dropping, freezing and restarting
-// connections and the router, withholding realms, and interceptions of
-// single inbound messages of app sessions (kfake-style: fail, drop, delay,
-// hang until released, or watch; one-shot or kept) with the two uses the
+// connections and the router, withholding realms, authenticator outages,
+// and interceptions of single inbound messages of app sessions
+// (kfake-style: fail, drop, delay, hang until released, or watch; one-shot
+// or kept) with the two uses the
 // platform names itself, Refuse and RefuseWrites. The router
 // (internal/router) carries them out.
 
@@ -50,6 +51,21 @@ func (p *Platform) WithholdRealm(name string) { p.rt.WithholdRealm(name) }
 
 // ReleaseRealm puts a withheld realm back, with its services.
 func (p *Platform) ReleaseRealm(name string) { p.rt.ReleaseRealm(name) }
+
+// AuthOutage starts an authenticator outage: for d of platform time (0:
+// until the returned function is called) every join is refused with ABORT
+// wamp.error.authentication_failed, valid credentials included, as the
+// production router does while its authenticator or its database cannot
+// verify a credential. Joined sessions stay; combine it with
+// DropConnections or Restart to make clients join again. The
+// authentication log gives the refusals of valid credentials the reason
+// auth_outage. The returned function ends the outage at once; calling it
+// more than once, or after the outage ended, is harmless (it ends a later
+// outage too). A new outage replaces one that lasts.
+func (p *Platform) AuthOutage(d time.Duration) (end func()) {
+	p.rt.StartAuthOutage(d)
+	return p.rt.EndAuthOutage
+}
 
 // Fault describes an interception of inbound messages of app sessions:
 // which messages it matches and what happens to them. Without Fail, Drop,

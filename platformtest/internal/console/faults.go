@@ -5,11 +5,13 @@
 //	POST /faults/{action}  drop, freeze, restart, withhold (realm=),
 //	                       release (realm=), refuse-writes (realm=, mode=
 //	                       storage_full|storage_overusage|accept),
-//	                       accept-writes (realm=)
+//	                       accept-writes (realm=), auth-outage (mode=
+//	                       30s|2m|10m|until-ended), end-auth-outage
 //
 // A button is offered only when its fault can act: dropping and freezing
 // need a joined session, releasing a withheld realm, withholding a realm
-// that is not, accepting writes a realm that refuses them; otherwise it
+// that is not, accepting writes a realm that refuses them, ending an
+// authenticator outage while one lasts; otherwise it
 // is disabled with the reason. Releasing, withholding and accepting a
 // realm that cannot be are refused with 409.
 //
@@ -25,6 +27,7 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"time"
 )
 
 // faultSpec describes one fault button.
@@ -52,7 +55,14 @@ var faultSpecs = []faultSpec{
 		Does: "The realm's data backend refuses appends with sys.dataservice.error.storage_full (or storage_overusage) and drops published rows."},
 	{Action: "accept-writes", Title: "Accept writes", Realm: true,
 		Does: "The realm's data backend stores writes again."},
+	{Action: "auth-outage", Title: "Authenticator outage", Modes: outageModes,
+		Does: "Every join is refused with wamp.error.authentication_failed, valid credentials included, as the production router does while its authenticator or database cannot verify them. Joined sessions stay: drop connections to make clients join again."},
+	{Action: "end-auth-outage", Title: "End the outage",
+		Does: "Valid credentials are admitted again."},
 }
+
+// outageModes are the lengths an authenticator outage can be given.
+var outageModes = []string{"30s", "2m", "10m", "until-ended"}
 
 // faultView is a fault button as the page offers it now.
 type faultView struct {
@@ -66,6 +76,7 @@ type faultsView struct {
 	Realms   []string
 	Withheld []string
 	Refusing []string
+	Outage   string // "" when no authenticator outage lasts, else until when
 	Sessions int
 	Actions  []Action
 	ReadOnly string
@@ -77,6 +88,12 @@ func (c *Console) faultsView() faultsView {
 		Sessions: len(c.cfg.Router.Sessions()), Actions: c.Actions()}
 	for _, rt := range c.realmsOf() {
 		v.Realms = append(v.Realms, rt.Realm)
+	}
+	if on, until := c.cfg.Router.AuthOutage(); on {
+		v.Outage = "until ended"
+		if !until.IsZero() {
+			v.Outage = "until " + until.UTC().Format(time.RFC3339)
+		}
 	}
 	if !c.cfg.Write {
 		v.ReadOnly = readOnlyText
@@ -104,6 +121,10 @@ func (c *Console) faultsView() faultsView {
 			fv.Choices = v.Refusing
 			if len(fv.Choices) == 0 {
 				fv.Cannot = "Every realm accepts writes."
+			}
+		case "end-auth-outage":
+			if v.Outage == "" {
+				fv.Cannot = "No authenticator outage lasts."
 			}
 		}
 		if spec.Realm && len(v.Realms) == 0 {
@@ -135,6 +156,10 @@ func (c *Console) refusal(action, realm string) string {
 		return "realm " + realm + " is withheld already"
 	case action == "accept-writes" && !slices.Contains(c.refusing(), realm):
 		return "realm " + realm + " accepts writes already"
+	case action == "end-auth-outage":
+		if on, _ := c.cfg.Router.AuthOutage(); !on {
+			return "no authenticator outage lasts"
+		}
 	}
 	return ""
 }
@@ -228,6 +253,16 @@ func (c *Console) act(action, realm, mode string) {
 	case "accept-writes":
 		c.cfg.RefuseWrites(realm, "accept")
 		what, result = "accept writes of realm "+realm, "writes are stored again"
+	case "auth-outage":
+		d, _ := time.ParseDuration(mode) // until-ended: 0
+		rt.StartAuthOutage(d)
+		what, result = "authenticator outage: "+mode, "every join is refused with wamp.error.authentication_failed until ended"
+		if d > 0 {
+			result = "every join is refused with wamp.error.authentication_failed for " + mode
+		}
+	case "end-auth-outage":
+		rt.EndAuthOutage()
+		what, result = "end the authenticator outage", "valid credentials are admitted again"
 	}
 	c.logAction(what, result)
 }

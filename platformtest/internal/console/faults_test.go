@@ -221,3 +221,41 @@ func TestFaultButtonsCanAct(t *testing.T) {
 	w.post(t, "/faults/accept-writes", realm)
 	check("accept-writes", false, nil, "Every realm accepts writes")
 }
+
+// TestFaultAuthOutage starts an authenticator outage from the console,
+// sees a dropped client refused and retrying, ends the outage and sees it
+// connected again.
+func TestFaultAuthOutage(t *testing.T) {
+	w := newWorld(t, platformtest.Console{Write: true})
+	_, ch := states(t, w.in1)
+	awaitStates(t, ch, client.StateConnected)
+	_, page := w.get(t, "/faults")
+	if enabled, _, cannot := faultForm(t, page, "end-auth-outage"); enabled || !strings.Contains(cannot, "No authenticator outage lasts") {
+		t.Errorf("end-auth-outage without an outage: enabled %v, cannot %q", enabled, cannot)
+	}
+	if code, _ := w.post(t, "/faults/end-auth-outage", url.Values{}); code != http.StatusConflict {
+		t.Errorf("ending no outage: %d, want 409", code)
+	}
+	if code, _ := w.post(t, "/faults/auth-outage", url.Values{"mode": {"forever"}}); code != http.StatusBadRequest {
+		t.Errorf("an outage of a bad length: %d, want 400", code)
+	}
+	code, body := w.post(t, "/faults/auth-outage", url.Values{"mode": {"until-ended"}})
+	if code != http.StatusOK || !strings.Contains(body, "Authenticator outage until ended") {
+		t.Fatalf("auth-outage: %d\n%s", code, body)
+	}
+	w.post(t, "/faults/drop", url.Values{})
+	awaitStates(t, ch, client.StateReconnecting, client.StateRefusedRetrying)
+	if code, body = w.post(t, "/faults/end-auth-outage", url.Values{}); code != http.StatusOK || !strings.Contains(body, "valid credentials are admitted again") {
+		t.Fatalf("end-auth-outage: %d\n%s", code, body)
+	}
+	awaitStates(t, ch, client.StateConnected)
+	outage := 0
+	for _, a := range w.p.AuthLog() {
+		if a.Reason == "auth_outage" {
+			outage++
+		}
+	}
+	if outage == 0 {
+		t.Error("no join was refused for the outage")
+	}
+}

@@ -65,43 +65,110 @@ func (t *pgTables) dropViews(ctx context.Context, tx pgx.Tx) error {
 }
 
 // timeBucket makes time_bucket in the realm's schema when TimescaleDB
-// does not provide it: date_bin from 2000-01-03 (a Monday, TimescaleDB's
-// origin) for widths in days and smaller, whole months from 2000-01-01
-// for widths in months and years, in UTC.
+// does not provide it (timeBucketSQL).
 func (t *pgTables) timeBucket(ctx context.Context, tx pgx.Tx) error {
 	if t.s.tsdb != nil {
 		return nil
 	}
-	s := qi(t.schema)
-	stmt := strings.ReplaceAll(`
-CREATE OR REPLACE FUNCTION S.ifl_month_bucket(bucket_width interval, ts timestamp) RETURNS timestamp
-LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $$
-DECLARE m int := (date_part('year', bucket_width) * 12 + date_part('month', bucket_width))::int;
+	_, err := tx.Exec(ctx, timeBucketSQL(qi(t.schema)))
+	return err
+}
+
+// timeBucketSQL returns the statements that make time_bucket in schema s
+// (quoted), in every form TimescaleDB 2.23 has, with its answers (checked
+// against it by TestTimescaleOracle): (width, timestamptz) and (width,
+// timestamp), each with an origin or an offset, and (width, timestamptz,
+// time zone [, origin] [, offset]). A width below a month is a fixed
+// length (a day is 24 hours) counted from the origin, by default
+// 2000-01-03 (a Monday); a width in months (which may have no days or
+// times) counts calendar months from the origin's month, by default
+// January 2000. Without a time zone, timestamptz is bucketed in UTC; with
+// one, in that zone's local time. An offset shifts the buckets:
+// time_bucket(w, ts - offset) + offset. It makes TimescaleDB's first and
+// last too: first(value, time) is the value of the row with the earliest
+// time (the first such row, NULL times skipped), last(value, time) that of
+// the latest.
+func timeBucketSQL(s string) string {
+	return strings.ReplaceAll(`
+CREATE OR REPLACE FUNCTION S.ifl_bucket(bucket_width interval, ts timestamp, origin timestamp) RETURNS timestamp
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE
+	m int := (date_part('year', bucket_width) * 12 + date_part('month', bucket_width))::int;
+	w numeric; d numeric;
 BEGIN
-	IF date_part('day', bucket_width) <> 0 OR date_part('epoch', bucket_width) <> date_part('epoch', make_interval(months => m)) THEN
-		RAISE EXCEPTION 'time_bucket: a width in months cannot have days or times: %', bucket_width USING ERRCODE = '22023';
+	IF ts IS NULL OR bucket_width IS NULL THEN RETURN NULL; END IF;
+	IF m <> 0 THEN
+		IF date_part('day', bucket_width) <> 0 OR date_part('epoch', bucket_width) <> date_part('epoch', make_interval(months => m)) THEN
+			RAISE EXCEPTION 'time_bucket: a width in months cannot have days or times: %', bucket_width USING ERRCODE = '22023';
+		END IF;
+		IF m < 0 THEN
+			RAISE EXCEPTION 'time_bucket: the width must be positive: %', bucket_width USING ERRCODE = '22023';
+		END IF;
+		origin := date_trunc('month', coalesce(origin, TIMESTAMP '2000-01-01'));
+		d := (date_part('year', ts) - date_part('year', origin)) * 12 + date_part('month', ts) - date_part('month', origin);
+		RETURN origin + make_interval(months => (floor(d / m) * m)::int);
 	END IF;
-	RETURN TIMESTAMP '2000-01-01' + make_interval(months =>
-		(floor(((date_part('year', ts) - 2000) * 12 + date_part('month', ts) - 1) / m) * m)::int);
+	w := date_part('epoch', bucket_width)::numeric * 1000000;
+	IF w <= 0 THEN
+		RAISE EXCEPTION 'time_bucket: the width must be positive: %', bucket_width USING ERRCODE = '22023';
+	END IF;
+	origin := coalesce(origin, TIMESTAMP '2000-01-03');
+	d := date_part('epoch', ts - origin)::numeric * 1000000;
+	RETURN origin + make_interval(secs => floor(d / w) * w / 1000000);
 END $$;
 CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-	SELECT CASE WHEN date_part('year', bucket_width) = 0 AND date_part('month', bucket_width) = 0
-		THEN date_bin(bucket_width, ts, TIMESTAMPTZ '2000-01-03 00:00:00+00')
-		ELSE S.ifl_month_bucket(bucket_width, ts AT TIME ZONE 'UTC') AT TIME ZONE 'UTC' END
+	SELECT S.ifl_bucket(bucket_width, ts AT TIME ZONE 'UTC', NULL) AT TIME ZONE 'UTC'
 $$;
 CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamp) RETURNS timestamp
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-	SELECT CASE WHEN date_part('year', bucket_width) = 0 AND date_part('month', bucket_width) = 0
-		THEN date_bin(bucket_width, ts, TIMESTAMP '2000-01-03 00:00:00')
-		ELSE S.ifl_month_bucket(bucket_width, ts) END
+	SELECT S.ifl_bucket(bucket_width, ts, NULL)
 $$;
 CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz, origin timestamptz) RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-	SELECT date_bin(bucket_width, ts, origin)
-$$;`, "S.", s+".")
-	_, err := tx.Exec(ctx, stmt)
-	return err
+	SELECT S.ifl_bucket(bucket_width, ts AT TIME ZONE 'UTC', origin AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamp, origin timestamp) RETURNS timestamp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT S.ifl_bucket(bucket_width, ts, origin)
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz, "offset" interval) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT (S.ifl_bucket(bucket_width, (ts AT TIME ZONE 'UTC') - "offset", NULL) + "offset") AT TIME ZONE 'UTC'
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamp, "offset" interval) RETURNS timestamp
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT S.ifl_bucket(bucket_width, ts - "offset", NULL) + "offset"
+$$;
+CREATE OR REPLACE FUNCTION S.time_bucket(bucket_width interval, ts timestamptz, timezone text,
+	origin timestamptz DEFAULT NULL, "offset" interval DEFAULT NULL) RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT (S.ifl_bucket(bucket_width, (ts AT TIME ZONE timezone) - coalesce("offset", INTERVAL '0'), origin AT TIME ZONE timezone)
+		+ coalesce("offset", INTERVAL '0')) AT TIME ZONE timezone
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_first_step(state jsonb, value anyelement, "time" timestamptz) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN "time" IS NULL THEN state
+		WHEN state IS NULL OR "time" < (state->>'t')::timestamptz THEN jsonb_build_object('t', "time", 'v', value::text)
+		ELSE state END
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_last_step(state jsonb, value anyelement, "time" timestamptz) RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+	SELECT CASE WHEN "time" IS NULL THEN state
+		WHEN state IS NULL OR "time" > (state->>'t')::timestamptz THEN jsonb_build_object('t', "time", 'v', value::text)
+		ELSE state END
+$$;
+CREATE OR REPLACE FUNCTION S.ifl_pick_final(state jsonb, value anyelement, "time" timestamptz) RETURNS anyelement
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+DECLARE r ALIAS FOR $0;
+BEGIN
+	r := state->>'v';
+	RETURN r;
+END $$;
+CREATE OR REPLACE AGGREGATE S.first(anyelement, timestamptz) (
+	SFUNC = S.ifl_first_step, STYPE = jsonb, FINALFUNC = S.ifl_pick_final, FINALFUNC_EXTRA);
+CREATE OR REPLACE AGGREGATE S.last(anyelement, timestamptz) (
+	SFUNC = S.ifl_last_step, STYPE = jsonb, FINALFUNC = S.ifl_pick_final, FINALFUNC_EXTRA);`, "S.", s+".")
 }
 
 // searchPath is the search path a transform's SQL is made under: the

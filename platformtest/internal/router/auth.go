@@ -45,7 +45,7 @@ type AuthAttempt struct {
 	// Reason is the denial reason, "" when admitted: missing_args,
 	// bad_realm, unknown_device, stale_epoch, not_installed,
 	// not_installed_realm_stage, unknown_provider, no_grant,
-	// legacy_foreign, bad_signature or no_response.
+	// legacy_foreign, bad_signature, no_response or auth_outage.
 	Reason string
 }
 
@@ -98,6 +98,9 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	}
 	if v.Reason == "" && !crsign.VerifySignature(rsp.Signature, challenge, []byte(key)) {
 		v.Reason = DenyBadSignature
+	}
+	if v.Reason == "" && a.rt.inOutage() {
+		v.Reason = DenyAuthOutage
 	}
 	if v.Reason != "" {
 		a.rt.logAuth(a.realm, authid, v, 0)

@@ -79,6 +79,7 @@ type Router struct {
 	conns         map[*trackedConn]struct{}
 	peers         map[*wsPeer]struct{}
 	withheld      map[string]bool
+	outage        authOutage // authoutage.go
 	services      []realm.Service
 	sessions      map[uint64]*session
 	byID          sync.Map      // session ID → *session: sessions read without mu (sessionByID)
