@@ -5,6 +5,10 @@
 // goroutine, where no recover reaches), and a damaged value goes unseen.
 // So the check, in this order:
 //
+//  0. reads the file's meta pages and walks its pages itself (pages.go),
+//     before bbolt is given the file: a damaged meta page (bbolt would
+//     fall back to the older one, losing the last commit), a page or key
+//     bbolt's own walks would panic on, and a truncated file are refused;
 //  1. opens the file read-only, without its free list, and compares its
 //     size with the size its last commit needs: a damaged meta page or a
 //     truncated file is refused before a page beyond its end is read;
@@ -44,6 +48,7 @@ type FileReport struct {
 	Bytes   int64  // size on disk
 	Buckets int    // buckets, nested ones included
 	Values  int    // stored values, each checked
+	txid    uint64 // the commit the file holds (pages.go); 0 for an empty file
 }
 
 // checkFile checks the bbolt file name of the folder dir. An empty file
@@ -69,6 +74,15 @@ func checkFile(dir, name string) (rep FileReport, err error) {
 			err = damaged(dir, name, "damaged page: %v", r)
 		}
 	}()
+	state, err := inspectFile(path, rep.Bytes)
+	var bad *inspectError
+	switch {
+	case errors.As(err, &bad):
+		return rep, damaged(dir, name, "%s", bad.what)
+	case err != nil:
+		return rep, fmt.Errorf("data folder %s: %s: %w", dir, name, err)
+	}
+	rep.txid = state.txid
 	if err := checkSize(dir, name, path, rep.Bytes); err != nil {
 		return rep, err
 	}
