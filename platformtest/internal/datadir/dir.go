@@ -33,6 +33,7 @@ type Dir struct {
 	log      *slog.Logger
 	full     atomic.Bool // SimulateFull (full.go)
 	record   *commits    // COMMITS, open for writing; nil read-only (commits.go)
+	known    []string    // the files whose last commit COMMITS recorded, checked at Open
 
 	mu     sync.Mutex
 	dbs    map[string]*DB
@@ -156,6 +157,12 @@ func (d *Dir) keepRecord() error {
 		if err := checkCommits(d.path, d.files, txids); err != nil {
 			return err
 		}
+		d.known = d.known[:0]
+		for name, id := range txids {
+			if id > 0 {
+				d.known = append(d.known, name)
+			}
+		}
 	}
 	if d.readOnly {
 		return nil
@@ -233,6 +240,14 @@ const dbSuffix = ".db"
 
 // namePattern is what the name of a service's file or folder must match.
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+// Whole reports whether the file name (such as "files.db") is known to
+// hold its last acknowledged commit: COMMITS recorded a commit of it
+// before this Open, and the file holds it or a later one. A service
+// removes what its records no longer name only from a file known whole:
+// a file made anew, or one of a folder that had no COMMITS yet, may lack
+// records.
+func (d *Dir) Whole(name string) bool { return slices.Contains(d.known, name) }
 
 // Path returns the folder's absolute path.
 func (d *Dir) Path() string { return d.path }

@@ -60,10 +60,11 @@ var (
 
 // boltObjects is the objectStore of one bucket in a data folder.
 type boltObjects struct {
-	db    *datadir.DB
-	blobs *datadir.Blobs
-	realm string
-	log   *slog.Logger
+	db      *datadir.DB
+	blobs   *datadir.Blobs
+	realm   string
+	log     *slog.Logger
+	checked *checkedBlobs // the service's blobs found whole (verify.go)
 }
 
 // record is an object's record in files.db.
@@ -205,6 +206,8 @@ func (s *boltObjects) get(ns, key string) (*object, error) {
 			return nil, fmt.Errorf("the content of %s/%s (%s): %w", ns, key, s.blobs.Describe(r.Blob), err)
 		}
 		o.blob.file = f
+		o.blob.check = &contentCheck{checked: s.checked, where: s.blobs.Describe(r.Blob),
+			object: fmt.Sprintf("object %q in namespace %q of %s", key, ns, s.realm)}
 		o.blob.refs.Store(1)
 		return o, nil
 	}
