@@ -129,11 +129,14 @@ func checkSize(dir, name, path string, size int64) error {
 // walk reads every bucket and value of tx, checking each value.
 func walk(tx *bolt.Tx, rep *FileReport) error {
 	return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-		return walkBucket(string(name), b, rep)
+		return walkBucket(string(name), name, b, rep)
 	})
 }
 
-func walkBucket(path string, b *bolt.Bucket, rep *FileReport) error {
+func walkBucket(path string, name []byte, b *bolt.Bucket, rep *FileReport) error {
+	if what := checkStamp(name, b.Sequence()); what != "" {
+		return fmt.Errorf("bucket %s: %s", path, what)
+	}
 	rep.Buckets++
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -142,7 +145,7 @@ func walkBucket(path string, b *bolt.Bucket, rep *FileReport) error {
 			if nb == nil {
 				return fmt.Errorf("bucket %s: key %q has neither a value nor a bucket", path, k)
 			}
-			if err := walkBucket(path+"/"+string(k), nb, rep); err != nil {
+			if err := walkBucket(path+"/"+string(k), k, nb, rep); err != nil {
 				return err
 			}
 			continue

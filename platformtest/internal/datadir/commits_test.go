@@ -301,3 +301,44 @@ func TestPageBitFlips(t *testing.T) {
 	}
 	t.Logf("150 bit flips: %d refused, %d served whole", refused, served)
 }
+
+// TestBucketNameStamped: a bucket made by CreateBucket whose name a bit
+// flip changed (its values' checksums still match: they cover keys, not
+// bucket names) is refused naming it, where it would have vanished.
+func TestBucketNameStamped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	d := mustOpen(t, dir)
+	db, err := d.DB("things")
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = db.Update(context.Background(), func(tx *bolt.Tx) error {
+		b, err := CreateBucket(tx, []byte("realm-1"))
+		if err == nil {
+			b, err = CreateBucket(b, []byte("table"))
+		}
+		if err != nil {
+			return err
+		}
+		return Put(b, []byte("k"), []byte("v"))
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = d.Close()
+	path := filepath.Join(dir, "things.db")
+	full, _ := os.ReadFile(path)
+	for _, c := range []struct{ from, to, want string }{
+		{"realm-1", "realm-3", `bucket realm-3: its name does not match the stamp`},
+		{"table", "tablf", `bucket realm-1/tablf: its name does not match the stamp`},
+	} {
+		if bytes.Count(full, []byte(c.from)) == 0 {
+			t.Fatalf("%q not in the file", c.from)
+		}
+		if err := os.WriteFile(path, bytes.ReplaceAll(full, []byte(c.from), []byte(c.to)), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Open(dir)
+		wantErr(t, err, ErrDamaged, "things.db", c.want)
+	}
+}

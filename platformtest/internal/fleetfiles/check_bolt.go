@@ -69,7 +69,7 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix, content b
 		name   string
 		size   int64
 		owner  string
-		sha256 string // the object's record's, with content
+		sha256 string // the object's record's
 	}
 	var records []owned
 	err := db.View(func(tx *bolt.Tx) error {
@@ -86,20 +86,32 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix, content b
 				return fmt.Errorf("%w: blob record %q of %d bytes", datadir.ErrDamaged, k, len(v))
 			}
 			o := owned{name: string(k), size: int64(binary.BigEndian.Uint64(v)), owner: string(v[8:])}
-			if content {
-				r, err := ownerRecord(tx, o.owner)
-				if err != nil {
-					return err
-				}
-				if r == nil || r.Blob != o.name {
-					return fmt.Errorf("%w: blob %q: its owner %q has no record naming it", datadir.ErrDamaged, k, o.owner)
-				}
-				o.sha256 = r.SHA256
+			r, err := ownerRecord(tx, o.owner)
+			if err != nil {
+				return err
 			}
+			if r == nil || r.Blob != o.name {
+				realm, rest, _ := strings.Cut(o.owner, "\x00")
+				ns, key, _ := strings.Cut(rest, "\x00")
+				return fmt.Errorf("%w: the content %s is recorded as that of object %q in namespace %q of %s, which has no record naming it; it is neither reset nor served",
+					datadir.ErrDamaged, blobs.Describe(o.name), key, ns, realm)
+			}
+			o.sha256 = r.SHA256
 			records = append(records, o)
 			return nil
 		})
 	})
+	if err == nil {
+		// The records the namespaces count must be those the blob
+		// entries name: a bucket lost (a damaged bucket name, which no
+		// checksum covers) would make objects vanish, or their content
+		// look orphaned and be removed.
+		var n int64
+		if n, err = countObjects(db); err == nil && n != int64(len(records)) {
+			err = fmt.Errorf("%w: its namespaces count %d objects, its content entries name %d; it is neither reset nor served",
+				datadir.ErrDamaged, n, len(records))
+		}
+	}
 	if err != nil {
 		return rep, fmt.Errorf("data folder %s: %s.db: %w", dir, StoreFile, err)
 	}
@@ -199,7 +211,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 			return err
 		}
 		for _, k := range [][]byte{keyObjects, keyAges, keyUsage} {
-			if _, err := rb.CreateBucketIfNotExists(k); err != nil {
+			if _, err := datadir.CreateBucket(rb, k); err != nil {
 				return err
 			}
 		}
@@ -213,7 +225,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 		case raw != nil:
 			return fmt.Errorf("%w: the sad_key of %s has %d bytes", datadir.ErrDamaged, realm, len(raw))
 		}
-		cb, err := tx.CreateBucketIfNotExists(bucketCounters)
+		cb, err := datadir.CreateBucket(tx, bucketCounters)
 		if err != nil {
 			return err
 		}
@@ -226,7 +238,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 		}
 		sad++
 		v := binary.BigEndian.AppendUint64(nil, uint64(sad))
-		sb, err := tx.CreateBucketIfNotExists(bucketSads)
+		sb, err := datadir.CreateBucket(tx, bucketSads)
 		if err != nil {
 			return err
 		}

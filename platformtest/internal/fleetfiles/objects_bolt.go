@@ -114,7 +114,7 @@ func (s *boltObjects) realmBuckets(tx *bolt.Tx) (o, a, n *bolt.Bucket, err error
 			return nil, nil, nil, err
 		}
 		for _, k := range [][]byte{keyObjects, keyAges, keyUsage} {
-			if _, err := rb.CreateBucketIfNotExists(k); err != nil {
+			if _, err := datadir.CreateBucket(rb, k); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -127,12 +127,12 @@ func (s *boltObjects) realmBuckets(tx *bolt.Tx) (o, a, n *bolt.Bucket, err error
 
 // createPath creates nested buckets and returns the last.
 func createPath(tx *bolt.Tx, names ...[]byte) (*bolt.Bucket, error) {
-	b, err := tx.CreateBucketIfNotExists(names[0])
+	b, err := datadir.CreateBucket(tx, names[0])
 	for _, n := range names[1:] {
 		if err != nil {
 			break
 		}
-		b, err = b.CreateBucketIfNotExists(n)
+		b, err = datadir.CreateBucket(b, n)
 	}
 	return b, err
 }
@@ -279,7 +279,7 @@ func (s *boltObjects) record(tx *bolt.Tx, ob, ab, nb *bolt.Bucket, o *object) er
 	if err != nil {
 		return err
 	}
-	bb, err := tx.CreateBucketIfNotExists(bucketBlobs)
+	bb, err := datadir.CreateBucket(tx, bucketBlobs)
 	if err != nil {
 		return err
 	}
