@@ -25,7 +25,10 @@
 // which Tx.Check takes 0.16 s and the walk with the checksums 0.07 s; the
 // opens and the size check take well under a millisecond. It grows with
 // the file, once per start: a restart over a million rows stays well
-// within its 3 s.
+// within its 3 s. Step 0 (inspect, pages.go) reads every page of the last
+// commit once more: measured again with it on the same machine under a
+// load average of 13 (8 engineers' builds), the whole check took 1.26 s,
+// inspect 0.23 s of it and Tx.Check 0.70 s.
 
 package datadir
 
