@@ -132,7 +132,8 @@ type damageTrial struct {
 // acknowledged world (devices, rows, objects) in every way issue 33 lists
 // — for every .db: deleted, emptied, truncated, each meta page zeroed,
 // bits flipped in the meta pages, in keys and anywhere in its pages, the
-// file from an older copy; a bit flipped in each object's content — and
+// file from an older copy; COMMITS deleted, zeroed or from an older copy;
+// a bit flipped in each object's content — and
 // checks that every trial ends with a refusal naming the file (the check
 // and the start saying the same) or a start that serves exactly what was
 // acknowledged (an object whose content was damaged fails its read,
@@ -231,6 +232,18 @@ func TestDataDirDamage(t *testing.T) {
 			return os.WriteFile(path, b, 0o600)
 		})
 	}
+	commits := func(name string, damage func(string) error) {
+		trials = append(trials, damageTrial{name: datadir.CommitsFile + " " + name, file: datadir.CommitsFile, damage: damage})
+	}
+	commits("deleted", os.Remove)
+	commits("zeroed", func(path string) error { return rewrite(path, func(b []byte) []byte { clear(b); return b }) })
+	commits("from an older copy", func(path string) error { // behind every file: a lower bound still
+		b, err := os.ReadFile(filepath.Join(older, datadir.CommitsFile))
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(path, b, 0o600)
+	})
 	blobs := blobFiles(t, base)
 	if len(blobs) != len(damageObjects) {
 		t.Fatalf("%d blobs", len(blobs))

@@ -1,6 +1,8 @@
 package platformtest
 
 import (
+	"fmt"
+	"hash/crc32"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -12,7 +14,8 @@ import (
 
 // TestOrphansKeptUntilRecordsKnownWhole: content no record names is
 // removed at a start only when files.db is known to hold its last commit
-// (COMMITS recorded it): in a folder without COMMITS (written before it
+// (COMMITS recorded it): with a COMMITS that has no commit of files.db on
+// record (as a power cut may leave it, or a folder written before COMMITS
 // existed) the start keeps it and says so, and the next start, with
 // files.db on record, removes it.
 func TestOrphansKeptUntilRecordsKnownWhole(t *testing.T) {
@@ -27,7 +30,13 @@ func TestOrphansKeptUntilRecordsKnownWhole(t *testing.T) {
 	if err := os.WriteFile(orphan, []byte("no record"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(filepath.Join(dir, datadir.CommitsFile)); err != nil {
+	// COMMITS as the folder's creation wrote it (no commit on record): a
+	// power cut can leave it so, for it is synced only when the folder
+	// closes.
+	head := "flockd data folder commits 0\n"
+	slot := make([]byte, 2048)
+	copy(slot, fmt.Sprintf("%scrc32c %08x\n", head, crc32.Checksum([]byte(head), crc32.MakeTable(crc32.Castagnoli))))
+	if err := os.WriteFile(filepath.Join(dir, datadir.CommitsFile), append(slot, slot...), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	logs := &syncBuffer{}

@@ -52,6 +52,7 @@ type FileReport struct {
 	Buckets int    // buckets, nested ones included
 	Values  int    // stored values, each checked
 	txid    uint64 // the commit the file holds (pages.go); 0 for an empty file
+	stamped bool   // a bucket holds a stamp (stamp.go): a flockd that keeps COMMITS wrote it
 }
 
 // checkFile checks the bbolt file name of the folder dir. An empty file
@@ -140,6 +141,7 @@ func walkBucket(path string, name []byte, b *bolt.Bucket, rep *FileReport) error
 	if what := checkStamp(name, b.Sequence()); what != "" {
 		return fmt.Errorf("bucket %s: %s", path, what)
 	}
+	rep.stamped = rep.stamped || b.Sequence() != 0
 	rep.Buckets++
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {

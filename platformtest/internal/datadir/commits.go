@@ -28,7 +28,9 @@
 //	crc32c 1a2b3c4d
 //
 // A folder written before COMMITS existed gets one at its first start,
-// from its files as they are.
+// from its files as they are. COMMITS is written before any file is, so a
+// folder without it whose files hold stamped buckets (stamp.go: written
+// by a flockd that keeps COMMITS) lost it, and is refused.
 
 package datadir
 

@@ -342,3 +342,36 @@ func TestBucketNameStamped(t *testing.T) {
 		wantErr(t, err, ErrDamaged, "things.db", c.want)
 	}
 }
+
+// TestCommitsLostRefused: a COMMITS deleted from a folder whose files a
+// flockd that keeps it wrote (stamped buckets) is refused, not written
+// anew from files that may be older; a folder of unstamped files (written
+// before COMMITS existed) gets one.
+func TestCommitsLostRefused(t *testing.T) {
+	dir, _ := folderAB(t, 2) // putCount stamps nothing: bucket "b" is made by bbolt directly
+	if err := os.Remove(filepath.Join(dir, CommitsFile)); err != nil {
+		t.Fatal(err)
+	}
+	d := mustOpen(t, dir)
+	db, _ := d.DB("a")
+	err := db.Update(context.Background(), func(tx *bolt.Tx) error {
+		_, err := CreateBucket(tx, []byte("stamped"))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = d.Close()
+	if _, err := os.Stat(filepath.Join(dir, CommitsFile)); err != nil {
+		t.Fatalf("no COMMITS written for a folder without one: %v", err)
+	}
+	if err := os.Remove(filepath.Join(dir, CommitsFile)); err != nil {
+		t.Fatal(err)
+	}
+	_, errRO := Open(dir, ReadOnly())
+	_, err = Open(dir)
+	wantErr(t, err, ErrDamaged, dir, "COMMITS: missing, but a.db was written by a flockd that keeps it")
+	if errRO == nil || errRO.Error() != err.Error() {
+		t.Errorf("the check says %v", errRO)
+	}
+}

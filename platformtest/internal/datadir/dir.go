@@ -164,6 +164,16 @@ func (d *Dir) keepRecord() error {
 			}
 		}
 	}
+	if !present {
+		// COMMITS is written before any file of the folder is: files
+		// with stamped buckets (stamp.go, written by the same flockd
+		// that keeps COMMITS) mean it was there and is lost.
+		for _, f := range d.files {
+			if f.stamped {
+				return damaged(d.path, CommitsFile, "missing, but %s was written by a flockd that keeps it: without it a lost or older file cannot be told", f.Name)
+			}
+		}
+	}
 	if d.readOnly {
 		return nil
 	}
