@@ -75,11 +75,10 @@ type meta struct {
 // fileState is what inspect found: the commit the file holds.
 type fileState struct {
 	txid uint64
-	meta meta
 }
 
-// inspectError is a damage inspect found; bad tells the truncated
-// message apart.
+// inspectError is a damage inspect found, told apart from a failure to
+// read the file.
 type inspectError struct{ what string }
 
 func (e *inspectError) Error() string { return e.what }
@@ -146,7 +145,7 @@ func inspect(f io.ReaderAt, size int64) (fileState, error) {
 	if _, err := w.page(m.root, nil, nil, 0); err != nil {
 		return fileState{}, err
 	}
-	return fileState{txid: m.txid, meta: m}, nil
+	return fileState{txid: m.txid}, nil
 }
 
 var errVersion = errors.New("version mismatch")
