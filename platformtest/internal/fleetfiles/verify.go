@@ -9,7 +9,7 @@
 //     was sent yet, serve_object.go).
 //   - A read of a part (a range, a seek) first reads the whole blob once
 //     to check it; blobs are immutable, so a blob found whole is
-//     remembered for the life of the service (checked) and later parts
+//     remembered (checkedBlobs, up to maxChecked of them) and later parts
 //     cost nothing more. Damage that happens on disk after that is not
 //     seen until the next start.
 //
@@ -49,10 +49,14 @@ func (c *checkedBlobs) has(name string) bool {
 	return c.names[name]
 }
 
+// maxChecked bounds the blobs remembered (about 100 bytes each): past
+// it the set starts again empty, and blobs read again are checked again.
+const maxChecked = 1 << 16
+
 func (c *checkedBlobs) add(name string) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.names == nil {
+	if c.names == nil || len(c.names) >= maxChecked {
 		c.names = map[string]bool{}
 	}
 	c.names[name] = true
