@@ -320,7 +320,10 @@
 // change on disk before the call that made it returns; a platform started
 // again on the folder has the same world, so device programs reconnect with
 // the credentials they hold. A folder another platform holds, of a newer
-// format, or with a damaged or truncated file is refused; CheckDataDir
+// format, or with a damaged or truncated file is refused, and so is one
+// whose file does not hold its last acknowledged commit (deleted, emptied,
+// an older copy, a lost meta page: COMMITS records each); an object whose
+// content no longer matches its SHA-256 is not served; CheckDataDir
 // checks one without serving it. Reconcile brings the kept world in line
 // with a seed, as flockd does with its configuration at every start:
 // additions, removals (with their realms' data) and template changes,

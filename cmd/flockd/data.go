@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
@@ -105,7 +106,12 @@ func checkCommand(_ context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	fmt.Fprintf(stdout, "registry: %d projects, %d devices, %d apps, %d installations, %d users\n",
 		rep.Projects, rep.Devices, rep.Apps, rep.Installations, rep.Users)
-	fmt.Fprintf(stdout, "tables: %d rows\nfiles: %d objects, %d bytes, each with its content\n", rep.Rows, rep.Objects, rep.ObjectBytes)
+	fmt.Fprintf(stdout, "tables: %d rows\nfiles: %d objects, %d bytes, each with its content", rep.Rows, rep.Objects, rep.ObjectBytes)
+	if rep.ObjectBytes > 0 {
+		fmt.Fprintf(stdout, " (every byte read and compared with its record's SHA-256 in %s, %.0f MB/s)",
+			rep.HashTime.Round(time.Millisecond), float64(rep.ObjectBytes)/1e6/max(rep.HashTime.Seconds(), 1e-9))
+	}
+	fmt.Fprintln(stdout)
 	if rep.LeftBlobs > 0 {
 		fmt.Fprintf(stdout, "files: %d blobs without a record or half written (a kill left them); the next start removes them\n", rep.LeftBlobs)
 	}

@@ -238,3 +238,29 @@ func TestHelpListsCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckRefusesLostFile: a registry.db deleted from a folder that
+// held one is refused by flockd check and by a start with the same
+// message naming it, where flockd used to provision a new world; a whole
+// folder's check says what reading every object cost.
+func TestCheckRefusesLostFile(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "data")
+	_, _, stop := serveStoppable(t, "-data", data)
+	stop()
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"check", "-data", data}, &out, io.Discard, nil); err != nil || !strings.Contains(out.String(), "compared with its record's SHA-256 in ") || !strings.Contains(out.String(), " MB/s)") {
+		t.Fatalf("check: %v\n%s", err, out.String())
+	}
+	if err := os.Remove(filepath.Join(data, "registry.db")); err != nil {
+		t.Fatal(err)
+	}
+	checkErr := run(context.Background(), []string{"check", "-data", data}, io.Discard, io.Discard, nil)
+	startErr := run(context.Background(), []string{"-listen", "127.0.0.1:0", "-data", data}, io.Discard, io.Discard, nil)
+	want := data + ": registry.db: missing: its last acknowledged commit is commit "
+	if checkErr == nil || startErr == nil || !strings.Contains(startErr.Error(), want) || checkErr.Error() != startErr.Error() {
+		t.Errorf("check: %v\nstart: %v\nwant both %q", checkErr, startErr, want)
+	}
+	if _, err := os.Stat(filepath.Join(data, "registry.db")); err == nil {
+		t.Error("the start made registry.db anew")
+	}
+}

@@ -5,6 +5,10 @@
 // goroutine, where no recover reaches), and a damaged value goes unseen.
 // So the check, in this order:
 //
+//  0. reads the file's meta pages and walks its pages itself (pages.go),
+//     before bbolt is given the file: a damaged meta page (bbolt would
+//     fall back to the older one, losing the last commit), a page or key
+//     bbolt's own walks would panic on, and a truncated file are refused;
 //  1. opens the file read-only, without its free list, and compares its
 //     size with the size its last commit needs: a damaged meta page or a
 //     truncated file is refused before a page beyond its end is read;
@@ -21,7 +25,10 @@
 // which Tx.Check takes 0.16 s and the walk with the checksums 0.07 s; the
 // opens and the size check take well under a millisecond. It grows with
 // the file, once per start: a restart over a million rows stays well
-// within its 3 s.
+// within its 3 s. Step 0 (inspect, pages.go) reads every page of the last
+// commit once more: measured again with it on the same machine under a
+// load average of 13 (8 engineers' builds), the whole check took 1.26 s,
+// inspect 0.23 s of it and Tx.Check 0.70 s.
 
 package datadir
 
@@ -44,6 +51,8 @@ type FileReport struct {
 	Bytes   int64  // size on disk
 	Buckets int    // buckets, nested ones included
 	Values  int    // stored values, each checked
+	txid    uint64 // the commit the file holds (pages.go); 0 for an empty file
+	stamped bool   // a bucket holds a stamp (stamp.go): a flockd that keeps COMMITS wrote it
 }
 
 // checkFile checks the bbolt file name of the folder dir. An empty file
@@ -69,6 +78,15 @@ func checkFile(dir, name string) (rep FileReport, err error) {
 			err = damaged(dir, name, "damaged page: %v", r)
 		}
 	}()
+	state, err := inspectFile(path, rep.Bytes)
+	var bad *inspectError
+	switch {
+	case errors.As(err, &bad):
+		return rep, damaged(dir, name, "%s", bad.what)
+	case err != nil:
+		return rep, fmt.Errorf("data folder %s: %s: %w", dir, name, err)
+	}
+	rep.txid = state.txid
 	if err := checkSize(dir, name, path, rep.Bytes); err != nil {
 		return rep, err
 	}
@@ -115,11 +133,15 @@ func checkSize(dir, name, path string, size int64) error {
 // walk reads every bucket and value of tx, checking each value.
 func walk(tx *bolt.Tx, rep *FileReport) error {
 	return tx.ForEach(func(name []byte, b *bolt.Bucket) error {
-		return walkBucket(string(name), b, rep)
+		return walkBucket(string(name), name, b, rep)
 	})
 }
 
-func walkBucket(path string, b *bolt.Bucket, rep *FileReport) error {
+func walkBucket(path string, name []byte, b *bolt.Bucket, rep *FileReport) error {
+	if what := checkStamp(name, b.Sequence()); what != "" {
+		return fmt.Errorf("bucket %s: %s", path, what)
+	}
+	rep.stamped = rep.stamped || b.Sequence() != 0
 	rep.Buckets++
 	c := b.Cursor()
 	for k, v := c.First(); k != nil; k, v = c.Next() {
@@ -128,7 +150,7 @@ func walkBucket(path string, b *bolt.Bucket, rep *FileReport) error {
 			if nb == nil {
 				return fmt.Errorf("bucket %s: key %q has neither a value nor a bucket", path, k)
 			}
-			if err := walkBucket(path+"/"+string(k), nb, rep); err != nil {
+			if err := walkBucket(path+"/"+string(k), k, nb, rep); err != nil {
 				return err
 			}
 			continue

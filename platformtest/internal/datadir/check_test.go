@@ -139,7 +139,8 @@ func TestForeignAndEmptyFiles(t *testing.T) {
 
 // BenchmarkCheckFile measures the check at Open of a file of 1,000,000
 // values of 120 bytes (about 150 MiB): the read-only opens, the walk with
-// the checksums, and bbolt's Tx.Check (checkBolt alone, for comparison).
+// the checksums, and bbolt's Tx.Check (checkBolt alone, for comparison),
+// and inspect alone (pages.go: the file's own walk before bbolt's).
 func BenchmarkCheckFile(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "data")
 	d, err := Open(dir)
@@ -180,6 +181,18 @@ func BenchmarkCheckFile(b *testing.B) {
 				b.Fatal(rep, err)
 			}
 			b.ReportMetric(float64(rep.Bytes)/(1<<20), "MiB")
+		}
+	})
+	b.Run("inspect-only", func(b *testing.B) { // pages.go: the meta pages and the walk of every page
+		path := filepath.Join(dir, "rows.db")
+		fi, err := os.Stat(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if _, err := inspectFile(path, fi.Size()); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 	b.Run("bolt-check-only", func(b *testing.B) {

@@ -186,7 +186,10 @@ func (db *DB) end(tx *bolt.Tx) error {
 	if err != nil {
 		_ = tx.Rollback()
 	} else {
-		err = tx.Commit()
+		id := uint64(tx.ID())
+		if err = tx.Commit(); err == nil && db.dir.record != nil {
+			db.dir.record.record(db.name, id) // synced: COMMITS may say so (commits.go)
+		}
 	}
 	if err != nil {
 		return fullError(db.dir.path, fmt.Errorf("%s: commit: %w", db.name, err))

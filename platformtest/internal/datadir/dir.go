@@ -32,6 +32,8 @@ type Dir struct {
 	copyPath string       // the copy made before an upgrade; "" without one
 	log      *slog.Logger
 	full     atomic.Bool // SimulateFull (full.go)
+	record   *commits    // COMMITS, open for writing; nil read-only (commits.go)
+	known    []string    // the files whose last commit COMMITS recorded, checked at Open
 
 	mu     sync.Mutex
 	dbs    map[string]*DB
@@ -130,13 +132,67 @@ func (d *Dir) open(f format) error {
 		return err
 	}
 	if version == f.version || d.readOnly {
-		return nil
+		return d.keepRecord()
 	}
 	if d.copyPath, err = upgrade(d.path, version, f, d.log); err != nil {
 		return err
 	}
 	d.version = f.version
-	return d.checkFiles()
+	if err := d.checkFiles(); err != nil {
+		return err
+	}
+	return d.keepRecord()
+}
+
+// keepRecord compares the files with COMMITS (commits.go) and, unless the
+// folder is read-only, opens it to record the commits to come, writing it
+// first when the folder has none yet (a new folder, or one written before
+// COMMITS existed).
+func (d *Dir) keepRecord() error {
+	seq, txids, present, err := readCommits(d.path)
+	if err != nil {
+		return err
+	}
+	if present {
+		if err := checkCommits(d.path, d.files, txids); err != nil {
+			return err
+		}
+		d.known = d.known[:0]
+		for name, id := range txids {
+			if id > 0 {
+				d.known = append(d.known, name)
+			}
+		}
+	}
+	if !present {
+		// COMMITS is written before any file of the folder is: files
+		// with stamped buckets (stamp.go, written by the same flockd
+		// that keeps COMMITS) mean it was there and is lost.
+		for _, f := range d.files {
+			if f.stamped {
+				return damaged(d.path, CommitsFile, "missing, but %s was written by a flockd that keeps it: without it a lost or older file cannot be told", f.Name)
+			}
+		}
+	}
+	if d.readOnly {
+		return nil
+	}
+	if !present {
+		txids = map[string]uint64{}
+		for _, f := range d.files {
+			if f.txid > 0 {
+				txids[f.Name] = f.txid
+			}
+		}
+		if err := writeCommits(d.path, 0, txids); err != nil {
+			return err
+		}
+		if len(txids) > 0 {
+			d.log.Info("data folder: the record of each file's last commit written", "folder", d.path, "file", CommitsFile)
+		}
+	}
+	d.record, err = openCommits(d.path, seq, txids, d.log)
+	return err
 }
 
 // create makes a new folder of format f; a folder holding anything but
@@ -163,7 +219,10 @@ func (d *Dir) create(f format) error {
 		return fmt.Errorf("%w: %s is empty: no data folder was written there yet", ErrNotDataDir, d.path)
 	}
 	d.version = f.version
-	return writeFormat(d.path, f.version)
+	if err := writeFormat(d.path, f.version); err != nil {
+		return err
+	}
+	return d.keepRecord()
 }
 
 // checkFiles checks every bbolt file of the folder (check.go).
@@ -191,6 +250,14 @@ const dbSuffix = ".db"
 
 // namePattern is what the name of a service's file or folder must match.
 var namePattern = regexp.MustCompile(`^[a-z][a-z0-9-]{0,31}$`)
+
+// Whole reports whether the file name (such as "files.db") is known to
+// hold its last acknowledged commit: COMMITS recorded a commit of it
+// before this Open, and the file holds it or a later one. A service
+// removes what its records no longer name only from a file known whole:
+// a file made anew, or one of a folder that had no COMMITS yet, may lack
+// records.
+func (d *Dir) Whole(name string) bool { return slices.Contains(d.known, name) }
 
 // Path returns the folder's absolute path.
 func (d *Dir) Path() string { return d.path }
@@ -303,6 +370,9 @@ func (d *Dir) Close() error {
 	var errs []error
 	for _, db := range d.dbs {
 		errs = append(errs, db.close())
+	}
+	if d.record != nil {
+		errs = append(errs, d.record.close())
 	}
 	errs = append(errs, unlockDir(d.lock))
 	return errors.Join(errs...)

@@ -5,6 +5,7 @@
 //
 //	DIR/
 //	  FORMAT        "flockd data folder format N": the layout's version
+//	  COMMITS       each .db file's last acknowledged commit (commits.go)
 //	  flockd.lock   the pid of the flockd holding the folder (flock)
 //	  registry.db   a bbolt file per service that keeps records
 //	  …             (fleet.db, files.db, …: opened with Dir.DB)
@@ -15,9 +16,12 @@
 // format version (a newer one is refused naming both versions; an older
 // one is upgraded in place by the steps of migrations.go after a copy of
 // the folder is made beside it), and checks every bbolt file before any
-// of them is opened for writing (check.go): a damaged or truncated file is
-// refused naming the file and what is wrong; it is never reset and never
-// served half.
+// of them is opened for writing (check.go, pages.go): a damaged or
+// truncated file is refused naming the file and what is wrong; it is never
+// reset and never served half. A file that does not hold its last
+// acknowledged commit (deleted, emptied, put back from an older copy, its
+// newest meta page lost) is refused too: COMMITS records each file's
+// commit after it is synced (commits.go).
 //
 // The embedded store is bbolt (go.etcd.io/bbolt): one file per service, a
 // copy-on-write B+tree whose every commit is written and fsynced before

@@ -21,6 +21,10 @@ func TestMain(m *testing.M) {
 		holdChild(dir)
 		return
 	}
+	if dir := os.Getenv(crashDir); dir != "" {
+		crashChild(dir)
+		return
+	}
 	os.Exit(m.Run())
 }
 

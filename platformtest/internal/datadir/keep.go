@@ -32,7 +32,7 @@ func (db *DB) Keep(ctx context.Context, bucket, key string, gen func() ([]byte, 
 		return nil, err
 	}
 	err = db.Update(ctx, func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists([]byte(bucket))
+		b, err := CreateBucket(tx, []byte(bucket))
 		if err != nil {
 			return err
 		}

@@ -106,11 +106,11 @@ func (s *boltStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 	var t *boltTables
 	err := s.db.Update(ctx, func(tx *bolt.Tx) error {
 		t = &boltTables{db: s.db, realm: []byte(sc.Realm), tables: map[string]*boltTable{}, views: map[string]*boltView{}}
-		rs, err := tx.CreateBucketIfNotExists(bucketRealms)
+		rs, err := datadir.CreateBucket(tx, bucketRealms)
 		if err != nil {
 			return err
 		}
-		rb, err := rs.CreateBucketIfNotExists(t.realm)
+		rb, err := datadir.CreateBucket(rs, t.realm)
 		if err != nil {
 			return err
 		}
@@ -123,7 +123,7 @@ func (s *boltStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 		}
 		for _, vs := range sc.Transforms {
 			v := &boltView{schema: vs, bucket: []byte(prefixView + vs.Name)}
-			if _, err := rb.CreateBucketIfNotExists(v.bucket); err != nil {
+			if _, err := datadir.CreateBucket(rb, v.bucket); err != nil {
 				return err
 			}
 			t.views[vs.Name] = v
@@ -139,12 +139,12 @@ func (s *boltStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 // openTable makes a table's buckets and follows its catalog (in tx).
 func openTable(rb *bolt.Bucket, ts *TableSchema) (*boltTable, error) {
 	bt := &boltTable{schema: ts, bucket: []byte(prefixTable + ts.Name)}
-	tb, err := rb.CreateBucketIfNotExists(bt.bucket)
+	tb, err := datadir.CreateBucket(rb, bt.bucket)
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range [][]byte{keyRows, keyLatest, keyUnique} {
-		if _, err := tb.CreateBucketIfNotExists(name); err != nil {
+		if _, err := datadir.CreateBucket(tb, name); err != nil {
 			return nil, err
 		}
 	}

@@ -242,7 +242,7 @@ func (bt *boltTable) rebuildIndexes(tb *bolt.Bucket) error {
 		if err := tb.DeleteBucket(name); err != nil {
 			return err
 		}
-		if _, err := tb.CreateBucket(name); err != nil {
+		if _, err := datadir.NewBucket(tb, name); err != nil {
 			return err
 		}
 	}
@@ -289,7 +289,7 @@ func (t *boltTables) SetTransformRows(ctx context.Context, transform string, row
 		if err := rb.DeleteBucket(v.bucket); err != nil {
 			return err
 		}
-		vb, err := rb.CreateBucket(v.bucket)
+		vb, err := datadir.NewBucket(rb, v.bucket)
 		if err != nil {
 			return err
 		}

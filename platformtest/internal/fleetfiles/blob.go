@@ -34,8 +34,9 @@ type blob struct {
 	md5    string // hex: the etag
 	sha256 string // hex
 	mem    []byte
-	file   *os.File // nil for a blob in memory, or one of the data folder not open
-	name   string   // the blob's name in the data folder's blob folder; "" in memory
+	file   *os.File      // nil for a blob in memory, or one of the data folder not open
+	name   string        // the blob's name in the data folder's blob folder; "" in memory
+	check  *contentCheck // a data folder's blob, checked as it is read (verify.go); nil otherwise
 	refs   atomic.Int64
 }
 
@@ -47,16 +48,39 @@ func newMemBlob(data []byte) *blob {
 	return b
 }
 
-// ReadAt reads the blob's bytes at off.
+// ReadAt reads the blob's bytes at off. A data folder's blob is checked
+// against its record first (verify.go): a read of the whole blob hashes
+// what it reads, a read of a part reads the blob whole once to check it.
 func (b *blob) ReadAt(p []byte, off int64) (int, error) {
-	if b.file != nil {
+	if b.file == nil {
+		return bytes.NewReader(b.mem).ReadAt(p, off)
+	}
+	if b.known() {
 		return b.file.ReadAt(p, off)
 	}
-	return bytes.NewReader(b.mem).ReadAt(p, off)
+	if off != 0 || int64(len(p)) < b.size {
+		if err := b.checkWhole(); err != nil {
+			return 0, err
+		}
+		return b.file.ReadAt(p, off)
+	}
+	n, err := b.file.ReadAt(p, 0)
+	h := sha256.New()
+	h.Write(p[:n])
+	if serr := b.settle(h, int64(n)); serr != nil && (err == nil || errors.Is(err, io.EOF)) {
+		return 0, serr
+	}
+	return n, err
 }
 
-// reader returns a reader of the whole blob.
-func (b *blob) reader() *io.SectionReader { return io.NewSectionReader(b, 0, b.size) }
+// reader returns a reader of the whole blob, which checks a data folder's
+// blob as it reads (verify.go).
+func (b *blob) reader() io.ReadSeeker {
+	if b.check != nil {
+		return newCheckedReader(b)
+	}
+	return io.NewSectionReader(b, 0, b.size)
+}
 
 // bytes returns a copy of the blob's content.
 func (b *blob) bytes() ([]byte, error) {

@@ -10,10 +10,13 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -44,20 +47,29 @@ type BlobReport struct {
 	Bytes   int64 // their content
 	Orphans int   // blobs no record names (removed when fixing)
 	Temps   int   // files a kill left half written (removed when fixing)
+	// Hashed is the content read to compare with the records' SHA-256
+	// (with content), in HashTime.
+	Hashed   int64
+	HashTime time.Duration
 }
 
 // CheckBlobs checks the blob folder against the records of db: every
-// record's blob must be there with the recorded size; a missing or
-// short blob is a damaged folder (ErrDamaged), named with its object.
+// record's blob must be there with the recorded size, and, when content
+// is true, hold the bytes its record's SHA-256 says (each blob is read
+// whole: see BlobReport.HashTime for what it costs); a missing, short or
+// changed blob is a damaged folder (ErrDamaged), named with its object.
 // Blobs no record names (a kill between a blob and its record, or between
 // a deletion and the blob's removal) and half-written temporary files
-// are counted, and removed when fix is true.
-func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix bool) (BlobReport, error) {
+// are counted, and removed when fix is true: the caller passes fix only
+// when db is known to hold its last commit (datadir.Dir.Whole), for a
+// record store that lost records would make every blob look orphaned.
+func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix, content bool) (BlobReport, error) {
 	var rep BlobReport
 	type owned struct {
-		name  string
-		size  int64
-		owner string
+		name   string
+		size   int64
+		owner  string
+		sha256 string // the object's record's
 	}
 	var records []owned
 	err := db.View(func(tx *bolt.Tx) error {
@@ -73,10 +85,33 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix bool) (Blo
 			if len(v) < 8 {
 				return fmt.Errorf("%w: blob record %q of %d bytes", datadir.ErrDamaged, k, len(v))
 			}
-			records = append(records, owned{string(k), int64(binary.BigEndian.Uint64(v)), string(v[8:])})
+			o := owned{name: string(k), size: int64(binary.BigEndian.Uint64(v)), owner: string(v[8:])}
+			r, err := ownerRecord(tx, o.owner)
+			if err != nil {
+				return err
+			}
+			if r == nil || r.Blob != o.name {
+				realm, rest, _ := strings.Cut(o.owner, "\x00")
+				ns, key, _ := strings.Cut(rest, "\x00")
+				return fmt.Errorf("%w: the content %s is recorded as that of object %q in namespace %q of %s, which has no record naming it; it is neither reset nor served",
+					datadir.ErrDamaged, blobs.Describe(o.name), key, ns, realm)
+			}
+			o.sha256 = r.SHA256
+			records = append(records, o)
 			return nil
 		})
 	})
+	if err == nil {
+		// The records the namespaces count must be those the blob
+		// entries name: a bucket lost (a damaged bucket name, which no
+		// checksum covers) would make objects vanish, or their content
+		// look orphaned and be removed.
+		var n int64
+		if n, err = countObjects(db); err == nil && n != int64(len(records)) {
+			err = fmt.Errorf("%w: its namespaces count %d objects, its content entries name %d; it is neither reset nor served",
+				datadir.ErrDamaged, n, len(records))
+		}
+	}
 	if err != nil {
 		return rep, fmt.Errorf("data folder %s: %s.db: %w", dir, StoreFile, err)
 	}
@@ -97,6 +132,18 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix bool) (Blo
 			i++
 			if size != o.size {
 				return damaged(o, fmt.Sprintf("holds %d bytes, its record %d", size, o.size))
+			}
+			if content {
+				start := time.Now()
+				sum, err := hashBlob(blobs, o.name)
+				rep.HashTime += time.Since(start)
+				rep.Hashed += size
+				if err != nil {
+					return err
+				}
+				if sum != o.sha256 {
+					return damaged(o, fmt.Sprintf("its content (SHA-256 %.12s…) does not match its record's (%.12s…)", sum, o.sha256))
+				}
 			}
 			rep.Objects++
 			rep.Bytes += size
@@ -125,6 +172,35 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix bool) (Blo
 	return rep, err
 }
 
+// ownerRecord returns the record of the object owner names (realm \0 ns
+// \0 key), nil when there is none.
+func ownerRecord(tx *bolt.Tx, owner string) (*record, error) {
+	realm, rest, _ := strings.Cut(owner, "\x00")
+	ns, key, _ := strings.Cut(rest, "\x00")
+	rb := tx.Bucket(bucketRealms)
+	if rb != nil {
+		rb = rb.Bucket([]byte(realm))
+	}
+	if rb == nil || rb.Bucket(keyObjects) == nil {
+		return nil, nil
+	}
+	return readRecord(rb.Bucket(keyObjects), objectKey(ns, key))
+}
+
+// hashBlob returns the hex SHA-256 of the blob name.
+func hashBlob(blobs *datadir.Blobs, name string) (string, error) {
+	f, err := blobs.Open(name)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := copyLarge(h, f); err != nil {
+		return "", fmt.Errorf("%s: %w", blobs.Describe(name), err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
 // sadOf returns the sad_key of a realm kept in db, handing out the next
 // one (and keeping it) the first time.
 func sadOf(db *datadir.DB, realm string) (int64, error) {
@@ -135,7 +211,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 			return err
 		}
 		for _, k := range [][]byte{keyObjects, keyAges, keyUsage} {
-			if _, err := rb.CreateBucketIfNotExists(k); err != nil {
+			if _, err := datadir.CreateBucket(rb, k); err != nil {
 				return err
 			}
 		}
@@ -149,7 +225,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 		case raw != nil:
 			return fmt.Errorf("%w: the sad_key of %s has %d bytes", datadir.ErrDamaged, realm, len(raw))
 		}
-		cb, err := tx.CreateBucketIfNotExists(bucketCounters)
+		cb, err := datadir.CreateBucket(tx, bucketCounters)
 		if err != nil {
 			return err
 		}
@@ -162,7 +238,7 @@ func sadOf(db *datadir.DB, realm string) (int64, error) {
 		}
 		sad++
 		v := binary.BigEndian.AppendUint64(nil, uint64(sad))
-		sb, err := tx.CreateBucketIfNotExists(bucketSads)
+		sb, err := datadir.CreateBucket(tx, bucketSads)
 		if err != nil {
 			return err
 		}

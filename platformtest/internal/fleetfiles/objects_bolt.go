@@ -60,10 +60,11 @@ var (
 
 // boltObjects is the objectStore of one bucket in a data folder.
 type boltObjects struct {
-	db    *datadir.DB
-	blobs *datadir.Blobs
-	realm string
-	log   *slog.Logger
+	db      *datadir.DB
+	blobs   *datadir.Blobs
+	realm   string
+	log     *slog.Logger
+	checked *checkedBlobs // the service's blobs found whole (verify.go)
 }
 
 // record is an object's record in files.db.
@@ -113,7 +114,7 @@ func (s *boltObjects) realmBuckets(tx *bolt.Tx) (o, a, n *bolt.Bucket, err error
 			return nil, nil, nil, err
 		}
 		for _, k := range [][]byte{keyObjects, keyAges, keyUsage} {
-			if _, err := rb.CreateBucketIfNotExists(k); err != nil {
+			if _, err := datadir.CreateBucket(rb, k); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -126,12 +127,12 @@ func (s *boltObjects) realmBuckets(tx *bolt.Tx) (o, a, n *bolt.Bucket, err error
 
 // createPath creates nested buckets and returns the last.
 func createPath(tx *bolt.Tx, names ...[]byte) (*bolt.Bucket, error) {
-	b, err := tx.CreateBucketIfNotExists(names[0])
+	b, err := datadir.CreateBucket(tx, names[0])
 	for _, n := range names[1:] {
 		if err != nil {
 			break
 		}
-		b, err = b.CreateBucketIfNotExists(n)
+		b, err = datadir.CreateBucket(b, n)
 	}
 	return b, err
 }
@@ -205,6 +206,8 @@ func (s *boltObjects) get(ns, key string) (*object, error) {
 			return nil, fmt.Errorf("the content of %s/%s (%s): %w", ns, key, s.blobs.Describe(r.Blob), err)
 		}
 		o.blob.file = f
+		o.blob.check = &contentCheck{checked: s.checked, where: s.blobs.Describe(r.Blob),
+			object: fmt.Sprintf("object %q in namespace %q of %s", key, ns, s.realm)}
 		o.blob.refs.Store(1)
 		return o, nil
 	}
@@ -276,7 +279,7 @@ func (s *boltObjects) record(tx *bolt.Tx, ob, ab, nb *bolt.Bucket, o *object) er
 	if err != nil {
 		return err
 	}
-	bb, err := tx.CreateBucketIfNotExists(bucketBlobs)
+	bb, err := datadir.CreateBucket(tx, bucketBlobs)
 	if err != nil {
 		return err
 	}

@@ -86,11 +86,57 @@ func wantsDownload(requested string) bool {
 }
 
 // serveObject answers a read of o with its headers, ranges and
-// conditional requests.
+// conditional requests. Content a data folder holds damaged (verify.go)
+// is not served: the answer is 500 when nothing of it was sent yet, and
+// cut (the connection closed short of its Content-Length) otherwise.
 func serveObject(w http.ResponseWriter, r *http.Request, o *object, download bool) {
 	h := w.Header()
 	ObjectHeaders(h, o.contentType, o.key, download)
 	h.Set("ETag", `"`+o.blob.md5+`"`)
 	h.Set("Accept-Ranges", "bytes")
-	http.ServeContent(w, r, "", o.modified, o.blob.reader())
+	content := o.blob.reader()
+	held := &heldHeader{ResponseWriter: w}
+	http.ServeContent(held, r, "", o.modified, content)
+	cr, checked := content.(*checkedReader)
+	switch {
+	case !checked || cr.failure() == nil:
+		held.flush()
+	case !held.sent:
+		for _, k := range []string{"Content-Length", "Content-Range", "Content-Disposition", "ETag", "Last-Modified", "Accept-Ranges"} {
+			h.Del(k)
+		}
+		http.Error(w, cr.failure().Error(), http.StatusInternalServerError)
+	default:
+		panic(http.ErrAbortHandler) // closes the connection short of what it announced
+	}
+}
+
+// heldHeader holds the status of an answer back until its first byte, so
+// that an answer whose content fails before any byte can still be 500.
+type heldHeader struct {
+	http.ResponseWriter
+	code int
+	sent bool
+}
+
+func (h *heldHeader) WriteHeader(code int) {
+	if h.code == 0 {
+		h.code = code
+	}
+}
+
+func (h *heldHeader) Write(p []byte) (int, error) {
+	h.flush()
+	return h.ResponseWriter.Write(p)
+}
+
+// flush sends the status held back, if any.
+func (h *heldHeader) flush() {
+	if h.sent {
+		return
+	}
+	h.sent = true
+	if h.code != 0 {
+		h.ResponseWriter.WriteHeader(h.code)
+	}
 }

@@ -77,6 +77,8 @@ type Service struct {
 	cfg   Config
 	key   []byte // signs presigned URLs
 	spill *spillDir
+	// checked are the data folder's blobs found whole (verify.go).
+	checked checkedBlobs
 
 	mu      sync.Mutex // guards what follows
 	set     Settings
@@ -210,7 +212,7 @@ func (s *Service) newStore(realmName string) objectStore {
 	if s.cfg.Records == nil {
 		return newMemObjects(s.spill)
 	}
-	return &boltObjects{db: s.cfg.Records, blobs: s.cfg.Blobs, realm: realmName, log: s.cfg.Log}
+	return &boltObjects{db: s.cfg.Records, blobs: s.cfg.Blobs, realm: realmName, log: s.cfg.Log, checked: &s.checked}
 }
 
 // bucketBySad returns the bucket of a sad_key, or nil. In a data folder

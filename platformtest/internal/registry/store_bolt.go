@@ -77,7 +77,7 @@ func (b *boltStore) Save(ctx context.Context, changes []Entity) error {
 	}
 	return b.db.Update(ctx, func(tx *bolt.Tx) error {
 		for _, e := range changes {
-			bk, err := tx.CreateBucketIfNotExists([]byte(e.Kind))
+			bk, err := datadir.CreateBucket(tx, []byte(e.Kind))
 			if err != nil {
 				return err
 			}
