@@ -65,6 +65,24 @@ func TestDecodeTimes(t *testing.T) {
 			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
 		}
 	}
+	// Years outside 0000–9999 as JavaScript writes them (the platform's
+	// timestamps), and as epoch milliseconds.
+	for in, want := range map[any]time.Time{
+		"+275760-09-13T00:00:00.000Z": time.UnixMilli(8.64e15).UTC(),
+		"-271821-04-20T00:00:00.000Z": time.UnixMilli(-8.64e15).UTC(),
+		"-000001-01-01T00:00:00.000Z": time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		"+010000-02-29T12:00:00.5Z":   time.Date(10000, 2, 29, 12, 0, 0, 5e8, time.UTC),
+		int64(8.64e15):                time.UnixMilli(8.64e15).UTC(),
+	} {
+		if got, err := Decode[time.Time](in); err != nil || !got.Equal(want) {
+			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"+27576-09-13T00:00:00Z", "+2757600-09-13T00:00:00Z", "+275760-13-01T00:00:00Z", "+27a760-01-01T00:00:00Z"} {
+		if got, err := Decode[time.Time](in); err == nil {
+			t.Errorf("Decode[time.Time](%q) = %v, want an error", in, got)
+		}
+	}
 	// The extremes of epoch milliseconds are times, far beyond year 9999.
 	for _, ms := range []any{int64(math.MaxInt64), int64(math.MinInt64), -math.Ldexp(1, 63)} {
 		got, err := Decode[time.Time](ms)

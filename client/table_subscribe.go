@@ -11,7 +11,7 @@ import (
 )
 
 // TableEvent is one new row of a table, as the data backend publishes it
-// after the insert: typed per column (tsp in epoch milliseconds), with
+// after the insert: typed per column (tsp as an ISO 8601 text), with
 // device_key and authid, secret columns masked.
 type TableEvent struct {
 	Table string

@@ -169,7 +169,8 @@
 //     conditions and the time range, else no rows), newest first by (tsp,
 //     insertion) with offset and limit then
 //     ascending, projection (unknown column: 42703) and columnPaths, typed
-//     values (epoch milliseconds, whole numbers as integers, NaN as null,
+//     values (timestamps as ISO 8601 UTC texts with milliseconds, whole
+//     numbers as integers, NaN as null,
 //     "__secret__"), chunking by estimated size (default 8 MiB) or
 //     result_too_large, transforms (limit ≤ 3000), series with their
 //     buckets (an open start reads from the table's first row), seven
