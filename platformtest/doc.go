@@ -116,7 +116,9 @@
 // a table with a secret column also serves secret.reveal.<t> and
 // secret.verify.<t>; each transform serves
 // history.transformed.<transform>. Accepted rows are
-// published on transformed.<t> and transformed.bulk.<t>. Rows live in the
+// published on transformed.<t> and transformed.bulk.<t>, refused writes
+// reported on databackend.errors.<t> (a topic apps may only subscribe
+// to; the payload is this project's choice, docs/wire.md §7.8). Rows live in the
 // Platform: they survive Restart, Down/Up and withheld realms. The source
 // files of the data backend (platformtest/internal/fleetdb) each list the
 // URIs they serve and the choices made where the documents are silent.
