@@ -60,6 +60,8 @@ func (t *TableSubscription) Queued() int { return t.d.Len() }
 // bulk inserts (transformed.bulk.<table>), which arrive one at a time. One
 // handle ends both; both are restored after every reconnect. Of the
 // options only QueueLimit applies: both feeds share one queue of events.
+// A transform's event, the whole view, arrives one row at a time too;
+// SubscribeToView delivers it as one snapshot.
 func (c *Client) SubscribeToTable(ctx context.Context, table string, handler TableHandler, opts ...SubscribeOption) (*TableSubscription, error) {
 	const op = "SubscribeToTable"
 	if err := checkReadTable(op, table); err != nil {
