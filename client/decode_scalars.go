@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// decodeTime accepts RFC 3339 strings (with or without zone, date only) and
-// epoch milliseconds, the two forms timestamps take on the wire.
+// decodeTime accepts RFC 3339 strings (with or without zone, date only),
+// epoch milliseconds and msgpack's timestamp extension (a time.Time), the
+// forms timestamps take on the wire.
 func decodeTime(src any, dst reflect.Value, path string) error {
 	t, err := timeValue(src, path)
 	if err != nil {
@@ -26,6 +27,8 @@ func timeValue(src any, path string) (time.Time, error) {
 	switch x := src.(type) {
 	case nil:
 		return time.Time{}, nil
+	case time.Time: // msgpack's timestamp extension
+		return x, nil
 	case string:
 		t, err := parseTimestamp(x)
 		if err != nil {

@@ -1,6 +1,7 @@
 // This file tests the two forms of a row's timestamps: the ISO 8601 text
 // the platform sends (the seed: "tsp is an ISO-8601 timestamp") and the
-// epoch milliseconds older platforms send, both read into time.Time.
+// epoch milliseconds older platforms send, both read into time.Time (and
+// msgpack's timestamp extension, which arrives as a time.Time).
 
 package client_test
 
@@ -73,6 +74,11 @@ func TestRowTimestampForms(t *testing.T) {
 				{"tsp": at.UnixMilli(), "tsp_ptr": float64(at.UnixMilli()), "temperature": int64(1)},
 				{"tsp": at.Add(time.Second).UnixMilli(), "tsp_ptr": at.Add(time.Second).UnixMilli(), "temperature": int64(2)},
 			}
+			// And as msgpack's timestamp extension arrives: a time.Time.
+			ext := []client.Row{
+				{"tsp": at, "tsp_ptr": at.In(time.FixedZone("CET", 3600)), "temperature": int64(1)},
+				{"tsp": at.Add(time.Second), "tsp_ptr": at.Add(time.Second), "temperature": 2.0},
+			}
 			for i := range rows {
 				rows[i]["tsp_ptr"] = rows[i]["tsp"]
 			}
@@ -84,7 +90,11 @@ func TestRowTimestampForms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for i, r := range [][]tspRow{iso, ms} {
+			fromExt, err := client.DecodeRows[tspRow](ext)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range [][]tspRow{iso, ms, fromExt} {
 				for j, row := range r {
 					want := at.Add(time.Duration(j) * time.Second)
 					if !row.Tsp.Equal(want) || row.At == nil || !row.At.Equal(want) || row.Temperature != float64(j+1) {
