@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// decodeTime accepts RFC 3339 strings (with or without zone, date only) and
-// epoch milliseconds, the two forms timestamps take on the wire.
+// decodeTime accepts RFC 3339 strings (with or without zone, date only),
+// epoch milliseconds and msgpack's timestamp extension (a time.Time), the
+// forms timestamps take on the wire.
 func decodeTime(src any, dst reflect.Value, path string) error {
 	t, err := timeValue(src, path)
 	if err != nil {
@@ -26,6 +27,8 @@ func timeValue(src any, path string) (time.Time, error) {
 	switch x := src.(type) {
 	case nil:
 		return time.Time{}, nil
+	case time.Time: // msgpack's timestamp extension
+		return x, nil
 	case string:
 		t, err := parseTimestamp(x)
 		if err != nil {
@@ -56,6 +59,9 @@ var timestampLayouts = []string{
 }
 
 func parseTimestamp(s string) (time.Time, error) {
+	if t, ok := parseExtendedYear(s); ok {
+		return t, nil
+	}
 	var firstErr error
 	for _, layout := range timestampLayouts {
 		t, err := time.Parse(layout, s)
@@ -124,4 +130,30 @@ func asFloat64(v any) (float64, bool) {
 		return float64(x), true
 	}
 	return 0, false
+}
+
+// parseExtendedYear reads the form JavaScript's toISOString gives a time
+// outside the years 0000–9999, a signed six-digit year
+// (+010000-01-01T00:00:00.000Z, -000001-…), which the platform sends for
+// such timestamps and time.Parse does not read.
+func parseExtendedYear(s string) (time.Time, bool) {
+	if len(s) < 8 || (s[0] != '+' && s[0] != '-') || s[7] != '-' {
+		return time.Time{}, false
+	}
+	year := 0
+	for _, c := range s[1:7] {
+		if c < '0' || c > '9' {
+			return time.Time{}, false
+		}
+		year = year*10 + int(c-'0')
+	}
+	if s[0] == '-' {
+		year = -year
+	}
+	// 2000 is a leap year: every month and day JavaScript writes parses.
+	t, err := time.Parse(time.RFC3339Nano, "2000"+s[7:])
+	if err != nil {
+		return time.Time{}, false
+	}
+	return time.Date(year, t.Month(), t.Day(), t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), t.Location()), true
 }

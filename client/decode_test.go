@@ -59,10 +59,28 @@ func TestDecode(t *testing.T) {
 
 func TestDecodeTimes(t *testing.T) {
 	want := time.Date(2026, 1, 15, 10, 30, 0, 0, time.UTC)
-	for _, in := range []any{"2026-01-15T10:30:00Z", "2026-01-15T11:30:00+01:00", "2026-01-15T10:30:00", int64(1768473000000), float64(1768473000000)} {
+	for _, in := range []any{"2026-01-15T10:30:00Z", "2026-01-15T11:30:00+01:00", "2026-01-15T10:30:00", int64(1768473000000), float64(1768473000000), want, want.In(time.FixedZone("x", 3600))} {
 		got, err := Decode[time.Time](in)
 		if err != nil || !got.Equal(want) {
 			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	// Years outside 0000–9999 as JavaScript writes them (the platform's
+	// timestamps), and as epoch milliseconds.
+	for in, want := range map[any]time.Time{
+		"+275760-09-13T00:00:00.000Z": time.UnixMilli(8.64e15).UTC(),
+		"-271821-04-20T00:00:00.000Z": time.UnixMilli(-8.64e15).UTC(),
+		"-000001-01-01T00:00:00.000Z": time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC),
+		"+010000-02-29T12:00:00.5Z":   time.Date(10000, 2, 29, 12, 0, 0, 5e8, time.UTC),
+		int64(8.64e15):                time.UnixMilli(8.64e15).UTC(),
+	} {
+		if got, err := Decode[time.Time](in); err != nil || !got.Equal(want) {
+			t.Errorf("Decode[time.Time](%v) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"+27576-09-13T00:00:00Z", "+2757600-09-13T00:00:00Z", "+275760-13-01T00:00:00Z", "+27a760-01-01T00:00:00Z"} {
+		if got, err := Decode[time.Time](in); err == nil {
+			t.Errorf("Decode[time.Time](%q) = %v, want an error", in, got)
 		}
 	}
 	// The extremes of epoch milliseconds are times, far beyond year 9999.

@@ -14,7 +14,8 @@ import (
 )
 
 // Row is one table row as the platform returns it: column name to value.
-// Rows always carry tsp (epoch milliseconds), device_key and authid.
+// Rows always carry tsp (an ISO 8601 text; a platform that sends epoch
+// milliseconds is read as well), device_key and authid.
 type Row map[string]any
 
 // Decode decodes the row into v (a struct with json tags, typically), with

@@ -19,9 +19,10 @@ var (
 )
 
 // DecodeTime converts a value as rows carry it into a time.Time, with the
-// rules of Decode: RFC 3339 text (with or without a zone, or a date alone)
-// or epoch milliseconds (a fraction keeps its sub-millisecond part); null
-// is the zero time. name labels the value in the error.
+// rules of Decode: RFC 3339 text (with or without a zone, or a date alone,
+// or JavaScript's signed six-digit year), epoch milliseconds (a fraction
+// keeps its sub-millisecond part) or a time.Time (msgpack's timestamp
+// extension); null is the zero time. name labels the value in the error.
 func DecodeTime(v any, name string) (time.Time, error) { return timeValue(v, name) }
 
 // DecodeFloat64 converts a number into a float64 with the rules of

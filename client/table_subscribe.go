@@ -11,7 +11,7 @@ import (
 )
 
 // TableEvent is one new row of a table, as the data backend publishes it
-// after the insert: typed per column (tsp in epoch milliseconds), with
+// after the insert: typed per column (tsp as an ISO 8601 text), with
 // device_key and authid, secret columns masked.
 type TableEvent struct {
 	Table string
@@ -60,6 +60,8 @@ func (t *TableSubscription) Queued() int { return t.d.Len() }
 // bulk inserts (transformed.bulk.<table>), which arrive one at a time. One
 // handle ends both; both are restored after every reconnect. Of the
 // options only QueueLimit applies: both feeds share one queue of events.
+// A transform's event, the whole view, arrives one row at a time too;
+// SubscribeToView delivers it as one snapshot.
 func (c *Client) SubscribeToTable(ctx context.Context, table string, handler TableHandler, opts ...SubscribeOption) (*TableSubscription, error) {
 	const op = "SubscribeToTable"
 	if err := checkReadTable(op, table); err != nil {

@@ -56,6 +56,10 @@ type sensorRow struct {
 
 var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 
+// isoT is the wire form of a timestamp the platform sends: ISO 8601 in UTC
+// with milliseconds and Z.
+func isoT(at time.Time) string { return at.UTC().Format("2006-01-02T15:04:05.000Z") }
+
 func TestTableRoundTrip(t *testing.T) {
 	f := tableFleet(t)
 	c := connect(t, f.a)
@@ -71,7 +75,7 @@ func TestTableRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []client.Row{{"tsp": t0.UnixMilli(), "temperature": 21.5, "n": int64(3), "source": "lab",
+	want := []client.Row{{"tsp": isoT(t0), "temperature": 21.5, "n": int64(3), "source": "lab",
 		"device_key": int64(f.a.Device().Key()), "authid": f.a.Device().Serial()}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("history (-want +got):\n%s", diff)
@@ -369,8 +373,8 @@ func TestSeriesThroughSDK(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []client.Row{
-		{"tsp": t0.UnixMilli(), "AVG:temperature": int64(11), "MAX:temperature": int64(12)},
-		{"tsp": t0.Add(30 * time.Minute).UnixMilli(), "AVG:temperature": int64(14), "MAX:temperature": int64(15)},
+		{"tsp": isoT(t0), "AVG:temperature": int64(11), "MAX:temperature": int64(12)},
+		{"tsp": isoT(t0.Add(30 * time.Minute)), "AVG:temperature": int64(14), "MAX:temperature": int64(15)},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("series (-want +got):\n%s", diff)
@@ -386,7 +390,7 @@ func TestSeriesThroughSDK(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want = []client.Row{{"tsp": t0.UnixMilli(), "COUNT:temperature": int64(3), "MIN:temperature": int64(10)}}
+	want = []client.Row{{"tsp": isoT(t0), "COUNT:temperature": int64(3), "MIN:temperature": int64(10)}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("series from the first row (-want +got):\n%s", diff)
 	}

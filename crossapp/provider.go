@@ -143,6 +143,19 @@ func (p *Provider) SubscribeToTable(ctx context.Context, table string, handler c
 	return sub, p.opError(op, table, err)
 }
 
+// SubscribeToView calls handler with every snapshot of a shared
+// transform, the whole view once per refresh, as
+// client.Client.SubscribeToView does for the app's own. The subscription
+// is restored after every reconnect of the handle and ends with it.
+func (p *Provider) SubscribeToView(ctx context.Context, transform string, handler client.ViewHandler, opts ...client.SubscribeOption) (*client.Subscription, error) {
+	const op = "crossapp.SubscribeToView"
+	if err := p.check(op, transform, false); err != nil {
+		return nil, err
+	}
+	sub, err := p.pc.SubscribeToView(ctx, transform, handler, opts...)
+	return sub, p.opError(op, transform, err)
+}
+
 // check refuses an operation on an ended handle, or on a table the
 // provider does not share (for series, a transform too).
 func (p *Provider) check(op, table string, series bool) error {

@@ -215,6 +215,9 @@ func testReaderRole(t *testing.T, s fleetStore) {
 	if err := r.Subscribe("transformed.private_stats.x", func(*wamp.Event) {}, wamp.Dict{wire.OptMatch: wire.MatchWildcard}); err == nil {
 		t.Error("a reader subscribed with a wildcard pattern")
 	}
+	if err := r.Subscribe(wire.DataErrorsTopic("readings"), func(*wamp.Event) {}, nil); err == nil {
+		t.Error("a reader subscribed to the provider's refused writes")
+	}
 
 	// Feeds: the shared table arrives with secrets masked; the private one
 	// does not arrive.

@@ -116,7 +116,9 @@
 // a table with a secret column also serves secret.reveal.<t> and
 // secret.verify.<t>; each transform serves
 // history.transformed.<transform>. Accepted rows are
-// published on transformed.<t> and transformed.bulk.<t>. Rows live in the
+// published on transformed.<t> and transformed.bulk.<t>, refused writes
+// reported on databackend.errors.<t> (a topic apps may only subscribe
+// to; the payload is this project's choice, docs/wire.md §7.8). Rows live in the
 // Platform: they survive Restart, Down/Up and withheld realms. The source
 // files of the data backend (platformtest/internal/fleetdb) each list the
 // URIs they serve and the choices made where the documents are silent.
@@ -171,7 +173,8 @@
 //     conditions and the time range, else no rows), newest first by (tsp,
 //     insertion) with offset and limit then
 //     ascending, projection (unknown column: 42703) and columnPaths, typed
-//     values (epoch milliseconds, whole numbers as integers, NaN as null,
+//     values (timestamps as ISO 8601 UTC texts with milliseconds, whole
+//     numbers as integers, NaN as null,
 //     "__secret__"), chunking by estimated size (default 8 MiB) or
 //     result_too_large, transforms (limit ≤ 3000), series with their
 //     buckets (an open start reads from the table's first row), seven

@@ -73,8 +73,8 @@ func (p *Platform) InsertRows(in *Installation, table string, rows ...map[string
 
 // TableRows returns the rows stored in a table of realm, oldest first (by
 // tsp, then insertion): every column with device_key and authid (and id
-// for error-logs), typed as reads type them (timestamps as epoch
-// milliseconds) but with secret columns as stored, as direct SQL access
+// for error-logs), typed as reads type them (timestamps as ISO 8601
+// texts) but with secret columns as stored, as direct SQL access
 // shows them: ciphertext ifsec:1:<base64> (NULL stays nil).
 // DecryptedTableRows shows their plaintext. An unknown realm or table
 // fails the test (a platform made by Start panics).

@@ -24,9 +24,10 @@ func testChunkedResults(t *testing.T, s fleetStore) {
 		rows = append(rows, map[string]any{"tsp": ms(time.Duration(i) * time.Second), "temp": i})
 	}
 	f.insert(t, "readings", rows...)
-	// A row is estimated at 99 bytes: 2 + tsp 14 + temp 15 + device_key 21
-	// + authid 47 (a 36-byte serial); 300 bytes hold 3 rows.
-	f.p.SetChunkBudget(f.realm, "readings", 300)
+	// A row is estimated at 117 bytes: 2 + tsp 32 (an ISO text) + temp 15
+	// + device_key 21 + authid 47 (a 36-byte serial); 351 bytes hold 3
+	// rows.
+	f.p.SetChunkBudget(f.realm, "readings", 351)
 	read := q("limit", 20, "offset", 0)
 
 	r := call(t, f.c, "history.transformed.readings", read, nil, true).ok(t, "chunked")
@@ -58,12 +59,12 @@ func testChunkedResults(t *testing.T, s fleetStore) {
 	r = call(t, f.c, "history.transformed.readings", read, nil, false).refused(t, "too large", wire.ErrResultTooLarge)
 	detail, _ := r.errKw["detail"].(string)
 	delete(r.errKw, "detail")
-	wantKw := map[string]any{"bytes": int64(1980), "rows": int64(20), "tablename": "readings", "limitBytes": int64(300),
+	wantKw := map[string]any{"bytes": int64(2340), "rows": int64(20), "tablename": "readings", "limitBytes": int64(351),
 		"topColumns": []any{
-			map[string]any{"name": "authid", "bytes": int64(940), "pct": 47.5},
-			map[string]any{"name": "device_key", "bytes": int64(420), "pct": 21.2},
-			map[string]any{"name": "temp", "bytes": int64(300), "pct": 15.2},
-			map[string]any{"name": "tsp", "bytes": int64(280), "pct": 14.1},
+			map[string]any{"name": "authid", "bytes": int64(940), "pct": 40.2},
+			map[string]any{"name": "tsp", "bytes": int64(640), "pct": 27.4},
+			map[string]any{"name": "device_key", "bytes": int64(420), "pct": 17.9},
+			map[string]any{"name": "temp", "bytes": int64(300), "pct": 12.8},
 		}}
 	if diff := cmp.Diff(wantKw, r.errKw); diff != "" {
 		t.Errorf("result_too_large kwargs (-want +got):\n%s", diff)

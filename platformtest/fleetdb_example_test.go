@@ -76,8 +76,8 @@ func ExamplePlatform_InsertRows() {
 		fmt.Println(r["tsp"], r["temperature"], r["device_key"])
 	}
 	// Output:
-	// 1767225600000 21.5 7
-	// 1767225660000 22 7
+	// 2026-01-01T00:00:00.000Z 21.5 7
+	// 2026-01-01T00:01:00.000Z 22 7
 }
 
 // TableRows shows what the data backend stored, whatever wrote it.
@@ -96,7 +96,7 @@ func ExamplePlatform_TableRows() {
 		fmt.Println(r["tsp"], r["temperature"], r["device_key"], r["authid"] == in.Device().Serial())
 	}
 	// Output:
-	// 1767225600000 19.25 7 true
+	// 2026-01-01T00:00:00.000Z 19.25 7 true
 }
 
 // RefuseWrites simulates a full disk: appends fail with storage_full until
@@ -179,6 +179,6 @@ func ExamplePlatform_SetTransformRows() {
 		fmt.Println(row)
 	}
 	// Output:
-	// map[avg_temp:21 tsp:1767225600000]
-	// map[avg_temp:22.5 tsp:1767229200000]
+	// map[avg_temp:21 tsp:2026-01-01T00:00:00.000Z]
+	// map[avg_temp:22.5 tsp:2026-01-01T01:00:00.000Z]
 }

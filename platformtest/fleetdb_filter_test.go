@@ -37,7 +37,7 @@ func ids(t *testing.T, f *dbFixture, filters ...any) []int {
 	rows := f.history(t, "sensordata", query)
 	out := []int{}
 	for _, r := range rows {
-		out = append(out, int((r["tsp"].(int64)-ms(0))/1000))
+		out = append(out, int((isoMs(t, r["tsp"])-ms(0))/1000))
 	}
 	return out
 }

@@ -67,6 +67,25 @@ var t0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 // ms returns t0 + d in epoch milliseconds.
 func ms(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
 
+// iso returns t0 + d as the platform sends a timestamp: ISO 8601 in UTC
+// with milliseconds and Z.
+func iso(d time.Duration) string { return t0.Add(d).UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// isoMs reads a timestamp the platform sent, which must be an ISO 8601
+// text in UTC with milliseconds and Z, as epoch milliseconds.
+func isoMs(t *testing.T, v any) int64 {
+	t.Helper()
+	s, ok := v.(string)
+	if !ok {
+		t.Fatalf("timestamp %v (%T), want an ISO 8601 text", v, v)
+	}
+	at, err := time.Parse("2006-01-02T15:04:05.000Z", s)
+	if err != nil {
+		t.Fatalf("timestamp %q: %v", s, err)
+	}
+	return at.UnixMilli()
+}
+
 // dbFixture is a platform whose app (swarm 2, app 26, as the harness)
 // has dbTemplate, installed on device 42 and device 43 in DEV, with a raw
 // nexus client joined for each, its rows kept in one store of the

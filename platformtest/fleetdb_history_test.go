@@ -101,7 +101,7 @@ func testHistoryProjection(t *testing.T, s fleetStore) {
 		map[string]any{"tsp": ms(time.Second), "payload": wide},
 	)
 	rows := f.history(t, "sensordata", q("limit", 1, "offset", 1, "columns", list("temperature", "temperature")))
-	want := []map[string]any{{"tsp": ms(0), "temperature": 1.25, "device_key": int64(42), "authid": f.serial}}
+	want := []map[string]any{{"tsp": iso(0), "temperature": 1.25, "device_key": int64(42), "authid": f.serial}}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("projection (-want +got):\n%s", diff)
 	}
@@ -192,7 +192,7 @@ func testTransformReads(t *testing.T, s fleetStore) {
 		t.Errorf("time range, columns, latest and implicit columns ignored (-want +got):\n%s", diff)
 	}
 	row := call(t, f.c, "history.transformed.sensordata_hourly", q("limit", 1), nil, false).rows(t)[0]
-	if diff := cmp.Diff(map[string]any{"tsp": ms(4 * time.Hour), "avg_temp": int64(20), "label": "h4", "extra": int64(0)}, row); diff != "" {
+	if diff := cmp.Diff(map[string]any{"tsp": iso(4 * time.Hour), "avg_temp": int64(20), "label": "h4", "extra": int64(0)}, row); diff != "" {
 		t.Errorf("typed view row (-want +got):\n%s", diff)
 	}
 	call(t, f.c, "history.transformed.sensordata_hourly", q("limit", 3001), nil, false).refused(t, "limit", wire.ErrInvalidLimit)

@@ -91,8 +91,8 @@ func testSecretReveal(t *testing.T, s fleetStore) {
 
 	rows = reveal(q("limit", 2, "columns", list("state"))).ok(t, "projection").rows(t)
 	want := []map[string]any{
-		{"tsp": ms(time.Minute), "device_key": int64(42), "authid": f.serial, "state": "null", "api_key": nil},
-		{"tsp": ms(11 * time.Second), "device_key": int64(42), "authid": f.serial, "state": "sl", "api_key": "kl"},
+		{"tsp": iso(time.Minute), "device_key": int64(42), "authid": f.serial, "state": "null", "api_key": nil},
+		{"tsp": iso(11 * time.Second), "device_key": int64(42), "authid": f.serial, "state": "sl", "api_key": "kl"},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("projection (-want +got):\n%s", diff)

@@ -34,15 +34,15 @@ func testSeriesBuckets(t *testing.T, s fleetStore) {
 		want  []map[string]any
 	}{
 		{"bucketMs widened to the limit", q("metrics", list(count), "limit", 10, "timeRange", list(ms(0), ms(time.Hour)), "bucketMs", 60000),
-			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(2)}, {"tsp": ms(6 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": ms(54 * time.Minute), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(0), "COUNT:tsp": int64(2)}, {"tsp": iso(6 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": iso(54 * time.Minute), "COUNT:tsp": int64(1)}}},
 		{"bucketMs kept", q("metrics", list(count), "limit", 100, "timeRange", list(ms(0), ms(time.Hour)), "bucketMs", 60000),
-			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(2)}, {"tsp": ms(7 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": ms(59 * time.Minute), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(0), "COUNT:tsp": int64(2)}, {"tsp": iso(7 * time.Minute), "COUNT:tsp": int64(1)}, {"tsp": iso(59 * time.Minute), "COUNT:tsp": int64(1)}}},
 		{"range divided by limit", q("metrics", list(count), "limit", 2, "timeRange", list("2026-01-01T00:00:00Z", "2026-01-01T01:00:00Z")),
-			[]map[string]any{{"tsp": ms(0), "COUNT:tsp": int64(3)}, {"tsp": ms(30 * time.Minute), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(0), "COUNT:tsp": int64(3)}, {"tsp": iso(30 * time.Minute), "COUNT:tsp": int64(1)}}},
 		{"origin at the start, exact ms", q("metrics", list(count), "limit", 1, "timeRange", list(ms(30*time.Second), ms(30*time.Second+time.Millisecond))),
-			[]map[string]any{{"tsp": ms(30 * time.Second), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(30 * time.Second), "COUNT:tsp": int64(1)}}},
 		{"object range", q("metrics", list(count), "limit", 1, "timeRange", q("start", ms(-time.Second), "end", ms(0))),
-			[]map[string]any{{"tsp": ms(-time.Second), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(-time.Second), "COUNT:tsp": int64(1)}}},
 		{"nothing in range", q("metrics", list(count), "limit", 1, "timeRange", list(ms(2*time.Hour), ms(3*time.Hour))), []map[string]any{}},
 	}
 	for _, tc := range cases {
@@ -77,18 +77,18 @@ func testSeriesOpenStart(t *testing.T, s fleetStore) {
 		want  []map[string]any
 	}{
 		{"[null, end]: one bucket from the first row", query(list(nil, ms(time.Hour)), 1),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(4)}}},
 		{"[null, end]: the span from the first row divided by limit", query(list(nil, ms(2*time.Hour+time.Second)), 2),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}, {"tsp": ms(3555500 * time.Millisecond), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(4)}, {"tsp": iso(3555500 * time.Millisecond), "COUNT:tsp": int64(1)}}},
 		{"object without start", query(q("end", ms(time.Hour)), 1),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(4)}}},
 		{"ISO end", query(list(nil, "2026-01-01T01:00:00Z"), 1),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(4)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(4)}}},
 		{"[null, null]: the first row to now", query(list(nil, nil), 1),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(5)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(5)}}},
 		{"bucketMs from the first row", q("metrics", list(count), "limit", 100, "timeRange", list(nil, ms(time.Hour)), "bucketMs", 60000),
-			[]map[string]any{{"tsp": ms(-90 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": ms(-30 * time.Second), "COUNT:tsp": int64(1)},
-				{"tsp": ms(30 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": ms(1170 * time.Second), "COUNT:tsp": int64(1)}}},
+			[]map[string]any{{"tsp": iso(-90 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": iso(-30 * time.Second), "COUNT:tsp": int64(1)},
+				{"tsp": iso(30 * time.Second), "COUNT:tsp": int64(1)}, {"tsp": iso(1170 * time.Second), "COUNT:tsp": int64(1)}}},
 		{"the first row is the end: empty", query(list(nil, ms(-90*time.Second)), 1), []map[string]any{}},
 		{"the first row is after the end: empty", query(list(nil, ms(-time.Hour)), 1), []map[string]any{}},
 	}
@@ -122,10 +122,10 @@ func testSeriesAggregates(t *testing.T, s fleetStore) {
 		metric("payload.v", "SUM"), metric("payload.v", "MAX"), metric("payload.v", "COUNT"), metric("device_key", "MAX"),
 	)))
 	want := []map[string]any{{
-		"tsp": ms(0), "AVG:temperature": 15.166666666666666, "SUM:temperature": 45.5, "COUNT:temperature": int64(3),
+		"tsp": iso(0), "AVG:temperature": 15.166666666666666, "SUM:temperature": 45.5, "COUNT:temperature": int64(3),
 		"MIN:temperature": int64(10), "MAX:temperature": 20.5, "FIRST:temperature": int64(10), "LAST:temperature": 20.5,
 		"COUNT:tsp": int64(4), "SUM:n": int64(10), "AVG:n": 3.3333333333333335, "MIN:source": "a", "MAX:source": "c",
-		"FIRST:source": "b", "MAX:seen": ms(time.Hour), "FIRST:seen": ms(time.Hour), "LAST:payload": map[string]any{"v": int64(4)},
+		"FIRST:source": "b", "MAX:seen": iso(time.Hour), "FIRST:seen": iso(time.Hour), "LAST:payload": map[string]any{"v": int64(4)},
 		"SUM:payload.v": 7.5, "MAX:payload.v": int64(4), "COUNT:payload.v": int64(3), "MAX:device_key": int64(42),
 	}}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -134,16 +134,16 @@ func testSeriesAggregates(t *testing.T, s fleetStore) {
 	// FIRST and LAST take the value of the first and last row, null too.
 	got = f.series(t, "sensordata", q("limit", 1, "timeRange", list(ms(time.Second), ms(3*time.Second)),
 		"metrics", list(metric("source", "LAST"), metric("temperature", "LAST"), metric("temperature", "AVG"))))
-	if diff := cmp.Diff([]map[string]any{{"tsp": ms(time.Second), "LAST:source": nil, "LAST:temperature": nil, "AVG:temperature": int64(15)}}, got); diff != "" {
+	if diff := cmp.Diff([]map[string]any{{"tsp": iso(time.Second), "LAST:source": nil, "LAST:temperature": nil, "AVG:temperature": int64(15)}}, got); diff != "" {
 		t.Errorf("LAST of a null (-want +got):\n%s", diff)
 	}
 	// Groups ascend within each bucket, NULL last; filters apply.
 	got = f.series(t, "sensordata", q("limit", 2, "timeRange", list(ms(0), ms(4*time.Second)), "groupBy", list("source"),
 		"metrics", list(metric("tsp", "COUNT")), "filterAnd", list(pred("n", "IS NOT NULL"))))
 	want = []map[string]any{
-		{"tsp": ms(0), "source": "a", "COUNT:tsp": int64(1)},
-		{"tsp": ms(0), "source": "b", "COUNT:tsp": int64(1)},
-		{"tsp": ms(2 * time.Second), "source": nil, "COUNT:tsp": int64(1)},
+		{"tsp": iso(0), "source": "a", "COUNT:tsp": int64(1)},
+		{"tsp": iso(0), "source": "b", "COUNT:tsp": int64(1)},
+		{"tsp": iso(2 * time.Second), "source": nil, "COUNT:tsp": int64(1)},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("groups (-want +got):\n%s", diff)
@@ -179,7 +179,7 @@ func testSeriesSeedShape(t *testing.T, s fleetStore) {
 	rng := list(ms(0), ms(time.Hour))
 	seed := f.series(t, "sensordata", q("metrics", list("temperature", "n"), "method", "AVG", "limit", 1, "timeRange", rng))
 	newer := f.series(t, "sensordata", q("metrics", list(metric("temperature", "AVG"), metric("n", "AVG")), "limit", 1, "timeRange", rng))
-	want := []map[string]any{{"tsp": ms(0), "AVG:temperature": int64(15), "AVG:n": int64(5)}}
+	want := []map[string]any{{"tsp": iso(0), "AVG:temperature": int64(15), "AVG:n": int64(5)}}
 	if diff := cmp.Diff(want, seed); diff != "" {
 		t.Errorf("seed shape (-want +got):\n%s", diff)
 	}

@@ -47,7 +47,7 @@ func testWireGetHistoryFull(t *testing.T, s fleetStore) {
 	f.insert(t, "sensordata", map[string]any{"tsp": t0.Add(5 * time.Minute), "temperature": 22.25, "source": "lab"})
 	got = call(t, f.c, "history.transformed.sensordata", fullQuery, nil, false).ok(t, "get_history_full")
 	want := []any{[]any{map[string]any{
-		"tsp": ms(5 * time.Minute), "temperature": 22.25, "device_key": int64(42), "authid": f.serial,
+		"tsp": iso(5 * time.Minute), "temperature": 22.25, "device_key": int64(42), "authid": f.serial,
 	}}}
 	if diff := cmp.Diff(want, got.args); diff != "" {
 		t.Errorf("get_history_full (-want +got):\n%s", diff)
@@ -56,10 +56,10 @@ func testWireGetHistoryFull(t *testing.T, s fleetStore) {
 	// The default call of the SDKs.
 	got = call(t, f.c, "history.transformed.sensordata", map[string]any{"limit": 10, "offset": 0}, nil, false).ok(t, "default")
 	rows := got.rows(t)
-	if diff := cmp.Diff([]any{ms(-time.Hour), ms(time.Minute), ms(2 * time.Minute), ms(3 * time.Minute), ms(4 * time.Minute), ms(5 * time.Minute)}, col(rows, "tsp")); diff != "" {
+	if diff := cmp.Diff([]any{iso(-time.Hour), iso(time.Minute), iso(2 * time.Minute), iso(3 * time.Minute), iso(4 * time.Minute), iso(5 * time.Minute)}, col(rows, "tsp")); diff != "" {
 		t.Errorf("default read, ascending tsp (-want +got):\n%s", diff)
 	}
-	wantRow := map[string]any{"tsp": ms(-time.Hour), "temperature": int64(30), "n": nil, "source": "old", "ok": nil,
+	wantRow := map[string]any{"tsp": iso(-time.Hour), "temperature": int64(30), "n": nil, "source": "old", "ok": nil,
 		"payload": nil, "seen": nil, "device_key": int64(42), "authid": f.serial}
 	if diff := cmp.Diff(wantRow, rows[0]); diff != "" {
 		t.Errorf("SELECT * row, whole numbers as integers (-want +got):\n%s", diff)
@@ -84,11 +84,11 @@ func testWireSeriesExamples(t *testing.T, s fleetStore) {
 		"metrics": []any{map[string]any{"ref": "temperature", "method": "AVG"}}, "limit": 100,
 		"timeRange": []any{"2026-01-01T00:00:00Z", "2026-02-01T00:00:00Z"}, "groupBy": []any{"device_key"},
 	}, nil, false).ok(t, "series by device").rows(t)
-	width := int64(31*24*time.Hour/time.Millisecond) / 100 // the range divided into limit buckets
+	width := 31 * 24 * time.Hour / 100 // the range divided into limit buckets
 	want := []map[string]any{
-		{"tsp": ms(0), "device_key": int64(42), "AVG:temperature": int64(21)},
-		{"tsp": ms(0), "device_key": int64(43), "AVG:temperature": 30.5},
-		{"tsp": ms(0) + width, "device_key": int64(42), "AVG:temperature": int64(10)},
+		{"tsp": iso(0), "device_key": int64(42), "AVG:temperature": int64(21)},
+		{"tsp": iso(0), "device_key": int64(43), "AVG:temperature": 30.5},
+		{"tsp": iso(width), "device_key": int64(42), "AVG:temperature": int64(10)},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("series by device (-want +got):\n%s", diff)
@@ -102,7 +102,7 @@ func testWireSeriesExamples(t *testing.T, s fleetStore) {
 		"metrics": []any{map[string]any{"ref": "temp", "method": "MAX"}}, "limit": 10,
 		"timeRange": []any{int64(1767225600000), nil},
 	}, nil, false).ok(t, "series to now").rows(t)
-	if diff := cmp.Diff([]map[string]any{{"tsp": int64(1767225600000), "MAX:temp": int64(7)}}, got); diff != "" {
+	if diff := cmp.Diff([]map[string]any{{"tsp": "2026-01-01T00:00:00.000Z", "MAX:temp": int64(7)}}, got); diff != "" {
 		t.Errorf("series to now (-want +got):\n%s", diff)
 	}
 }
@@ -140,7 +140,7 @@ func testWireWrites(t *testing.T, s fleetStore) {
 		t.Fatal(err)
 	}
 	row := func(d time.Duration, temp any) map[string]any {
-		return map[string]any{"tsp": ms(d), "temperature": temp, "device_key": int64(42), "authid": f.serial}
+		return map[string]any{"tsp": iso(d), "temperature": temp, "device_key": int64(42), "authid": f.serial}
 	}
 	wantFeed := []any{
 		[]any{row(0, 21.5)},
@@ -165,7 +165,7 @@ func testWireWrites(t *testing.T, s fleetStore) {
 		t.Fatal(err)
 	}
 	ev := nextEvent(t, errFeed, "published error report")
-	wantEv := []any{map[string]any{"tsp": ms(0), "msg": "valve stuck\nmain.go:12", "user_message": "valve stuck",
+	wantEv := []any{map[string]any{"tsp": iso(0), "msg": "valve stuck\nmain.go:12", "user_message": "valve stuck",
 		"source": "app", "level": "warn", "device_key": int64(42), "authid": f.serial}}
 	if diff := cmp.Diff(wantEv, ev); diff != "" {
 		t.Errorf("transformed.error-logs (-want +got):\n%s", diff)
@@ -225,7 +225,7 @@ func testWireJSONClient(t *testing.T, s fleetStore) {
 	call(t, c, "append.2.26.sensordata", map[string]any{"tsp": int64(1767225600000), "temperature": 21.5, "n": 3}, f.meta(), false).ok(t, "append")
 	got := call(t, c, "history.transformed.sensordata", map[string]any{"limit": 10, "offset": 0, "columns": []any{"n", "temperature"},
 		"filterAnd": []any{map[string]any{"column": "n", "operator": "IN", "value": []any{3, 4}}}}, nil, false).ok(t, "history").rows(t)
-	if len(got) != 1 || fmt.Sprint(got[0]["tsp"], got[0]["n"], got[0]["temperature"], got[0]["device_key"]) != "1767225600000 3 21.5 42" {
+	if len(got) != 1 || fmt.Sprintln(got[0]["tsp"], got[0]["n"], got[0]["temperature"], got[0]["device_key"]) != "2026-01-01T00:00:00.000Z 3 21.5 42\n" {
 		t.Errorf("rows %v", got)
 	}
 	call(t, c, "history.transformed.sensordata", map[string]any{"limit": 1.5}, nil, false).refused(t, "fractional limit", "wamp.error.runtime_error")

@@ -52,10 +52,10 @@ func testWriteTyping(t *testing.T, s fleetStore) {
 		{"source", 1.5, "1.5"},
 		{"source", 1e21, "1e+21"},
 		{"source", true, "true"},
-		{"seen", 1767225600123.7, int64(1767225600123)},
-		{"seen", "2026-01-01T01:00:00+01:00", ms(0)},
-		{"seen", "2026-01-01", ms(0)},
-		{"seen", "2026-01-01 00:00:01.5", ms(1500 * time.Millisecond)},
+		{"seen", 1767225600123.7, iso(123 * time.Millisecond)},
+		{"seen", "2026-01-01T01:00:00+01:00", iso(0)},
+		{"seen", "2026-01-01", iso(0)},
+		{"seen", "2026-01-01 00:00:01.5", iso(1500 * time.Millisecond)},
 		{"payload", map[string]any{"a": []any{1.5, map[string]any{"b": int64(2)}}, "c": nil},
 			map[string]any{"a": []any{1.5, map[string]any{"b": int64(2)}}, "c": nil}},
 		{"payload", "text", "text"},
@@ -143,7 +143,7 @@ func testWriteIdentityAndPaths(t *testing.T, s fleetStore) {
 	if err := f.c.Publish("2.26.paths", ack, wamp.List{map[string]any{"tsp": ms(0), "sensor": map[string]any{"value": 3.5}}, 9}, f.meta()); err != nil {
 		t.Fatal(err)
 	}
-	want := []any{map[string]any{"tsp": ms(0), "name": "press", "second": int64(9), "deep": 3.5, "device_key": int64(42), "authid": f.serial}}
+	want := []any{map[string]any{"tsp": iso(0), "name": "press", "second": int64(9), "deep": 3.5, "device_key": int64(42), "authid": f.serial}}
 	if diff := cmp.Diff(want, nextEvent(t, feed, "paths")); diff != "" {
 		t.Errorf("paths (-want +got):\n%s", diff)
 	}
@@ -223,14 +223,14 @@ func testEntityMergeAndConflict(t *testing.T, s fleetStore) {
 	write := func(row map[string]any) callResult { return f.appendRow(t, "credentials", row) }
 	write(map[string]any{"tsp": ms(0), "machine": "m1", "state": "idle", "api_key": "k1"}).ok(t, "first")
 	first := nextEvent(t, feed, "first")
-	wantFirst := []any{map[string]any{"tsp": ms(0), "machine": "m1", "state": "idle", "api_key": SecretPlaceholder,
+	wantFirst := []any{map[string]any{"tsp": iso(0), "machine": "m1", "state": "idle", "api_key": SecretPlaceholder,
 		"device_key": int64(42), "authid": f.serial}}
 	if diff := cmp.Diff(wantFirst, first); diff != "" {
 		t.Errorf("plain insert event (-want +got):\n%s", diff)
 	}
 	write(map[string]any{"tsp": ms(time.Minute), "machine": "m1", "state": "running"}).ok(t, "merge")
 	merged := nextEvent(t, feed, "merge")
-	wantMerged := []any{map[string]any{"tsp": ms(time.Minute), "machine": "m1", "state": "running", "api_key": SecretPlaceholder,
+	wantMerged := []any{map[string]any{"tsp": iso(time.Minute), "machine": "m1", "state": "running", "api_key": SecretPlaceholder,
 		"device_key": int64(42), "authid": f.serial}}
 	if diff := cmp.Diff(wantMerged, merged); diff != "" {
 		t.Errorf("merge event, the full row (-want +got):\n%s", diff)
@@ -260,16 +260,16 @@ func testEntityMergeAndConflict(t *testing.T, s fleetStore) {
 		got = append(got, []any{r["tsp"], r["machine"], r["state"], r["api_key"]})
 	}
 	want := [][]any{
-		{ms(0), "m1", "idle", "k1"},
-		{ms(0), "m3", "a", "k3"},
-		{ms(0), nil, "no machine", nil},
-		{ms(0), nil, "no machine", nil},
-		{ms(time.Second), "m3", "b", "k3"},
-		{ms(30 * time.Second), "m1", "older", "k1"},
-		{ms(time.Minute), "m1", "running", "k1"},
-		{ms(2 * time.Minute), "m1", "x", "k1"},
-		{ms(3 * time.Minute), "m1", "x", "k1"},
-		{ms(4 * time.Minute), "m1", "x", nil},
+		{iso(0), "m1", "idle", "k1"},
+		{iso(0), "m3", "a", "k3"},
+		{iso(0), nil, "no machine", nil},
+		{iso(0), nil, "no machine", nil},
+		{iso(time.Second), "m3", "b", "k3"},
+		{iso(30 * time.Second), "m1", "older", "k1"},
+		{iso(time.Minute), "m1", "running", "k1"},
+		{iso(2 * time.Minute), "m1", "x", "k1"},
+		{iso(3 * time.Minute), "m1", "x", "k1"},
+		{iso(4 * time.Minute), "m1", "x", nil},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("stored rows (-want +got):\n%s", diff)

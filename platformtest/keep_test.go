@@ -234,8 +234,8 @@ func testMigrateKeptData(t *testing.T, s fleetStore) {
 	mustReconcile(t, p, migrateSeedOf(t, edits...), AllowDrop())
 	rows := p.TableRows(realm, "readings")
 	want := []map[string]any{
-		{"tsp": t0.UnixMilli(), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
-		{"tsp": t0.Add(time.Second).UnixMilli(), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
+		{"tsp": iso(0), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
+		{"tsp": iso(time.Second), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("readings after the migration (-want +got):\n%s", diff)
@@ -296,7 +296,7 @@ func TestRestartWithChangedTemplate(t *testing.T) {
 	}
 	dev := map[string]any{"device_key": int64(in.Device().Key()), "authid": in.Device().Serial()}
 	row := func(sec int, v int64, note string, w any) map[string]any {
-		r := map[string]any{"tsp": t0.Add(time.Duration(sec) * time.Second).UnixMilli(), "v": v, "note": note, "w": w}
+		r := map[string]any{"tsp": iso(time.Duration(sec) * time.Second), "v": v, "note": note, "w": w}
 		for k, x := range dev {
 			r[k] = x
 		}

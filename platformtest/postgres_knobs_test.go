@@ -73,7 +73,7 @@ func testRetentionAndDownsample(t *testing.T, url string) {
 	hourly := w.read(t, "metrics_hourly", q("limit", 10))
 	bucket := func(start time.Duration, dev int64, n, lo, hi int64) map[string]any {
 		avg := float64(lo+hi) / 2
-		return map[string]any{"tsp": ms(start), "device_key": dev, "rows": n, "value_avg": numberWire(avg),
+		return map[string]any{"tsp": iso(start), "device_key": dev, "rows": n, "value_avg": numberWire(avg),
 			"value_min": lo, "value_max": hi, "value_count": n, "n_max": hi, "payload_v_avg": numberWire(2 * avg)}
 	}
 	want := []map[string]any{
@@ -108,7 +108,7 @@ func testRetentionAndDownsample(t *testing.T, url string) {
 	if got := w.p.TableRows(w.realm, "fast"); len(got) != 0 {
 		t.Errorf("fast once downsampled: %v", got)
 	}
-	if d := cmp.Diff([]map[string]any{{"tsp": ms(0), "rows": int64(2), "value_avg": 1.5}}, w.read(t, "fast_daily", q("limit", 10))); d != "" {
+	if d := cmp.Diff([]map[string]any{{"tsp": iso(0), "rows": int64(2), "value_avg": 1.5}}, w.read(t, "fast_daily", q("limit", 10))); d != "" {
 		t.Errorf("fast_ds (-want +got):\n%s", d)
 	}
 }

@@ -69,24 +69,24 @@ func testTransformsComputed(t *testing.T, url string) {
 	)
 	hourly := w.read(t, "hourly", q("limit", 10))
 	want := []map[string]any{
-		{"tsp": time.Date(2025, 12, 15, 8, 0, 0, 0, time.UTC).UnixMilli(), "mean": int64(10), "n": int64(1)},
-		{"tsp": ms(-2 * time.Hour), "mean": int64(21), "n": int64(2)},
-		{"tsp": ms(-time.Hour), "mean": 23.25, "n": int64(2)},
-		{"tsp": ms(0), "mean": int64(19), "n": int64(1)},
+		{"tsp": "2025-12-15T08:00:00.000Z", "mean": int64(10), "n": int64(1)},
+		{"tsp": iso(-2 * time.Hour), "mean": int64(21), "n": int64(2)},
+		{"tsp": iso(-time.Hour), "mean": 23.25, "n": int64(2)},
+		{"tsp": iso(0), "mean": int64(19), "n": int64(1)},
 	}
 	if d := cmp.Diff(want, hourly); d != "" {
 		t.Errorf("hourly, ascending (-want +got):\n%s", d)
 	}
-	if got := col(w.read(t, "hourly", q("limit", 10, "filterAnd", list(pred("n", "=", 2), pred("mean", ">", 22)))), "tsp"); !cmp.Equal(got, []any{ms(-time.Hour)}) {
+	if got := col(w.read(t, "hourly", q("limit", 10, "filterAnd", list(pred("n", "=", 2), pred("mean", ">", 22)))), "tsp"); !cmp.Equal(got, []any{iso(-time.Hour)}) {
 		t.Errorf("filtered on declared columns: %v", got)
 	}
-	if got := col(w.read(t, "hourly", q("limit", 2, "offset", 1)), "tsp"); !cmp.Equal(got, []any{ms(-2 * time.Hour), ms(-time.Hour)}) {
+	if got := col(w.read(t, "hourly", q("limit", 2, "offset", 1)), "tsp"); !cmp.Equal(got, []any{iso(-2 * time.Hour), iso(-time.Hour)}) {
 		t.Errorf("offset and limit over the view's order: %v", got)
 	}
 	monthly := w.read(t, "monthly", q("limit", 10))
 	if d := cmp.Diff([]map[string]any{
-		{"tsp": time.Date(2025, 12, 1, 0, 0, 0, 0, time.UTC).UnixMilli(), "n": int64(5)},
-		{"tsp": ms(0), "n": int64(1)},
+		{"tsp": "2025-12-01T00:00:00.000Z", "n": int64(5)},
+		{"tsp": iso(0), "n": int64(1)},
 	}, monthly); d != "" {
 		t.Errorf("monthly buckets (-want +got):\n%s", d)
 	}

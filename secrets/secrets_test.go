@@ -68,9 +68,9 @@ func TestReveal(t *testing.T) {
 	serial := f.in.Device().Serial()
 	key := int64(f.in.Device().Key())
 	wantRows := []client.Row{
-		{"tsp": t0.Add(8 * time.Second).UnixMilli(), "device_key": key, "authid": serial, "state": "s08", "api_key": "k08"},
-		{"tsp": t0.Add(6 * time.Second).UnixMilli(), "device_key": key, "authid": serial, "state": "s06", "api_key": "k06"},
-		{"tsp": t0.Add(4 * time.Second).UnixMilli(), "device_key": key, "authid": serial, "state": "s04", "api_key": "k04"},
+		{"tsp": t0.Add(8 * time.Second).Format("2006-01-02T15:04:05.000Z"), "device_key": key, "authid": serial, "state": "s08", "api_key": "k08"},
+		{"tsp": t0.Add(6 * time.Second).Format("2006-01-02T15:04:05.000Z"), "device_key": key, "authid": serial, "state": "s06", "api_key": "k06"},
+		{"tsp": t0.Add(4 * time.Second).Format("2006-01-02T15:04:05.000Z"), "device_key": key, "authid": serial, "state": "s04", "api_key": "k04"},
 	}
 	if diff := cmp.Diff(wantRows, rows); diff != "" {
 		t.Errorf("projection: requested columns and every secret column (-want +got):\n%s", diff)

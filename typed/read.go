@@ -16,6 +16,7 @@ type source interface {
 	GetHistory(ctx context.Context, table string, q *client.Query) ([]client.Row, error)
 	GetSeriesHistory(ctx context.Context, table string, q client.SeriesQuery) ([]client.Row, error)
 	SubscribeToTable(ctx context.Context, table string, handler client.TableHandler, opts ...client.SubscribeOption) (*client.TableSubscription, error)
+	SubscribeToView(ctx context.Context, transform string, handler client.ViewHandler, opts ...client.SubscribeOption) (*client.Subscription, error)
 }
 
 // reader holds the reads of one table or transform.
@@ -69,6 +70,37 @@ func (r reader[R]) subscribe(ctx context.Context, fn func(ctx context.Context, e
 	}, opts...)
 }
 
+func (r reader[R]) snapshots(ctx context.Context, fn func(ctx context.Context, s Snapshot[R]), opts []client.SubscribeOption) (*client.Subscription, error) {
+	if fn == nil {
+		return nil, &client.OpError{Op: "typed.Snapshots", URI: r.s.Table, Err: invalidArg("the handler is nil")}
+	}
+	return r.src.SubscribeToView(ctx, r.s.Table, func(ctx context.Context, vev *client.ViewEvent) {
+		s := Snapshot[R]{PublisherAuthID: vev.PublisherAuthID, Raw: vev.Rows}
+		rows, err := r.s.Decode(vev.Rows)
+		if err != nil {
+			s.Err = &client.OpError{Op: "typed.Snapshots", URI: r.s.Table, Err: err}
+		} else {
+			s.Rows = rows
+		}
+		fn(ctx, s)
+	}, opts...)
+}
+
+// Snapshot is one refresh of a transform, delivered to the handler of
+// Snapshots: the whole view, not the rows that changed.
+type Snapshot[R any] struct {
+	// Rows is the whole view (at most 3000 rows, the view's order
+	// reversed), empty when the view is.
+	Rows []R
+	// PublisherAuthID is the authid of the publisher when the platform
+	// discloses it.
+	PublisherAuthID string
+	// Raw is the view as the platform sent it.
+	Raw []client.Row
+	// Err is set, and Rows is nil, when a row could not be decoded.
+	Err error
+}
+
 // Event is a new row of a table, delivered to the handler of Subscribe.
 type Event[R any] struct {
 	// Row is the row. The platform's feed carries the columns the write
@@ -108,4 +140,10 @@ func (v View[R]) History(ctx context.Context, q *Query[R]) ([]R, error) { return
 // view on each refresh), in order (see client.Client.SubscribeToTable).
 func (v View[R]) Subscribe(ctx context.Context, fn func(ctx context.Context, ev Event[R]), opts ...client.SubscribeOption) (*client.TableSubscription, error) {
 	return v.r.subscribe(ctx, fn, opts)
+}
+
+// Snapshots calls fn with the whole view on each refresh, an empty one
+// included (see client.Client.SubscribeToView).
+func (v View[R]) Snapshots(ctx context.Context, fn func(ctx context.Context, s Snapshot[R]), opts ...client.SubscribeOption) (*client.Subscription, error) {
+	return v.r.snapshots(ctx, fn, opts)
 }

@@ -63,3 +63,9 @@ func (v SharedView[R]) History(ctx context.Context, q *Query[R]) ([]R, error) {
 func (v SharedView[R]) Subscribe(ctx context.Context, fn func(ctx context.Context, ev Event[R]), opts ...client.SubscribeOption) (*client.TableSubscription, error) {
 	return v.r.subscribe(ctx, fn, opts)
 }
+
+// Snapshots calls fn with the whole view on each refresh, an empty one
+// included (crossapp.Provider.SubscribeToView).
+func (v SharedView[R]) Snapshots(ctx context.Context, fn func(ctx context.Context, s Snapshot[R]), opts ...client.SubscribeOption) (*client.Subscription, error) {
+	return v.r.snapshots(ctx, fn, opts)
+}

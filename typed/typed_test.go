@@ -105,9 +105,21 @@ func TestSeriesQueryWire(t *testing.T) {
 func TestSeriesRows(t *testing.T) {
 	avg, maxT, first := temp.Avg(), tsp.Max(), label.First()
 	q := SeriesQuery[row]{Metrics: []Measure[row]{avg, maxT, first}}
+	// The platform sends timestamps as ISO 8601 texts; older ones as
+	// epoch milliseconds: both read the same.
+	iso, err := seriesRows([]client.Row{{"tsp": "2026-01-01T00:00:00.000Z", "AVG:temperature": int64(21), "MAX:tsp": "2026-01-01T00:00:01.000Z", "label": "x", "FIRST:label": nil}}, q)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rows, err := seriesRows([]client.Row{{"tsp": int64(1767225600000), "AVG:temperature": int64(21), "MAX:tsp": int64(1767225601000), "label": "x", "FIRST:label": nil}}, q)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !iso[0].Tsp.Equal(rows[0].Tsp) || !rows[0].Tsp.Equal(time.UnixMilli(1767225600000)) {
+		t.Errorf("bucket start %v (ISO) and %v (epoch ms)", iso[0].Tsp, rows[0].Tsp)
+	}
+	if v, ok := maxT.Of(iso[0]); !ok || !v.Equal(time.UnixMilli(1767225601000)) {
+		t.Errorf("MAX:tsp of the ISO row = %v, %v", v, ok)
 	}
 	b := rows[0]
 	if v, ok := avg.Of(b); !ok || v != 21 {

@@ -149,7 +149,7 @@ func TestDataFolderTemplateChange(t *testing.T) {
 		row := r.(map[string]any)
 		got = append(got, fmt.Sprintf("%v %v %v", row["tsp"], row["v"], row["w"]))
 	}
-	if want := []string{"1000 1.5 <nil>", "2000 2.5 new"}; !cmp.Equal(got, want) {
+	if want := []string{"1970-01-01T00:00:01.000Z 1.5 <nil>", "1970-01-01T00:00:02.000Z 2.5 new"}; !cmp.Equal(got, want) {
 		t.Errorf("history after the restart: %v, want %v\n%s", got, want, logs)
 	}
 	if content, ok := getFile(ctx, t, c, "a.txt"); !ok || content != "old" {

@@ -178,7 +178,7 @@ func (v *chartView) plot(rows []map[string]any, key string) {
 	}
 	var pts []pt
 	for _, r := range rows {
-		t, okT := number(r["tsp"])
+		t, okT := bucketStart(r["tsp"])
 		y, okY := number(r[key])
 		if okT && okY {
 			pts = append(pts, pt{int64(t), y})
@@ -304,6 +304,16 @@ func timeTicks(start, end time.Time, left, width float64) ([]chartTick, string) 
 		title += " to " + last.Format("2006-01-02 15:04:05")
 	}
 	return ticks, title
+}
+
+// bucketStart reads a series row's tsp, an ISO 8601 text (or epoch
+// milliseconds), as epoch milliseconds.
+func bucketStart(v any) (float64, bool) {
+	if s, ok := v.(string); ok {
+		t, err := time.Parse(time.RFC3339Nano, s)
+		return float64(t.UnixMilli()), err == nil
+	}
+	return number(v)
 }
 
 // number reads a numeric value of a read.

@@ -167,9 +167,14 @@ func showTime(t time.Time) string {
 	return t.UTC().Format(timeLayout)
 }
 
-// showMillis shows epoch milliseconds as a time.
+// showMillis shows a timestamp as a time: the ISO 8601 text a read
+// gives, or epoch milliseconds.
 func showMillis(v any) string {
 	switch x := v.(type) {
+	case string:
+		if t, err := time.Parse(time.RFC3339Nano, x); err == nil {
+			return showTime(t)
+		}
 	case int64:
 		return showTime(time.UnixMilli(x))
 	case float64:

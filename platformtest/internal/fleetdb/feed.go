@@ -7,7 +7,7 @@
 //	                      (the whole view, at most 3000 rows, view order
 //	                      reversed: one "schedule tick")
 //
-// Rows are typed per column (tsp in epoch milliseconds) with device_key
+// Rows are typed per column (tsp as ISO 8601 text) with device_key
 // and authid, secrets masked. Private tables, private transforms and
 // error-logs are published with exclude_authrole ["app_reader"], so
 // cross-app readers never see them. Rows inserted by DB.InsertRows are not

@@ -278,12 +278,15 @@ func (b *backend) serveViewHistory(ctx context.Context, h *realm.Host, v *view, 
 	return respond(ctx, h, inv, v.name, int(v.chunkBytes.Load()), page)
 }
 
-// outRow masks a view row's secret columns.
+// outRow types a view row for a read or a feed: declared columns as
+// outValue types them (secrets masked, timestamps as ISO texts), the
+// others as json values.
 func (v *view) outRow(r map[string]any) map[string]any {
 	m := make(map[string]any, len(r))
 	for k, x := range r {
-		if i, ok := v.byID[k]; ok && v.cols[i].secret && x != nil {
-			x = secretPlaceholder
+		if i, ok := v.byID[k]; ok {
+			m[k] = outValue(v.cols[i].typ, v.cols[i].secret, x)
+			continue
 		}
 		m[k] = jsonOut(x)
 	}

@@ -21,7 +21,7 @@ import (
 // Read runs a table read of realm with query, a TableQuery as
 // history.transformed.<t> takes it ({limit, offset, timeRange, filterAnd,
 // columns, columnPaths}), and returns the rows newest first, typed as
-// reads type them (timestamps as epoch milliseconds, secrets masked). A
+// reads type them (timestamps as ISO 8601 texts, secrets masked). A
 // refusal is an error with the refusal's URI and text.
 func (db *DB) Read(realm, table string, query map[string]any) ([]map[string]any, error) {
 	ctx := context.Background()
@@ -43,8 +43,8 @@ func (db *DB) Read(realm, table string, query map[string]any) ([]map[string]any,
 // ReadSeries runs a series read of realm with query, a SeriesQuery as
 // history.transformed.series.<t> takes it ({metrics, limit, timeRange,
 // bucketMs, groupBy, filterAnd}), at platform time now, and returns one
-// row per bucket newest first: tsp (the bucket's start, epoch
-// milliseconds) and one value per metric, keyed METHOD:ref.
+// row per bucket newest first: tsp (the bucket's start, an ISO 8601
+// text) and one value per metric, keyed METHOD:ref.
 func (db *DB) ReadSeries(realm, table string, query map[string]any, now time.Time) ([]map[string]any, error) {
 	ctx := context.Background()
 	b, t, err := db.readable(ctx, realm, table)

@@ -265,7 +265,7 @@ func (b *backend) series(ctx context.Context, t *table, q *seriesQuery, now int6
 	out := make([]map[string]any, len(groups))
 	for i, g := range groups {
 		m := make(map[string]any, 1+len(groupBy)+len(metrics))
-		m["tsp"] = g.Bucket
+		m["tsp"] = isoTime(g.Bucket)
 		for j, ref := range groupBy {
 			m[ref.name] = ref.out(g.Keys[j])
 		}

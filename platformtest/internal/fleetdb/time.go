@@ -178,3 +178,56 @@ func historyRange(tr any) (start, end Bound, err *fleetError) {
 	end, err = parse(e, "end")
 	return
 }
+
+// isoTime is the wire form of a timestamp of epoch milliseconds ms: the
+// ISO 8601 text JavaScript's Date.prototype.toISOString gives (the data
+// backend sends timestamps as its driver reads them, JavaScript Dates,
+// which JSON and msgpack carry as that text): UTC with milliseconds and Z,
+// 2026-01-01T00:00:00.000Z; a year outside 0…9999 as ±YYYYYY. One
+// allocation, the string.
+func isoTime(ms int64) string {
+	var buf [32]byte
+	return string(appendISOTime(buf[:0], ms))
+}
+
+// appendISOTime appends isoTime(ms) to b.
+func appendISOTime(b []byte, ms int64) []byte {
+	t := time.UnixMilli(ms).UTC()
+	year, month, day := t.Date()
+	hour, minute, sec := t.Clock()
+	switch {
+	case year < 0:
+		b = append(b, '-')
+		b = appendDigits(b, -year, 6)
+	case year > 9999:
+		b = append(b, '+')
+		b = appendDigits(b, year, 6)
+	default:
+		b = appendDigits(b, year, 4)
+	}
+	b = append(b, '-')
+	b = appendDigits(b, int(month), 2)
+	b = append(b, '-')
+	b = appendDigits(b, day, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, hour, 2)
+	b = append(b, ':')
+	b = appendDigits(b, minute, 2)
+	b = append(b, ':')
+	b = appendDigits(b, sec, 2)
+	b = append(b, '.')
+	b = appendDigits(b, t.Nanosecond()/int(time.Millisecond), 3)
+	return append(b, 'Z')
+}
+
+// appendDigits appends n ≥ 0 in decimal, zero-padded to width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	var d [20]byte
+	i := len(d)
+	for n > 0 || i > len(d)-width {
+		i--
+		d[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, d[i:]...)
+}

@@ -44,3 +44,32 @@ func TestParseJSDate(t *testing.T) {
 		t.Error("parseDMY accepted 31.2.2026")
 	}
 }
+
+// TestISOTime: timestamps go out as JavaScript's toISOString writes them,
+// UTC with milliseconds and Z, extended years with a sign and six digits,
+// and parseJSDate reads each back; one allocation, the string.
+func TestISOTime(t *testing.T) {
+	cases := map[int64]string{
+		0:                 "1970-01-01T00:00:00.000Z",
+		-1:                "1969-12-31T23:59:59.999Z",
+		1767225600123:     "2026-01-01T00:00:00.123Z",
+		-62167219200000:   "0000-01-01T00:00:00.000Z",
+		-62198755200000:   "-000001-01-01T00:00:00.000Z",
+		253402300799999:   "9999-12-31T23:59:59.999Z",
+		253402300800000:   "+010000-01-01T00:00:00.000Z",
+		8640000000000000:  "+275760-09-13T00:00:00.000Z",
+		-8640000000000000: "-271821-04-20T00:00:00.000Z",
+	}
+	for ms, want := range cases {
+		if got := isoTime(ms); got != want {
+			t.Errorf("isoTime(%d) = %q, want %q", ms, got, want)
+		}
+		if back, ok := parseJSDate(want); !ok || back != ms {
+			t.Errorf("parseJSDate(%q) = %d, %v, want %d", want, back, ok, ms)
+		}
+	}
+	var sink string
+	if n := testing.AllocsPerRun(100, func() { sink = isoTime(1767225600123) }); n != 1 || sink == "" {
+		t.Errorf("isoTime allocates %v times, want 1", n)
+	}
+}

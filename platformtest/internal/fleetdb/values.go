@@ -187,8 +187,8 @@ func jsonValue(v any) any {
 }
 
 // outValue types a stored value for a read or a feed (docs/wire.md §7.6):
-// timestamps as epoch milliseconds, whole numbers as integers, NaN and
-// infinities as null, secrets masked.
+// timestamps as ISO 8601 texts (isoTime), whole numbers as integers, NaN
+// and infinities as null, secrets masked.
 func outValue(typ template.DataType, secret bool, v any) any {
 	if v == nil {
 		return nil
@@ -201,6 +201,10 @@ func outValue(typ template.DataType, secret bool, v any) any {
 		return jsonOut(v)
 	case template.TypeNumeric:
 		return numberOut(v.(float64))
+	case template.TypeTimestamp:
+		if ms, ok := v.(int64); ok {
+			return isoTime(ms)
+		}
 	}
 	return v
 }

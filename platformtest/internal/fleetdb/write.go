@@ -28,7 +28,8 @@
 // overlap (one publisher's publications are handled one at a time).
 //
 // Keys of a stored row that no column reads, and published rows dropped
-// for their missing tsp, are reported (drops.go).
+// for their missing tsp, are reported (drops.go); every refused write is
+// reported on databackend.errors.<t> (dataerrors.go).
 //
 // Choices where the documents are silent: the secret placeholder on an
 // entity that has no stored row yet stores NULL; rows whose entity key has
@@ -75,6 +76,7 @@ func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv 
 	n, err := b.write(ctx, h, t, msg, bulk)
 	if err != nil {
 		logStoreFailure(h, "append", t.name, err)
+		b.reportRefusal(h, t, msg, writeOp(false, bulk), bulk, err) // dataerrors.go
 		return err.result()
 	}
 	res := map[string]any{"success": true}
@@ -88,6 +90,7 @@ func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk boo
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
 	ctx := context.Background() // a publication has no caller to cancel it
 	if _, err := b.write(ctx, h, t, msg, bulk); err != nil {
+		b.reportRefusal(h, t, msg, writeOp(true, bulk), bulk, err) // dataerrors.go
 		if err.missingTsp {
 			b.reportMissingTsp(h, t, msg, bulk)
 			b.logDropped(ctx, h, t, msg)

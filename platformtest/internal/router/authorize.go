@@ -9,8 +9,8 @@
 //     device key, STAGE in any case), patterns only when they fix those
 //     four segments, invoke policy single only;
 //   - CALL and PUBLISH of digit-led URIs only within the realm's swarm;
-//     PUBLISH to transformed.* and files.events is refused (service
-//     topics);
+//     PUBLISH to transformed.*, files.events and databackend.errors(.*)
+//     is refused (service topics);
 //   - SUBSCRIBE to digit-led topics, bulk.* and wamp.* is refused, also by
 //     patterns that could match them;
 //   - PUBLISH and CALL get disclose_me, so subscribers see publisher_authid
@@ -89,7 +89,7 @@ func appMay(ri realm.Info, deviceKey int, msg wamp.Message) bool {
 	case *wamp.Publish:
 		uri := string(m.Topic)
 		return !isWAMP(uri) && inSwarm(uri, swarm) &&
-			!strings.HasPrefix(uri, "transformed.") && uri != wire.FilesEventsTopic
+			!strings.HasPrefix(uri, "transformed.") && uri != wire.FilesEventsTopic && !dataErrorsTopic(uri)
 	case *wamp.Call:
 		uri := string(m.Procedure)
 		if isWAMP(uri) {
@@ -130,6 +130,12 @@ func readerMay(msg wamp.Message) bool {
 }
 
 func isWAMP(uri string) bool { return strings.HasPrefix(uri, "wamp.") }
+
+// dataErrorsTopic reports a topic of the data backend's refusal reports,
+// databackend.errors and databackend.errors.*: subscribe-only.
+func dataErrorsTopic(uri string) bool {
+	return uri == strings.TrimSuffix(wire.DataErrorsPrefix, ".") || strings.HasPrefix(uri, wire.DataErrorsPrefix)
+}
 
 func digitLed(uri string) bool { return uri != "" && uri[0] >= '0' && uri[0] <= '9' }
 
