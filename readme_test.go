@@ -1,18 +1,89 @@
 package ironflock_test
 
 import (
-	"bytes"
 	"context"
-	"os"
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/clienttest"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
-// README begin: TestREADME checks that the README shows what follows.
+// The code between "// README: …" and "// README end" is shown in
+// README.md verbatim (without the indentation it has here), each region
+// as one ```go block; TestREADME (readme_blocks_test.go) fails when a
+// block of the README is not one of them, so that every Go block of the
+// README compiles and runs with the suite.
 
+// README: the device program
+// Reading is a row of the table sensordata (the demo's columns).
+type Reading struct {
+	Tsp         time.Time `json:"tsp"`
+	Temperature float64   `json:"temperature"`
+}
+
+// run is the device program; main calls it with context.Background().
+// It stops on SIGINT or SIGTERM.
+func run(ctx context.Context) error {
+	c, err := client.New() // DEVICE_SERIAL_NUMBER, SWARM_KEY, APP_KEY, … from the device agent
+	if err != nil {
+		return err
+	}
+	return c.Run(ctx, func(ctx context.Context) error {
+		if _, err := c.AppendToTable(ctx, "sensordata", Reading{Tsp: time.Now(), Temperature: 21.5}); err != nil {
+			return err
+		}
+		if err := c.Publish(ctx, "com.example.readings", Reading{Tsp: time.Now(), Temperature: 21.5}); err != nil {
+			return err
+		}
+		_, err := c.RegisterDeviceFunction(ctx, "calibrate", func(ctx context.Context, inv *client.Invocation) (any, error) {
+			var offset float64
+			if err := inv.Decode(&offset); err != nil {
+				return nil, err
+			}
+			return Reading{Tsp: time.Now(), Temperature: 21.5 + offset}, nil
+		})
+		if err != nil {
+			return err
+		}
+		<-ctx.Done() // serve until stopped
+		return nil
+	})
+}
+
+// README end
+
+// README: calling another device
+// calibrate calls the function "calibrate" of the device deviceKey, in the
+// same app, and decodes its answer into a Reading. It waits up to 10 s for
+// the function to be registered (the device may be reconnecting).
+func calibrate(ctx context.Context, c *client.Client, deviceKey int, offset float64) (Reading, error) {
+	var r Reading
+	_, err := c.CallDeviceFunction(ctx, deviceKey, "calibrate", offset,
+		client.Into(&r), client.WaitForRegistration(10*time.Second))
+	return r, err
+}
+
+// README end
+
+// README: reading a table
+// warmReadings reads up to 100 rows of the last hour above 20 °C.
+func warmReadings(ctx context.Context, c *client.Client) ([]Reading, error) {
+	rows, err := c.GetHistory(ctx, "sensordata", &client.Query{
+		Limit:     100,
+		TimeRange: client.Since(time.Now().Add(-time.Hour)),
+		FilterAnd: []client.Filter{client.Where("temperature", ">", 20)},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return client.DecodeRows[Reading](rows)
+}
+
+// README end
+
+// README: the test
 // dataTemplate is the app's .ironflock/data-template.yml.
 const dataTemplate = `
 data:
@@ -20,13 +91,8 @@ data:
     - tablename: sensordata
       columns:
         - {id: tsp, name: Time, dataType: timestamp}
-        - {id: celsius, name: Temperature, dataType: numeric}
+        - {id: temperature, name: Temperature, dataType: numeric}
 `
-
-type Reading struct {
-	Tsp     time.Time `json:"tsp"`
-	Celsius float64   `json:"celsius"`
-}
 
 func TestReadings(t *testing.T) {
 	p := platformtest.New(t, platformtest.WithStrictColumns()) // a key no column reads fails the test
@@ -35,15 +101,19 @@ func TestReadings(t *testing.T) {
 	c := clienttest.Start(t, inst) // started; stopped when the test ends
 
 	ctx := context.Background()
-	if _, err := c.AppendToTable(ctx, "sensordata", Reading{Tsp: time.Now(), Celsius: 21.5}); err != nil {
-		t.Fatal(err)
+	for _, celsius := range []float64{21.5, 22} {
+		if _, err := c.AppendToTable(ctx, "sensordata", Reading{Tsp: time.Now(), Temperature: celsius}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := c.Publish(ctx, "com.example.readings", Reading{Tsp: time.Now(), Celsius: 22}); err != nil {
+	if err := c.Publish(ctx, "com.example.readings", Reading{Tsp: time.Now(), Temperature: 22}); err != nil {
 		t.Fatal(err)
 	}
 
-	// What landed, as the platform holds it.
-	if rows := p.TableRows(inst.Realm(), "sensordata"); len(rows) != 1 || rows[0]["celsius"] != 21.5 {
+	// What landed, as the platform holds it: numbers as reads type them,
+	// so a whole number is an int64.
+	rows := p.TableRows(inst.Realm(), "sensordata")
+	if len(rows) != 2 || rows[0]["temperature"] != 21.5 || rows[1]["temperature"] != int64(22) {
 		t.Errorf("stored rows: %v", rows)
 	}
 	if pubs := p.Publications(); len(pubs) != 1 || pubs[0].URI != "com.example.readings" {
@@ -53,26 +123,36 @@ func TestReadings(t *testing.T) {
 
 // README end
 
-// TestREADME checks that the README's test skeleton is the code above
-// between "README begin" and "README end", so that it compiles and
-// passes as the README shows it.
-func TestREADME(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
-	if err != nil {
-		t.Fatal(err)
+// TestREADMEDeviceProgram runs the README's device program with the
+// environment of an installation, as the device agent would start it,
+// and calls its function and reads its table as the README shows.
+func TestREADMEDeviceProgram(t *testing.T) {
+	p := platformtest.New(t, platformtest.WithStrictColumns())
+	app := p.AddApp("my-app", dataTemplate)
+	sensor := p.Install(p.AddDevice("sensor-1"), app, platformtest.Dev)
+	for k, v := range sensor.Env() {
+		t.Setenv(k, v)
 	}
-	src, err := os.ReadFile("readme_test.go")
-	if err != nil {
-		t.Fatal(err)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+
+	gateway := clienttest.Start(t, p.Install(p.AddDevice("gateway-1"), app, platformtest.Dev))
+	r, err := calibrate(ctx, gateway, sensor.Device().Key(), 0.5)
+	if err != nil || r.Temperature != 22 || r.Tsp.IsZero() {
+		t.Fatalf("calibrate: %+v, %v", r, err)
 	}
-	const begin, end = "// README begin", "// README end"
-	i, j := bytes.Index(src, []byte(begin)), bytes.Index(src, []byte(end))
-	if i < 0 || j < i {
-		t.Fatal("readme_test.go lacks its README markers")
+	// The program appended and published before it registered calibrate.
+	readings, err := warmReadings(ctx, gateway)
+	if err != nil || len(readings) != 1 || readings[0].Temperature != 21.5 {
+		t.Errorf("warmReadings: %+v, %v", readings, err)
 	}
-	code := src[i:j]
-	code = bytes.TrimSpace(code[bytes.IndexByte(code, '\n')+1:]) // without the begin line
-	if !bytes.Contains(readme, append(append([]byte("```go\n"), code...), []byte("\n```")...)) {
-		t.Errorf("README.md does not show the test of readme_test.go verbatim in a ```go block; copy this into it:\n%s", code)
+	if pubs := p.Publications(); len(pubs) != 1 || pubs[0].URI != "com.example.readings" {
+		t.Errorf("publications: %v", pubs)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("run: %v", err)
 	}
 }

@@ -184,7 +184,7 @@ func startAllocRouter(t *testing.T) *allocRouter {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		t.Fatal(selfexec.Explain(err))
 	}
 	t.Cleanup(func() {
 		_ = in.Close()

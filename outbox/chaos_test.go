@@ -270,7 +270,7 @@ func startProducer(t *testing.T, dir, env string, incarnation int, acks *ackLog)
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+		t.Fatal(selfexec.Explain(err))
 	}
 	go func() {
 		defer close(c.read)

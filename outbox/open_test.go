@@ -167,7 +167,7 @@ func TestDiskFull(t *testing.T) {
 	cmd.Env = append(os.Environ(), childRole+"=diskfull", childDir+"="+dir)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("child: %v\n%s", err, out)
+		t.Fatalf("child: %v\n%s", selfexec.Explain(err), out)
 	}
 	text := string(out)
 	if !strings.Contains(text, "ErrDisk true") || !strings.Contains(text, "file too large") {

@@ -22,7 +22,7 @@ import (
 //
 //	go test -run '^$' -bench 'Store' -benchtime 20x ./platformtest/
 //
-// README.md shows the figures.
+// docs/performance.md shows the figures.
 
 // benchTemplate is the table of the benchmarks.
 const benchTemplate = `

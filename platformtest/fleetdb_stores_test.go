@@ -56,8 +56,8 @@ func givenTransformRows(t *testing.T, p *Platform, realm, transform string, rows
 }
 
 // postgresEnv names the variable that holds the connection string of the
-// database the PostgreSQL tests use (.ci/run sets it; README.md says how
-// to run them locally). Set, the PostgreSQL store joins the conformance
+// database the PostgreSQL tests use (.ci/run sets it; docs/testing.md says
+// how to run them locally). Set, the PostgreSQL store joins the conformance
 // suite, and a database that cannot be reached fails its tests; unset,
 // they are not run.
 const postgresEnv = "IRONFLOCK_TEST_POSTGRES"

@@ -72,7 +72,7 @@ func ExamplePlatform_RunSchedules() {
 // the transforms from their SQL, and gives each realm a read-only role
 // for direct SQL. This example needs a database, so it is compiled but not
 // run; the tests of this package run the same against the database in
-// $IRONFLOCK_TEST_POSTGRES (README.md says how).
+// $IRONFLOCK_TEST_POSTGRES (docs/testing.md says how).
 func ExampleWithPostgres() {
 	url := os.Getenv("IRONFLOCK_TEST_POSTGRES") // postgres://user:password@127.0.0.1:5432/database
 	p, err := platformtest.Start(platformtest.WithStartTime(t0),

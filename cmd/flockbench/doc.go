@@ -119,8 +119,8 @@
 // The bounds flockd is held to (issue 26), all against the bare routers in
 // the same run: CPU per delivered event (fan10, fan100, fan1000) and per
 // routed call (call16) at most 1.1 × nexus's, CPU per join at most 1.5 ×
-// nexus-cra's, resident memory in fan1000 at most 1.5 × nexus's. The
-// README's Performance section holds a run: three rounds on a shared 2-core
+// nexus-cra's, resident memory in fan1000 at most 1.5 × nexus's.
+// docs/performance.md holds a run: three rounds on a shared 2-core
 // machine at load average 5–8 gave 0.84 ×, 0.50 × and 0.60 × nexus per
 // event, 0.88 × per call, 0.98 × nexus-cra per join and 1.30 × the memory
 // (104 MiB against 77 MiB); before, flockd's fan1000 held 472 MiB and a

@@ -1,7 +1,9 @@
 // This file holds flockd's data folder (docs/flockd.md §8): the flags
-// -data, -memory and -allow-drop, the default folder (.flockd beside the
-// config file, or in the working folder for the demo), and the check
-// command, flockd check, which checks a folder without serving it.
+// -data, -memory and -allow-drop, the folder to use (owner.go: the default
+// .flockd/NAME beside the config file, or .flockd/demo in the working
+// folder for the demo, and which configuration a folder belongs to), and
+// the check command, flockd check, which checks a folder without serving
+// it.
 
 package main
 
@@ -11,15 +13,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest"
 )
-
-// defaultDataDir is the name of the data folder flockd uses without
-// -data: beside the config file, or in the working folder for the demo.
-const defaultDataDir = ".flockd"
 
 // dataFlags are the data folder's command-line flags.
 type dataFlags struct {
@@ -32,14 +29,15 @@ type dataFlags struct {
 func addDataFlags(fs *flag.FlagSet) dataFlags {
 	return dataFlags{
 		dir: fs.String("data", "", "keep the world in data folder `DIR` across restarts (default: "+defaultDataDir+
-			" beside the -config file, or in the working folder for the demo)"),
+			"/NAME beside the -config file NAME.yml, or "+defaultDataDir+"/"+demoName+" in the working folder for the demo)"),
 		memory:     fs.Bool("memory", false, "keep nothing: a throwaway run in memory, no data folder"),
 		allowDrop:  fs.Bool("allow-drop", false, "let a changed data template in the config drop kept tables, columns or file namespaces"),
 		memoryRows: fs.Int64("memory-rows", platformtest.DefaultMemoryRowLimit, "with -memory, keep at most `n` table rows; appends past it are refused with storage_full (0: no bound)"),
 	}
 }
 
-// folder returns the data folder to use, "" for -memory.
+// folder returns the data folder to use, "" for -memory. It refuses a
+// folder that belongs to another configuration (owner.go).
 func (f dataFlags) folder(config string) (string, error) {
 	switch {
 	case *f.memory && *f.dir != "":
@@ -47,18 +45,13 @@ func (f dataFlags) folder(config string) (string, error) {
 	case *f.memory:
 		return "", nil
 	case *f.dir != "":
-		return *f.dir, nil
+		return *f.dir, checkOwner(*f.dir, config)
 	}
-	return defaultFolder(config), nil
-}
-
-// defaultFolder is .flockd beside the config file, or in the working
-// folder without one.
-func defaultFolder(config string) string {
-	if config == "" {
-		return defaultDataDir
+	if legacy, err := legacyFolder(config); legacy != "" || err != nil {
+		return legacy, err
 	}
-	return filepath.Join(filepath.Dir(config), defaultDataDir)
+	dir := defaultFolder(config)
+	return dir, checkOwner(dir, config)
 }
 
 // options returns the platform option of the folder (none in memory) and
@@ -80,7 +73,7 @@ func (f dataFlags) options(dir string) ([]platformtest.Option, []platformtest.Re
 func checkCommand(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("flockd check", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	dir := fs.String("data", "", "the data folder `DIR` to check (default: "+defaultDataDir+" beside -config, or in the working folder)")
+	dir := fs.String("data", "", "the data folder `DIR` to check (default: "+defaultDataDir+"/NAME beside -config NAME.yml, or "+defaultDataDir+"/"+demoName+" in the working folder)")
 	config := fs.String("config", "", "the config `file` whose default data folder to check")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd check [-data DIR | -config FILE]")
@@ -90,7 +83,13 @@ func checkCommand(_ context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if *dir == "" {
-		*dir = defaultFolder(*config)
+		legacy, err := legacyFolder(*config)
+		if err != nil {
+			return err
+		}
+		if *dir = legacy; legacy == "" {
+			*dir = defaultFolder(*config)
+		}
 	}
 	rep, err := platformtest.CheckDataDir(*dir)
 	if err != nil {

@@ -62,7 +62,7 @@ func stable(f envFile) ([]map[string]string, map[string]string) {
 }
 
 // TestDataFolderKeepsCredentials: by default flockd keeps its world in
-// .flockd beside the config file; started again it writes the same
+// .flockd/flockd beside the config file flockd.yml; started again it writes the same
 // serials, keys, credentials and tokens in the environment file, and a
 // device removed from the config is removed with a log line.
 func TestDataFolderKeepsCredentials(t *testing.T) {
@@ -70,10 +70,10 @@ func TestDataFolderKeepsCredentials(t *testing.T) {
 	config := writeConfig(t, dir, dataConfig)
 	first, logs, stop := serveStoppable(t, "-config", config)
 	stop()
-	if !strings.Contains(logs.String(), "data folder") || !strings.Contains(logs.String(), filepath.Join(dir, ".flockd")) {
+	if !strings.Contains(logs.String(), "data folder") || !strings.Contains(logs.String(), filepath.Join(dir, ".flockd", "flockd")) {
 		t.Errorf("no data folder beside the config in the log:\n%s", logs)
 	}
-	if _, err := os.Stat(filepath.Join(dir, ".flockd", "registry.db")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ".flockd", "flockd", "registry.db")); err != nil {
 		t.Fatal(err)
 	}
 
@@ -206,14 +206,14 @@ func TestDataFolderRefusals(t *testing.T) {
 	}
 }
 
-// TestDemoDataFolder: the demo keeps its world in .flockd in the working
-// folder.
+// TestDemoDataFolder: the demo keeps its world in .flockd/demo in the
+// working folder.
 func TestDemoDataFolder(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	first, _, stop := serveStoppable(t)
 	stop()
-	if _, err := os.Stat(filepath.Join(dir, ".flockd", "FORMAT")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, ".flockd", "demo", "FORMAT")); err != nil {
 		t.Fatal(err)
 	}
 	second, _, stop := serveStoppable(t)
@@ -232,7 +232,7 @@ func TestHelpListsCheck(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, io.Discard, &errOut, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"flockd check [-data DIR]", "-data DIR", "-memory", "-allow-drop", ".flockd beside the -config file", "-auth-log"} {
+	for _, want := range []string{"flockd check [-data DIR]", "-data DIR", "-memory", "-allow-drop", ".flockd/NAME beside the -config file NAME.yml", ".flockd/demo", "-auth-log"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("-h lacks %q:\n%s", want, errOut.String())
 		}

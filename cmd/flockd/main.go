@@ -2,13 +2,16 @@
 // on a local address, for developing device apps without the cloud:
 //
 //	flockd [-listen 127.0.0.1:8080] [-config flockd.yml] [-data DIR | -memory] [-db postgres://…] [-env-file env.json] [-v]
+//	flockd -version
 //	flockd validate DIR
 //	flockd check [-data DIR]
 //	flockd env [-listen ADDR] [-token TOKEN] [-stage DEV|PROD] [-format shell|dotenv|json] DEVICE [APP]
 //
 // It keeps its world (projects, devices, credentials, tokens…) in a data
-// folder, .flockd beside the config file or in the working folder for the
-// demo, so that a restart gives the same identities; -memory keeps nothing.
+// folder, .flockd/NAME beside the config file NAME.yml or .flockd/demo in
+// the working folder for the demo, so that a restart gives the same
+// identities; -memory keeps nothing. A folder belongs to one
+// configuration: another is refused, naming the file it belongs to.
 // At each start the config is reconciled with the folder (docs/flockd.md
 // §8); flockd check checks a folder without serving it.
 //
@@ -89,8 +92,14 @@ import (
 	"strings"
 	"syscall"
 
+	ver "github.com/flockgo/ironflock/internal/version"
 	"github.com/flockgo/ironflock/platformtest"
 )
+
+// version is flockd's version, stamped by the release build
+// (scripts/release: -ldflags "-X main.version=v1.2.0"); flockd -version
+// prints it, or what the toolchain recorded (internal/version).
+var version = ver.Devel
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -125,5 +134,5 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, ready fun
 		}
 		return cmd.run(ctx, args[1:], stdout, stderr)
 	}
-	return serve(ctx, args, stderr, ready)
+	return serve(ctx, args, stdout, stderr, ready)
 }

@@ -15,11 +15,12 @@ import (
 	"path/filepath"
 	"slices"
 
+	ver "github.com/flockgo/ironflock/internal/version"
 	"github.com/flockgo/ironflock/platformtest"
 )
 
 // serve runs a platform until ctx ends.
-func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*platformtest.Platform)) (err error) {
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready func(*platformtest.Platform)) (err error) {
 	fs := flag.NewFlagSet("flockd", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	listen := fs.String("listen", "127.0.0.1:8080", "`address` to serve WAMP (/ws-ua-usr) and HTTP on")
@@ -31,6 +32,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
+	showVersion := fs.Bool("version", false, "print flockd's version and exit")
 	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
@@ -42,7 +44,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"              [-cpuprofile FILE] [-memprofile FILE]")
+			"              [-cpuprofile FILE] [-memprofile FILE]\n"+
+			"       flockd -version")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
 		fmt.Fprintln(stderr, "\nCommands:")
 		for _, name := range slices.Sorted(maps.Keys(commands)) {
@@ -52,6 +55,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		fs.PrintDefaults()
 	}
 	if help, err := parseArgs(fs, args); help || err != nil {
+		return err
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, "flockd", ver.String(version))
 		return err
 	}
 
@@ -107,6 +114,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	sql, err := db.sqlAccess(log, p, res)
 	if err != nil {
 		return fmt.Errorf("direct SQL: %w", err)
+	}
+	if dir := p.DataDir(); dir != "" {
+		if err := claim(dir, *config); err != nil { // owner.go
+			return err
+		}
 	}
 	if err := p.Serve(); err != nil {
 		return err

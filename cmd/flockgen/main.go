@@ -7,6 +7,7 @@
 //
 //	flockgen -o FILE [-pkg NAME] [-provider APP=DIR]… [APPDIR]
 //	flockgen -check -o FILE [-pkg NAME] [-provider APP=DIR]… [APPDIR]
+//	flockgen -version
 //
 // APPDIR is the app folder holding .ironflock (default "."). The package
 // name defaults to that of the Go files beside FILE, or to the name of
@@ -28,7 +29,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	ver "github.com/flockgo/ironflock/internal/version"
 )
+
+// version is flockgen's version, stamped by the release build
+// (scripts/release: -ldflags "-X main.version=v1.2.0"); flockgen -version
+// prints it, or what the toolchain recorded (internal/version).
+var version = ver.Devel
 
 func main() {
 	if err := run(context.Background(), os.Args[1:], os.Stdout, os.Stderr); err != nil {

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/flockgo/ironflock/internal/flockgen"
+	ver "github.com/flockgo/ironflock/internal/version"
 )
 
 // errReported makes the command exit with status 1 after its output says
@@ -44,10 +45,11 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	out := fl.String("o", "", "the Go `file` to write (required)")
 	pkg := fl.String("pkg", "", "the package `name` (default: that of the Go files beside the file, or its folder's name)")
 	check := fl.Bool("check", false, "write nothing; exit 1 naming what changed when the file is not what the templates give")
+	showVersion := fl.Bool("version", false, "print flockgen's version and exit")
 	provs := providers{}
 	fl.Var(provs, "provider", "`APP=DIR`: the app folder of a consumed app, whose shared tables get handles (repeatable)")
 	fl.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockgen [-check] -o FILE [-pkg NAME] [-provider APP=DIR]... [APPDIR]")
+		fmt.Fprintln(stderr, "usage: flockgen [-check] -o FILE [-pkg NAME] [-provider APP=DIR]... [APPDIR]\n       flockgen -version")
 		fl.PrintDefaults()
 	}
 	if err := fl.Parse(args); err != nil {
@@ -55,6 +57,10 @@ func run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 		return errReported
+	}
+	if *showVersion {
+		_, err := fmt.Fprintln(stdout, "flockgen", ver.String(version))
+		return err
 	}
 	if *out == "" || fl.NArg() > 1 {
 		fl.Usage()

@@ -6,7 +6,9 @@
 // foreign executable that the kernel cannot start on its own unless
 // binfmt_misc knows the emulator, which containers often lack. When the
 // environment variable named by EnvVar names an emulator, Command starts
-// the binary through it, as go test's -exec did for the parent.
+// the binary through it, as go test's -exec did for the parent. Without
+// it the start fails with "exec format error"; Explain turns that into a
+// message that says which variable to set.
 package selfexec
 
 import (

@@ -24,7 +24,7 @@ func TestCommand(t *testing.T) {
 	cmd.Env = append(os.Environ(), childVar+"=1")
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatal(err)
+		t.Fatal(selfexec.Explain(err))
 	}
 	if got, want := string(out), "child -test.run=^$ x\n"; got != want {
 		t.Errorf("the child said %q, want %q", got, want)

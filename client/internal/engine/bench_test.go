@@ -122,7 +122,7 @@ func newBenchEnv(b *testing.B) *benchEnv {
 		b.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
+		b.Fatal(selfexec.Explain(err))
 	}
 	b.Cleanup(func() {
 		_ = stdin.Close()

@@ -92,6 +92,7 @@ func New(cfg Config) *Console {
 		"GET /sessions":               c.sessions,
 		"GET /traffic":                c.traffic,
 		"GET /traffic/stream":         c.trafficStream,
+		"GET /traffic/live":           c.trafficLive, // traffic_live.go
 		"GET /tables":                 c.tables,
 		"GET /tables/{realm}/{table}": c.table,
 		"POST /tables/{realm}/transforms/{transform}/refresh": c.refreshTransform, // transforms.go

@@ -22,7 +22,8 @@
 //
 // Pages are plain HTML (html/template) that work without JavaScript; one
 // small script, embedded like the style sheet, follows the live traffic
-// over server-sent events (with a pause button) and refreshes the sessions
+// over a WebSocket (/traffic/live; /traffic/stream serves the same as
+// server-sent events to other clients), with a pause button, and refreshes the sessions
 // page and a table's chart and rows. Charts are SVG drawn on the server. Nothing is fetched from
 // elsewhere.
 //

@@ -33,7 +33,7 @@ func TestPages(t *testing.T) {
 		{"/agents/" + r + "/1/assistant/read_temperature", "1.1.1.DEV.read_temperature"},
 		{"/faults", "Drop connections"},
 		{"/assets/console.css", "--accent"},
-		{"/assets/console.js", "EventSource"},
+		{"/assets/console.js", "new WebSocket"},
 	} {
 		code, body := w.get(t, tc.path)
 		if code != http.StatusOK || !strings.Contains(body, tc.want) {

@@ -14,7 +14,7 @@ import (
 )
 
 // postgresEnv names the variable with the connection string of the
-// database the PostgreSQL tests use (README.md; .ci/run sets it). Unset,
+// database the PostgreSQL tests use (docs/testing.md; .ci/run sets it). Unset,
 // they are not run.
 const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
 

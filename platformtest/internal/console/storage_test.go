@@ -4,6 +4,7 @@ import (
 	"html"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -15,7 +16,8 @@ import (
 
 // TestOverviewStorage: the overview says where the world is kept (memory,
 // or the data folder and its size), how many rows and file objects are
-// kept, and how full the authentication log is.
+// kept (from whichever store holds them), and how full the authentication
+// log is.
 func TestOverviewStorage(t *testing.T) {
 	w := newWorld(t, platformtest.Console{})
 	_, body := w.get(t, "/")
@@ -67,6 +69,17 @@ func TestOverviewStorage(t *testing.T) {
 	}
 	if want := "1 table rows and 0 file objects kept. Memory holds at most 1 rows: full, appends are refused with storage_full."; !strings.Contains(stripTags(string(b)), want) {
 		t.Errorf("the overview lacks %q:\n%s", want, b)
+	}
+
+	// With the tables in PostgreSQL the rows counted are PostgreSQL's.
+	if dbURL := os.Getenv(postgresEnv); dbURL != "" {
+		t.Run("store=postgres", func(t *testing.T) {
+			w := sqlWorld(t, dbURL)
+			_, page := w.get(t, "/")
+			if want := "3 table rows and 0 file objects kept"; !strings.Contains(stripTags(page), want) {
+				t.Errorf("the overview lacks %q:\n%s", want, page)
+			}
+		})
 	}
 }
 

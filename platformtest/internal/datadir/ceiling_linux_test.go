@@ -20,7 +20,7 @@ import (
 // ceilingTrip is the round trip of BenchmarkDiskCeiling's writers outside
 // the store. Set it so that the benchmark's none rate is the in-memory rate
 // of BenchmarkAppend16 on the same machine: the default gives about 24,000
-// writes/s on the machine of the README (the delay line adds about 200 µs
+// writes/s on the machine of docs/performance.md (the delay line adds about 200 µs
 // to each trip), where flockd in memory took 20,000-25,000 appends/s.
 var ceilingTrip = flag.Duration("ceiling.trip", 450*time.Microsecond, "BenchmarkDiskCeiling: the writers' round trip outside the store")
 

@@ -1,5 +1,5 @@
-// The flockd console's only script: it follows the live traffic over
-// server-sent events (with pause and clear) and refreshes parts of a page
+// The flockd console's only script: it follows the live traffic over a
+// WebSocket (with pause and clear) and refreshes parts of a page
 // marked data-refresh. Every page works without it.
 "use strict";
 
@@ -58,11 +58,7 @@
       note.textContent = parts.join(" · ");
     }
 
-    const es = new EventSource(section.dataset.stream);
-    es.onopen = function () { state.textContent = "watching"; section.dataset.state = "open"; };
-    es.onerror = function () { state.textContent = "reconnecting…"; section.dataset.state = "reconnecting"; };
-    es.onmessage = function (m) {
-      const ev = JSON.parse(m.data);
+    function receive(ev) {
       if (paused) {
         held.push(ev);
         if (held.length > maxRows) held.shift();
@@ -70,8 +66,28 @@
         return;
       }
       show(ev);
-    };
-    es.addEventListener("dropped", function (m) { dropped = Number(m.data); describe(); });
+    }
+
+    // A WebSocket (/traffic/live), not the event stream of
+    // /traffic/stream: a browser counts an open event stream as a fetch
+    // still loading, so a page following one never finishes loading for
+    // a headless browser waiting for the network to go idle.
+    const url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + section.dataset.live;
+    function connect() {
+      const ws = new WebSocket(url);
+      ws.onopen = function () { state.textContent = "watching"; section.dataset.state = "open"; };
+      ws.onclose = function () {
+        state.textContent = "reconnecting…";
+        section.dataset.state = "reconnecting";
+        setTimeout(connect, 1000);
+      };
+      ws.onmessage = function (m) {
+        const frame = JSON.parse(m.data);
+        if (frame.dropped) { dropped = frame.dropped; describe(); }
+        if (frame.event) receive(frame.event);
+      };
+    }
+    connect();
     pause.addEventListener("click", function () {
       paused = !paused;
       pause.textContent = paused ? "Resume" : "Pause";
