@@ -52,6 +52,11 @@ type Client struct {
 	attempts  *engine.Queue[error] // runs the attempt handler, once an attempt ended
 
 	test atomic.Pointer[testHooks] // nil outside tests
+
+	// obs is the WithHooks hooks, nil when none was given; stats the
+	// counters of Stats.
+	obs   *hookSet
+	stats stats
 }
 
 // stopHook is a function registered with OnStop.
@@ -103,6 +108,9 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 	}
 	if s.realm != "" {
 		c.realm = s.realm
+	}
+	if c.set.hooks.n > 0 {
+		c.obs = &c.set.hooks
 	}
 	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
 	return c
