@@ -159,6 +159,7 @@ func (o *Outbox) step(table string, st *tableState) {
 		if o.remove(table, recs) != nil && o.set.idColumn != "" {
 			st.verify = len(recs) // stored but still queued: look them up
 		}
+		o.delivered(table, recs)
 	case again:
 		// The client waits for its supervisor's next session on the next send.
 	case stopped:
@@ -284,6 +285,9 @@ func (o *Outbox) send(table string, recs []record) error {
 	}
 	ctx, cancel := context.WithTimeout(o.sctx, o.set.sendTimeout)
 	defer cancel()
+	// The batch goes in the trace of its first row; every row's own trace
+	// gets its delivery through HookDeliver (see delivered).
+	ctx = o.c.ExtractTrace(ctx, recs[0].trace.parent, recs[0].trace.state)
 	res, err := o.c.AppendRowsToTable(ctx, table, rows)
 	if err == nil && res.Count != len(rows) {
 		o.log.Warn("outbox: the data backend acknowledged a different number of rows", "table", table, "sent", len(rows), "count", res.Count)
@@ -354,6 +358,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.mu.Unlock()
 	o.leaving.Unlock()
 	o.checkWaiters()
+	o.depthChanged()
 	return nil
 }
 
