@@ -285,15 +285,11 @@ func (s *Session) stopped() bool {
 // nextID returns a session-scoped request ID (1 … 2^53).
 func (s *Session) nextID() uint64 { return s.reqID.Add(1) }
 
-// send registers req under id (when req is not nil) and writes msg. A
+// sendSized registers req under id (when req is not nil) and writes msg. A
 // write that fails sent nothing: a WebSocket message the link could not
 // write whole never reaches the router.
-func (s *Session) send(id uint64, msg message, req *request) error {
-	_, err := s.sendSized(id, msg, req)
-	return err
-}
-
-// sendSized is send, which also returns the size of msg as written.
+//
+// It returns the size of msg as written.
 func (s *Session) sendSized(id uint64, msg message, req *request) (int, error) {
 	if req != nil {
 		s.mu.Lock()
