@@ -145,7 +145,7 @@ func (c *Client) call(ctx context.Context, op, uri string, args []any, kwargs ma
 		return c.callOnce(ctx, op, uri, args, kwargs, cs, wait, nil)
 	}
 	start := time.Now()
-	desc := opOf(op, uri, cs.table)
+	desc := c.opOf(op, uri, cs.table)
 	ctx = c.obs.startSend(ctx, desc)
 	var sent int
 	res, err := c.callOnce(ctx, op, uri, args, kwargs, cs, wait, &sent)

@@ -57,6 +57,9 @@ type Client struct {
 	// counters of Stats.
 	obs   *hookSet
 	stats stats
+	// templates caches Template by URI for the hooks, templateN entries.
+	templates sync.Map
+	templateN atomic.Int32
 }
 
 // stopHook is a function registered with OnStop.

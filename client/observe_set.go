@@ -216,10 +216,29 @@ func (hs *hookSet) onPong() func(time.Duration) {
 	}
 }
 
+// maxTemplates bounds the templates a client keeps.
+const maxTemplates = 1024
+
+// template returns Template(uri), from the client's cache while it holds
+// fewer than maxTemplates: an operation on a URI seen before allocates
+// nothing for it.
+func (c *Client) template(uri string) string {
+	if t, ok := c.templates.Load(uri); ok {
+		return t.(string)
+	}
+	t := Template(uri)
+	if c.templateN.Load() < maxTemplates {
+		if _, loaded := c.templates.LoadOrStore(uri, t); !loaded {
+			c.templateN.Add(1)
+		}
+	}
+	return t
+}
+
 // opOf describes the operation method makes on uri; table is set for the
 // operations of the data backend.
-func opOf(method, uri, table string) Op {
-	op := Op{Method: method, URI: uri, Template: Template(uri), Table: table}
+func (c *Client) opOf(method, uri, table string) Op {
+	op := Op{Method: method, URI: uri, Template: c.template(uri), Table: table}
 	switch {
 	case method == "AppendToTable" || method == "AppendRowsToTable":
 		op.Kind = OpAppend

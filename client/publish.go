@@ -5,8 +5,6 @@ package client
 import (
 	"context"
 	"time"
-
-	"github.com/flockgo/ironflock/client/internal/engine"
 )
 
 // PublishOption changes how Publish publishes; pass it among the arguments
@@ -80,14 +78,14 @@ func (c *Client) publishObserved(ctx context.Context, op, topic string, args []a
 	start := time.Now()
 	obs := c.obs.traffic()
 	if obs {
-		desc = opOf(op, topic, "")
+		desc = c.opOf(op, topic, "")
 		ctx = c.obs.startSend(ctx, desc)
 	}
 	var sent int
 	s, err := c.waitSession(ctx, op, topic, wait)
 	if err == nil {
 		c.stats.pendingAcks.Add(1)
-		err = s.PublishWith(ctx, topic, args, kwargs, engine.PublishOptions{Trace: c.traceOf(ctx), Sent: &sent})
+		err = s.PublishTraced(ctx, topic, args, kwargs, c.traceOf(ctx), &sent)
 		c.stats.pendingAcks.Add(-1)
 		err = opErr(op, topic, wampError(err))
 	}

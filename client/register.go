@@ -229,7 +229,7 @@ func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine
 	if !c.obs.processing() {
 		return reg.run(ctx, e)
 	}
-	op := Op{Kind: OpInvocation, URI: reg.proc.URI, Template: Template(reg.proc.URI)}
+	op := Op{Kind: OpInvocation, URI: reg.proc.URI, Template: c.template(reg.proc.URI)}
 	ctx = c.obs.startProcess(ctx, op)
 	start := time.Now()
 	p, err := reg.run(ctx, e)

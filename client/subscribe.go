@@ -130,7 +130,7 @@ func (c *Client) newDelivery(label string, limit int, handler EventHandler) *del
 
 // processEvent runs handler over ev with the hooks told.
 func (c *Client) processEvent(ctx context.Context, label string, q *delivery, ev *Event, handler EventHandler) {
-	op := Op{Kind: OpEvent, URI: ev.Topic, Template: Template(ev.Topic)}
+	op := Op{Kind: OpEvent, URI: ev.Topic, Template: c.template(ev.Topic)}
 	ctx = c.obs.startProcess(ctx, op)
 	start := time.Now()
 	d := Delivery{Queued: q.Len()}

@@ -261,3 +261,18 @@ func (e *Exporter) OnJoin(_ string, _ uint64, reconnect bool) {
 func (e *Exporter) OnKeepalive(rtt time.Duration) {
 	e.m.keepalive.Record(context.Background(), rtt.Seconds(), metric.WithAttributes(systemWAMP))
 }
+
+// The interfaces an Exporter implements.
+var (
+	_ client.TracePropagator  = (*Exporter)(nil)
+	_ client.HookSendStart    = (*Exporter)(nil)
+	_ client.HookPublish      = (*Exporter)(nil)
+	_ client.HookAppend       = (*Exporter)(nil)
+	_ client.HookCall         = (*Exporter)(nil)
+	_ client.HookProcessStart = (*Exporter)(nil)
+	_ client.HookEvent        = (*Exporter)(nil)
+	_ client.HookInvocation   = (*Exporter)(nil)
+	_ client.HookRefusal      = (*Exporter)(nil)
+	_ client.HookJoin         = (*Exporter)(nil)
+	_ client.HookKeepalive    = (*Exporter)(nil)
+)

@@ -92,3 +92,14 @@ func (e *Exporter) OnTool(ctx context.Context, c agent.ToolCall) {
 		span.SetStatus(codes.Error, "invalid arguments")
 	}
 }
+
+// The interfaces of packages outbox, files and agent an Exporter
+// implements.
+var (
+	_ outbox.HookEnqueue    = (*Exporter)(nil)
+	_ outbox.HookDeliver    = (*Exporter)(nil)
+	_ outbox.HookDeadLetter = (*Exporter)(nil)
+	_ outbox.HookDepth      = (*Exporter)(nil)
+	_ files.HookTransfer    = (*Exporter)(nil)
+	_ agent.HookTool        = (*Exporter)(nil)
+)
