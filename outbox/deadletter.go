@@ -85,11 +85,11 @@ func (o *Outbox) deadLetter(table string, recs []record, refusal error) {
 	o.mu.Unlock()
 	o.undelivered(moved, true)
 	o.leaving.Unlock()
-	o.checkWaiters()
 	if o.hooks != nil {
 		o.hooks.deadLettered(table, moved, refusal)
 	}
 	o.depthChanged()
+	o.checkWaiters()
 	o.noteError(refusal)
 	o.log.Warn("outbox: rows refused for good moved to the dead-letter list", "table", table, "rows", len(moved), "err", refusal)
 }

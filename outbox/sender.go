@@ -159,7 +159,6 @@ func (o *Outbox) step(table string, st *tableState) {
 		if o.remove(table, recs) != nil && o.set.idColumn != "" {
 			st.verify = len(recs) // stored but still queued: look them up
 		}
-		o.delivered(table, recs)
 	case again:
 		// The client waits for its supervisor's next session on the next send.
 	case stopped:
@@ -329,9 +328,10 @@ func (o *Outbox) lookup(table string, recs []record) ([]record, error) {
 // remove deletes delivered rows from the queue.
 func (o *Outbox) remove(table string, recs []record) error {
 	var rows, bytes int64
+	var gone []record
 	o.leaving.Lock()
 	err := o.db.Update(func(tx *bolt.Tx) error {
-		rows, bytes = 0, 0
+		rows, bytes, gone = 0, 0, gone[:0]
 		b := tx.Bucket(bucketQueue).Bucket([]byte(table))
 		for _, r := range recs {
 			k := u64(r.seq)
@@ -342,6 +342,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 				return err
 			}
 			rows, bytes = rows+1, bytes+int64(r.size)
+			gone = append(gone, r)
 		}
 		return addCounts(tx, -rows, -bytes)
 	})
@@ -357,8 +358,9 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.lastDelivery = time.Now()
 	o.mu.Unlock()
 	o.leaving.Unlock()
-	o.checkWaiters()
+	o.delivered(table, gone) // before a Flush waiting for them returns
 	o.depthChanged()
+	o.checkWaiters()
 	return nil
 }
 
