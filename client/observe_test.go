@@ -149,10 +149,16 @@ func TestTemplate(t *testing.T) {
 }
 
 func TestHooksAndTraceOverTheWire(t *testing.T) {
+	for _, ser := range []client.Serializer{client.MsgPack, client.JSON} {
+		t.Run(ser.String(), func(t *testing.T) { testHooksAndTrace(t, ser) })
+	}
+}
+
+func testHooksAndTrace(t *testing.T, ser client.Serializer) {
 	f := tableFleet(t)
 	ra, rb := &recorder{}, &recorder{}
-	a := connect(t, f.a, client.WithHooks(ra), client.WithTracePropagation(testPropagator{}))
-	b := connect(t, f.b, client.WithHooks(rb), client.WithTracePropagation(testPropagator{}))
+	a := connect(t, f.a, client.WithHooks(ra), client.WithTracePropagation(testPropagator{}), client.WithSerializer(ser))
+	b := connect(t, f.b, client.WithHooks(rb), client.WithTracePropagation(testPropagator{}), client.WithSerializer(ser))
 	ctx := ctxT(t)
 	const parent = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"
 	traced := context.WithValue(ctx, traceKey{}, testTrace{parent, "k=v"})
