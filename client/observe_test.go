@@ -284,3 +284,27 @@ func TestStatsCountReconnects(t *testing.T) {
 		t.Errorf("after one drop: leaves %v, joins %d; want 1 and 2", r.leaves, r.joins)
 	}
 }
+
+// pongs hands every keepalive round trip to a channel.
+type pongs chan time.Duration
+
+func (p pongs) OnKeepalive(rtt time.Duration) {
+	select {
+	case p <- rtt:
+	default:
+	}
+}
+
+func TestKeepaliveHook(t *testing.T) {
+	f := newFleet(t)
+	p := make(pongs, 1)
+	connect(t, f.a, client.WithHooks(p), client.WithKeepalive(client.MinKeepaliveIdle, client.MinPongTimeout))
+	select {
+	case rtt := <-p:
+		if rtt <= 0 {
+			t.Errorf("keepalive round trip %v, want positive", rtt)
+		}
+	case <-ctxT(t).Done():
+		t.Fatal("no keepalive round trip reported on an idle link")
+	}
+}
