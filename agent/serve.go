@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -92,23 +93,39 @@ func (s *Service) Unregister(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// serve handles one invocation of the bound tool.
+// serve handles one invocation of the bound tool, telling its hooks.
 func (b *binding) serve(ctx context.Context, inv *client.Invocation) (any, error) {
+	if len(b.tool.hooks) == 0 {
+		res, _, err := b.run(ctx, inv)
+		return res, err
+	}
+	start := time.Now()
+	res, invalid, err := b.run(ctx, inv)
+	call := ToolCall{Topic: b.topic, Invalid: invalid, Took: time.Since(start), Err: err}
+	for _, h := range b.tool.hooks {
+		h.OnTool(ctx, call)
+	}
+	return res, err
+}
+
+// run validates the arguments, runs the tool and checks its result's
+// size; invalid reports arguments refused before the tool ran.
+func (b *binding) run(ctx context.Context, inv *client.Invocation) (res any, invalid bool, err error) {
 	obj, err := b.params.argumentObject(inv.Args, inv.Kwargs)
 	if err != nil {
-		return nil, InvalidArgument("invalid arguments: %v", err)
+		return nil, true, InvalidArgument("invalid arguments: %v", err)
 	}
 	if msg := validate(b.schema, b.props, obj); msg != "" {
-		return nil, InvalidArgument("%s", msg)
+		return nil, true, InvalidArgument("%s", msg)
 	}
-	res, err := b.tool.call(ctx, obj)
+	res, err = b.tool.call(ctx, obj)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	if err := checkSize(res, b.tool.maxResult); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return res, nil
+	return res, false, nil
 }
 
 // checkSize refuses a result whose JSON encoding is over limit bytes.

@@ -23,6 +23,7 @@ type Tool struct {
 	args      reflect.Type // the argument struct of a typed tool; nil when untyped
 	call      func(ctx context.Context, args map[string]any) (any, error)
 	maxResult int
+	hooks     []HookTool // WithHooks
 }
 
 // Topic returns the topic the tool serves: the name it is registered

@@ -54,6 +54,7 @@ type callSettings struct {
 	waitReg    time.Duration // WaitForRegistration; 0: no retries
 	into       any           // Into's pointer; nil: none
 	intoNil    bool          // Into was given a nil pointer
+	table      string        // the table of a data-backend call, for the hooks
 }
 
 type callOption func(*callSettings)
@@ -137,7 +138,23 @@ func callArgs(op, uri string, args []any) ([]any, map[string]any, callSettings, 
 }
 
 // call makes one CALL of an encoded payload.
+// With hooks it tells them, and with trace propagation it sends the trace
+// context of ctx.
 func (c *Client) call(ctx context.Context, op, uri string, args []any, kwargs map[string]any, cs callSettings, wait time.Duration) (*Result, error) {
+	if !c.obs.traffic() {
+		return c.callOnce(ctx, op, uri, args, kwargs, cs, wait, nil)
+	}
+	start := time.Now()
+	desc := c.opOf(op, uri, cs.table)
+	ctx = c.obs.startSend(ctx, desc)
+	var sent int
+	res, err := c.callOnce(ctx, op, uri, args, kwargs, cs, wait, &sent)
+	c.obs.sent(ctx, desc, Outcome{Bytes: sent, Latency: time.Since(start), Err: err})
+	return res, err
+}
+
+// callOnce makes the call; sent, when set, receives the size of the CALL.
+func (c *Client) callOnce(ctx context.Context, op, uri string, args []any, kwargs map[string]any, cs callSettings, wait time.Duration, sent *int) (*Result, error) {
 	if cs.timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, cs.timeout)
@@ -147,14 +164,20 @@ func (c *Client) call(ctx context.Context, op, uri string, args []any, kwargs ma
 	if err != nil {
 		return nil, err
 	}
-	opts := engine.CallOptions{Timeout: cs.timeout, DiscloseMe: cs.discloseMe}
+	opts := engine.CallOptions{Timeout: cs.timeout, DiscloseMe: cs.discloseMe, Sent: sent}
+	var tr engine.Trace
+	if c.set.tracer != nil {
+		tr = c.traceOf(ctx)
+	}
 	if cs.progress != nil {
 		opts.Progress = func(p engine.Payload) { cs.progress(&Result{Args: p.Args, Kwargs: p.Kwargs}) }
 	}
 	if cs.into != nil {
 		opts.Decode = func(r *engine.Reader) error { return decodePayloadRaw(r, cs.into) }
 	}
-	res, err := s.Call(ctx, uri, args, kwargs, opts)
+	c.stats.pendingCalls.Add(1)
+	res, err := s.CallTraced(ctx, uri, args, kwargs, opts, tr)
+	c.stats.pendingCalls.Add(-1)
 	if err != nil {
 		return nil, wampError(err)
 	}

@@ -53,6 +53,14 @@ type Client struct {
 	attempts  *engine.Queue[error] // runs the attempt handler, once an attempt ended
 
 	test atomic.Pointer[testHooks] // nil outside tests
+
+	// obs is the WithHooks hooks, nil when none was given; stats the
+	// counters of Stats.
+	obs   *hookSet
+	stats stats
+	// templates caches Template by URI for the hooks, templateN entries.
+	templates sync.Map
+	templateN atomic.Int32
 }
 
 // stopHook is a function registered with OnStop.
@@ -104,6 +112,9 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 	}
 	if s.realm != "" {
 		c.realm = s.realm
+	}
+	if c.set.hooks.n > 0 {
+		c.obs = &c.set.hooks
 	}
 	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
 	return c

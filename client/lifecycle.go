@@ -128,6 +128,7 @@ func (c *Client) Stop(ctx context.Context) error {
 	if s := c.live.Swap(nil); s != nil {
 		c.cur.CompareAndSwap(s, nil)
 		err = errors.Join(err, s.Leave(ctx))
+		c.obs.left(c.realm, s.ID(), ErrStopped)
 	}
 	c.baseCancel()
 	c.mu.Lock()

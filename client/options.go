@@ -88,6 +88,9 @@ type settings struct {
 	invocationLimit            int
 
 	errs []error
+	// hooks are the WithHooks hooks; tracer the WithTracePropagation seam.
+	hooks  hookSet
+	tracer TracePropagator
 }
 
 func defaultSettings() settings {

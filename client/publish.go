@@ -55,10 +55,42 @@ func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 }
 
 // publish sends an acknowledged PUBLISH of an already encoded payload.
+// Without hooks or trace propagation it goes the way it always went, with
+// two atomic updates for Stats.
 func (c *Client) publish(ctx context.Context, op, topic string, args []any, kwargs map[string]any, wait time.Duration) error {
+	if c.obs.traffic() || c.set.tracer != nil {
+		return c.publishObserved(ctx, op, topic, args, kwargs, wait)
+	}
 	s, err := c.waitSession(ctx, op, topic, wait)
 	if err != nil {
 		return err
 	}
-	return opErr(op, topic, wampError(s.Publish(ctx, topic, args, kwargs)))
+	c.stats.pendingAcks.Add(1)
+	err = s.Publish(ctx, topic, args, kwargs)
+	c.stats.pendingAcks.Add(-1)
+	return opErr(op, topic, wampError(err))
+}
+
+// publishObserved is publish with the hooks told and the trace context
+// sent.
+func (c *Client) publishObserved(ctx context.Context, op, topic string, args []any, kwargs map[string]any, wait time.Duration) error {
+	var desc Op
+	start := time.Now()
+	obs := c.obs.traffic()
+	if obs {
+		desc = c.opOf(op, topic, "")
+		ctx = c.obs.startSend(ctx, desc)
+	}
+	var sent int
+	s, err := c.waitSession(ctx, op, topic, wait)
+	if err == nil {
+		c.stats.pendingAcks.Add(1)
+		err = s.PublishTraced(ctx, topic, args, kwargs, c.traceOf(ctx), &sent)
+		c.stats.pendingAcks.Add(-1)
+		err = opErr(op, topic, wampError(err))
+	}
+	if obs {
+		c.obs.sent(ctx, desc, Outcome{Bytes: sent, Latency: time.Since(start), Err: err})
+	}
+	return err
 }

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync/atomic"
+	"time"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -221,6 +222,27 @@ func (c *Client) Unregister(ctx context.Context, reg *Registration) error {
 // serve runs the handler for one invocation: a panic becomes an error, the
 // result is encoded for the YIELD, and an error for the ERROR.
 func (reg *Registration) serve(ctx context.Context, e engine.Invocation) (engine.Payload, error) {
+	c := reg.c
+	if e.Trace.Parent != "" {
+		ctx = c.continued(ctx, e.Trace)
+	}
+	if !c.obs.processing() {
+		return reg.run(ctx, e)
+	}
+	op := Op{Kind: OpInvocation, URI: reg.proc.URI, Template: c.template(reg.proc.URI)}
+	ctx = c.obs.startProcess(ctx, op)
+	start := time.Now()
+	p, err := reg.run(ctx, e)
+	out := Outcome{Latency: time.Since(start), Err: err}
+	for _, h := range c.obs.invocation {
+		h.OnInvocation(ctx, op, out)
+	}
+	c.obs.refused(op, err)
+	return p, err
+}
+
+// run runs the handler for one invocation.
+func (reg *Registration) run(ctx context.Context, e engine.Invocation) (engine.Payload, error) {
 	inv := &Invocation{Procedure: reg.proc.URI, Args: e.Args, Kwargs: e.Kwargs, CallerAuthID: e.CallerAuthID,
 		CallerSession: e.CallerSession, e: e, lazy: reg.proc.Raw}
 	var res any

@@ -72,6 +72,7 @@ func (c *Client) setStateLocked(st State) {
 	if c.state == st {
 		return
 	}
+	c.obs.stateChanged(c.state, st)
 	c.state = st
 	close(c.changed)
 	c.changed = make(chan struct{})

@@ -7,6 +7,7 @@ package client
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
 	"github.com/flockgo/ironflock/internal/wire"
@@ -24,6 +25,11 @@ type Event struct {
 	// (on the platform: the device serial number).
 	PublisherAuthID string
 	PublicationID   uint64
+
+	// trace is the trace context the event carried; at its arrival on the
+	// link, taken only when a hook watches events.
+	trace engine.Trace
+	at    time.Time
 }
 
 // Decode decodes the event's first positional argument into v (or its
@@ -66,10 +72,11 @@ type subGroup struct {
 	key    subKey
 	topic  *engine.Topic // the same on every session
 	locals atomic.Pointer[[]*Subscription]
+	timed  bool // a hook watches events: their arrival is taken
 }
 
-func newSubGroup(key subKey) *subGroup {
-	g := &subGroup{key: key}
+func newSubGroup(key subKey, timed bool) *subGroup {
+	g := &subGroup{key: key, timed: timed}
 	g.topic = &engine.Topic{URI: key.topic, Match: key.match, Deliver: g.deliver}
 	return g
 }
@@ -84,7 +91,10 @@ func (g *subGroup) list() []*Subscription {
 // deliver hands an event to every local subscription, on the session's
 // reader: one *Event, shared by all of them.
 func (g *subGroup) deliver(e engine.Event) {
-	ev := &Event{Topic: e.Topic, Args: e.Args, Kwargs: e.Kwargs, PublisherAuthID: e.PublisherAuthID, PublicationID: e.PublicationID}
+	ev := &Event{Topic: e.Topic, Args: e.Args, Kwargs: e.Kwargs, PublisherAuthID: e.PublisherAuthID, PublicationID: e.PublicationID, trace: e.Trace}
+	if g.timed {
+		ev.at = time.Now()
+	}
 	for _, sub := range g.list() {
 		sub.d.Put(ev)
 	}
@@ -103,10 +113,35 @@ func (c *Client) newDelivery(label string, limit int, handler EventHandler) *del
 		limit = c.set.eventQueueLimit
 	}
 	warn := c.overloadWarning("ironflock: a subscription's handler cannot keep up; dropping its oldest queued events", "topic", label, "queue_limit", limit)
-	return engine.NewBoundedQueue(c.baseCtx, limit, func(dropped uint64) { warn("dropped", dropped) },
+	var q *delivery
+	q = engine.NewBoundedQueue(c.baseCtx, limit, func(dropped uint64) { warn("dropped", dropped) },
 		func(ctx context.Context, ev *Event) {
+			if ev.trace.Parent != "" {
+				ctx = c.continued(ctx, ev.trace)
+			}
+			if c.obs.processing() {
+				c.processEvent(ctx, label, q, ev, handler)
+				return
+			}
 			c.safely("event handler", label, func() { handler(ctx, ev) })
 		})
+	return q
+}
+
+// processEvent runs handler over ev with the hooks told.
+func (c *Client) processEvent(ctx context.Context, label string, q *delivery, ev *Event, handler EventHandler) {
+	op := Op{Kind: OpEvent, URI: ev.Topic, Template: c.template(ev.Topic)}
+	ctx = c.obs.startProcess(ctx, op)
+	start := time.Now()
+	d := Delivery{Queued: q.Len()}
+	if !ev.at.IsZero() {
+		d.Lag = start.Sub(ev.at)
+	}
+	c.safely("event handler", label, func() { handler(ctx, ev) })
+	d.Took = time.Since(start)
+	for _, h := range c.obs.event {
+		h.OnEvent(ctx, op, d)
+	}
 }
 
 // Subscription is an active subscription. It is restored after every
@@ -208,7 +243,7 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *engine.Session, error)
 	}
 	g := c.groups[sub.key]
 	if g == nil {
-		g = newSubGroup(sub.key)
+		g = newSubGroup(sub.key, c.obs.processing())
 		c.groups[sub.key] = g
 	}
 	next := append(append([]*Subscription(nil), g.list()...), sub)

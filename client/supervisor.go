@@ -38,6 +38,8 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 		}
 		if err == nil {
 			joined := time.Now()
+			c.stats.sessions.Add(1)
+			c.obs.joined(c.realm, s.ID(), everConnected)
 			if everConnected {
 				c.logReconnected(n, joined.Sub(lost))
 			}
@@ -48,6 +50,7 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 			case <-s.Done():
 				lost = time.Now()
 				c.withdraw(s)
+				c.obs.left(c.realm, s.ID(), s.Err())
 				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.realm, "reason", s.Err())
 			case <-ctx.Done():
 				return // Stop says goodbye on the live session
@@ -133,6 +136,8 @@ func (c *Client) logReconnected(n restored, downtime time.Duration) {
 func (c *Client) connectOnce(ctx context.Context) (*engine.Session, restored, error) {
 	cred := c.resolveCredential()
 	realm := c.realm
+	c.obs.dialing(c.url)
+	dialStart := time.Now()
 	s, err := engine.Connect(ctx, engine.Config{
 		URL:              c.url,
 		Realm:            realm,
@@ -145,7 +150,10 @@ func (c *Client) connectOnce(ctx context.Context) (*engine.Session, restored, er
 		PongTimeout:      c.set.pongTimeout,
 		Stop:             c.stopCh,
 		Logger:           c.log,
+		Counters:         &c.stats.wire,
+		OnPong:           c.obs.onPong(),
 	})
+	c.obs.dialed(c.url, time.Since(dialStart), wampError(err))
 	if err != nil {
 		err = wampError(err)
 		if isWampURI(err, wire.ErrAuthenticationFailed) {

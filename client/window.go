@@ -68,6 +68,7 @@ func (c *Client) tableCall(ctx context.Context, op, table, uri string, args []an
 	deadline := c.windowDeadline()
 	delay := notServedInitial
 	refusals := 0
+	cs.table = table
 	for {
 		res, err := c.call(ctx, op, uri, args, kwargs, cs, c.waitFor(deadline))
 		if c.resend(err, deadline) {

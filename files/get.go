@@ -92,7 +92,7 @@ func (s *Store) getToFile(ctx context.Context, key, path string, set *callSettin
 
 // get writes the object to w and returns its metadata and, on failure,
 // the procedure concerned.
-func (s *Store) get(ctx context.Context, key string, w io.Writer, set *callSettings) (*Object, string, error) {
+func (s *Store) getObject(ctx context.Context, key string, w io.Writer, set *callSettings) (*Object, string, error) {
 	if err := checkKey("key", key); err != nil {
 		return nil, wire.FilesGet, err
 	}

@@ -14,7 +14,8 @@ import (
 type StoreOption func(*storeSettings)
 
 type storeSettings struct {
-	http *http.Client
+	http  *http.Client
+	hooks []HookTransfer
 }
 
 // WithHTTPClient sets the HTTP client of direct transfers. By default the

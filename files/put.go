@@ -64,7 +64,7 @@ func (s *Store) PutFile(ctx context.Context, key, path string, opts ...Option) (
 
 // put stores size bytes of r, inline or directly, and returns the
 // procedure that failed, if any.
-func (s *Store) put(ctx context.Context, key string, r io.Reader, size int64, set *callSettings) (*Object, string, error) {
+func (s *Store) putObject(ctx context.Context, key string, r io.Reader, size int64, set *callSettings) (*Object, string, error) {
 	if err := checkKey("key", key); err != nil {
 		return nil, wire.FilesPut, err
 	}

@@ -18,8 +18,9 @@ import (
 // Store is the managed file storage of the app's data backend, reached
 // through a started client. It is safe for concurrent use.
 type Store struct {
-	c  *client.Client
-	hc *http.Client
+	c     *client.Client
+	hc    *http.Client
+	hooks []HookTransfer // WithHooks
 
 	mu  sync.Mutex
 	cat *Catalog // nil until the first Catalog
@@ -37,7 +38,7 @@ func New(c *client.Client, opts ...StoreOption) *Store {
 			o(&set)
 		}
 	}
-	s := &Store{c: c, hc: set.http}
+	s := &Store{c: c, hc: set.http, hooks: set.hooks}
 	if s.hc == nil {
 		tr := http.DefaultTransport.(*http.Transport).Clone()
 		tr.DisableCompression = true

@@ -29,6 +29,7 @@ type appendReq struct {
 	rows     [][]byte // encoded rows
 	size     int64    // their size on disk, records and keys
 	appended time.Time
+	trace    traceCtx // the trace context of the caller's ctx
 	done     chan appendRes
 }
 
@@ -102,13 +103,14 @@ func (o *Outbox) append(ctx context.Context, op, table string, rows []map[string
 		return nil, opErr(op, table, err)
 	}
 	req := &appendReq{table: table, rows: make([][]byte, len(rows)), appended: time.Now()}
+	req.trace.parent, req.trace.state = o.c.InjectTrace(ctx)
 	for i, r := range rows {
 		b, err := encodeWire(nil, r)
 		if err != nil {
 			return nil, opErr(op, table, reason(ErrInvalidArgument, "rows[%d]: %v", i, err))
 		}
 		req.rows[i] = b
-		req.size += recordSize(req.appended, b)
+		req.size += recordSize(req.appended, b) + int64(req.trace.size())
 	}
 	if (o.set.maxRows > 0 && int64(len(rows)) > o.set.maxRows) || (o.set.maxBytes > 0 && req.size > o.set.maxBytes) {
 		return nil, opErr(op, table, reason(ErrFull, "%d rows of %d bytes exceed the limit itself (%s)", len(rows), req.size, o.set.limits()))
@@ -130,6 +132,9 @@ func (o *Outbox) append(ctx context.Context, op, table string, rows []map[string
 		o.appends <- req // the committer runs until every appender is gone
 		res := <-req.done
 		if !errors.Is(res.err, errNoRoom) {
+			if res.err == nil && o.hooks != nil {
+				o.hooks.enqueued(ctx, table, res.ids, req.size)
+			}
 			return res.ids, opErr(op, table, res.err)
 		}
 		select {
@@ -212,7 +217,7 @@ func (o *Outbox) commit(group []*appendReq) {
 			for j, row := range req.rows {
 				seq++
 				ids[j] = rowID(o.prefix, seq)
-				val := encodeRecord(ids[j], req.appended, row)
+				val := encodeRecord(ids[j], req.appended, req.trace, row)
 				if err := b.Put(u64(seq), val); err != nil {
 					return err
 				}
@@ -239,6 +244,7 @@ func (o *Outbox) commit(group []*appendReq) {
 		o.pendingBytes += bytes - bytes0
 		o.counts.dropped += uint64(len(dropped))
 		o.mu.Unlock()
+		o.depthChanged()
 		if len(dropped) > 0 {
 			o.undelivered(dropped, false)
 		}

@@ -85,6 +85,10 @@ func (o *Outbox) deadLetter(table string, recs []record, refusal error) {
 	o.mu.Unlock()
 	o.undelivered(moved, true)
 	o.leaving.Unlock()
+	if o.hooks != nil {
+		o.hooks.deadLettered(table, moved, refusal)
+	}
+	o.depthChanged()
 	o.checkWaiters()
 	o.noteError(refusal)
 	o.log.Warn("outbox: rows refused for good moved to the dead-letter list", "table", table, "rows", len(moved), "err", refusal)
@@ -247,7 +251,7 @@ func (o *Outbox) takeDead(ctx context.Context, ids []string, requeue bool) (int,
 					return err
 				}
 				seq++
-				val := encodeRecord(d.ID, d.Appended, row)
+				val := encodeRecord(d.ID, d.Appended, traceCtx{}, row)
 				if err := b.Put(u64(seq), val); err != nil {
 					return err
 				}

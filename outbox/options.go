@@ -53,6 +53,8 @@ type settings struct {
 	retryMax     time.Duration
 	lockTimeout  time.Duration
 	logger       *slog.Logger
+	hooks        hookSet
+	errs         []error
 }
 
 // settingsOf returns the defaults with opts applied, as Open takes them.
@@ -144,6 +146,8 @@ func (s *settings) limits() string {
 // check refuses settings that cannot work.
 func (s *settings) check() error {
 	switch {
+	case len(s.errs) > 0:
+		return reason(ErrInvalidArgument, "%v", s.errs[0])
 	case s.maxRows < 0 || s.maxBytes < 0:
 		return reason(ErrInvalidArgument, "negative size limit")
 	case s.policy < Block || s.policy > DropOldest:

@@ -33,6 +33,8 @@ type Outbox struct {
 	done      sync.WaitGroup // committer and sender
 	appending sync.WaitGroup // Append calls under way
 	unhook    func()
+	unreport  func()   // ends the report of the depth to the client's Stats
+	hooks     *hookSet // WithHooks; nil when none
 
 	// leaving is held while rows leave the queue on disk (delivered,
 	// dead-lettered, dropped) until memory accounts for them, and while
@@ -102,8 +104,16 @@ func Open(c *client.Client, dir string, opts ...Option) (*Outbox, error) {
 		_ = db.Close()
 		return nil, opErr(op, "", err)
 	}
+	if set.hooks.n > 0 {
+		o.hooks = &o.set.hooks
+	}
 	o.sctx, o.scancel = context.WithCancelCause(context.Background())
 	o.unhook = c.OnStop(func(context.Context) { o.scancel(client.ErrStopped) })
+	o.unreport = c.ReportOutbox(func() (int64, int64) {
+		o.mu.Lock()
+		defer o.mu.Unlock()
+		return o.pending, o.pendingBytes
+	})
 	o.done.Add(2)
 	go o.committer()
 	go o.sender(verify)
@@ -166,6 +176,7 @@ func (o *Outbox) Close() error {
 	close(o.stopWrite)
 	o.scancel(ErrClosed)
 	o.unhook()
+	o.unreport()
 	o.done.Wait()
 	o.failWaiters(ErrClosed)
 	return opErr("Close", "", diskErr(o.db.Close()))

@@ -284,6 +284,9 @@ func (o *Outbox) send(table string, recs []record) error {
 	}
 	ctx, cancel := context.WithTimeout(o.sctx, o.set.sendTimeout)
 	defer cancel()
+	// The batch goes in the trace of its first row; every row's own trace
+	// gets its delivery through HookDeliver (see delivered).
+	ctx = o.c.ExtractTrace(ctx, recs[0].trace.parent, recs[0].trace.state)
 	res, err := o.c.AppendRowsToTable(ctx, table, rows)
 	if err == nil && res.Count != len(rows) {
 		o.log.Warn("outbox: the data backend acknowledged a different number of rows", "table", table, "sent", len(rows), "count", res.Count)
@@ -325,9 +328,10 @@ func (o *Outbox) lookup(table string, recs []record) ([]record, error) {
 // remove deletes delivered rows from the queue.
 func (o *Outbox) remove(table string, recs []record) error {
 	var rows, bytes int64
+	var gone []record
 	o.leaving.Lock()
 	err := o.db.Update(func(tx *bolt.Tx) error {
-		rows, bytes = 0, 0
+		rows, bytes, gone = 0, 0, gone[:0]
 		b := tx.Bucket(bucketQueue).Bucket([]byte(table))
 		for _, r := range recs {
 			k := u64(r.seq)
@@ -338,6 +342,7 @@ func (o *Outbox) remove(table string, recs []record) error {
 				return err
 			}
 			rows, bytes = rows+1, bytes+int64(r.size)
+			gone = append(gone, r)
 		}
 		return addCounts(tx, -rows, -bytes)
 	})
@@ -353,6 +358,8 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.lastDelivery = time.Now()
 	o.mu.Unlock()
 	o.leaving.Unlock()
+	o.delivered(table, gone) // before a Flush waiting for them returns
+	o.depthChanged()
 	o.checkWaiters()
 	return nil
 }

@@ -41,6 +41,10 @@ const (
 	formatName    = "ironflock-outbox"
 	formatVersion = 1
 	recordVersion = 1
+	// tracedVersion is the layout of a record that keeps the W3C trace
+	// context of its Append (docs/wire.md §13): version 1's fields with the
+	// traceparent and tracestate after the id. Untraced rows keep version 1.
+	tracedVersion = 2
 )
 
 var (
@@ -188,27 +192,50 @@ type record struct {
 	seq      uint64
 	id       string
 	appended time.Time
+	trace    traceCtx // the trace context of its Append; zero: none
 	row      map[string]any
 	size     int   // key and value bytes
 	damage   error // the record cannot be read (ErrCorrupt); only seq and size are set
 }
 
+// traceCtx is a W3C trace context: traceparent and tracestate.
+type traceCtx struct{ parent, state string }
+
+// size is what tr adds to a record on disk.
+func (tr traceCtx) size() int {
+	if tr.parent == "" {
+		return 0
+	}
+	return uvarintLen(len(tr.parent)) + len(tr.parent) + uvarintLen(len(tr.state)) + len(tr.state)
+}
+
+func uvarintLen(n int) int { return len(binary.AppendUvarint(nil, uint64(n))) }
+
 // encodeRecord is the value of a pending row: version, append time (Unix
-// nanoseconds), id, encoded row (codec.go). The id column is not in the
+// nanoseconds), id, for a traced row (version 2) its traceparent and
+// tracestate, then the encoded row (codec.go). The id column is not in the
 // row: the sender adds it, so the column may change between runs.
-func encodeRecord(id string, appended time.Time, row []byte) []byte {
-	b := make([]byte, 0, 1+binary.MaxVarintLen64+1+len(id)+len(row))
-	b = append(b, recordVersion)
+func encodeRecord(id string, appended time.Time, tr traceCtx, row []byte) []byte {
+	b := make([]byte, 0, 1+binary.MaxVarintLen64+1+len(id)+tr.size()+len(row))
+	if tr.parent == "" {
+		b = append(b, recordVersion)
+	} else {
+		b = append(b, tracedVersion)
+	}
 	b = binary.AppendVarint(b, appended.UnixNano())
 	b = appendString(b, id)
+	if tr.parent != "" {
+		b = appendString(appendString(b, tr.parent), tr.state)
+	}
 	return append(b, row...)
 }
 
 func decodeRecord(key, val []byte) (record, error) {
 	r := record{size: len(key) + len(val)}
-	if len(key) != 8 || len(val) == 0 || val[0] != recordVersion {
+	if len(key) != 8 || len(val) == 0 || val[0] != recordVersion && val[0] != tracedVersion {
 		return r, reason(ErrCorrupt, "queue record %x: unknown layout", key)
 	}
+	traced := val[0] == tracedVersion
 	r.seq = binary.BigEndian.Uint64(key)
 	b := val[1:]
 	nanos, n := binary.Varint(b)
@@ -221,6 +248,16 @@ func decodeRecord(key, val []byte) (record, error) {
 		return r, fmt.Errorf("%w: queue record %x: %w", ErrCorrupt, key, err)
 	}
 	r.id = string(id)
+	if traced {
+		var parent, state []byte
+		if parent, b, err = chunk(b); err == nil {
+			state, b, err = chunk(b)
+		}
+		if err != nil {
+			return r, fmt.Errorf("%w: queue record %x: trace context: %w", ErrCorrupt, key, err)
+		}
+		r.trace = traceCtx{string(parent), string(state)}
+	}
 	v, rest, err := decodeWire(b)
 	m, ok := v.(map[string]any)
 	if err == nil && (!ok || len(rest) != 0) {

@@ -11,6 +11,7 @@ import (
 	"log"
 	"log/slog"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	nxclient "github.com/gammazero/nexus/v3/client"
@@ -27,6 +28,7 @@ import (
 var clientKinds = []clientKind{
 	{Name: "sdk", supports: always, open: openSDK},
 	{Name: "sdk-any", supports: callOrServe, open: openSDKAny},
+	{Name: "sdk-hooks", supports: notServe, open: openSDKHooks},
 	{Name: "nexus", supports: notServe, open: openNexus},
 	{Name: "floor", supports: always, open: openFloor},
 	{Name: "floor-1g", supports: func(sc scenario) bool { return sc.InFlight > 1 && !sc.Serve }, open: openFloorPipelined},
@@ -40,13 +42,13 @@ func notServe(sc scenario) bool { return !sc.Serve }
 
 // sdkClient starts the repository's client with env, as an app would, in
 // sc's serialization.
-func sdkClient(ctx context.Context, env map[string]string, sc scenario) (*client.Client, func(), error) {
+func sdkClient(ctx context.Context, env map[string]string, sc scenario, opts ...client.Option) (*client.Client, func(), error) {
 	ser := client.MsgPack
 	if sc.JSON {
 		ser = client.JSON
 	}
-	c, err := client.New(client.WithEnv(env), client.WithSerializer(ser),
-		client.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
+	c, err := client.New(append([]client.Option{client.WithEnv(env), client.WithSerializer(ser),
+		client.WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil)))}, opts...)...)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,11 +75,32 @@ func openSDKAny(ctx context.Context, t target, sc scenario) (*workload, error) {
 	return openSDKAs(ctx, t, sc, false)
 }
 
-func openSDKAs(ctx context.Context, t target, sc scenario, typed bool) (*workload, error) {
+// openSDKHooks is openSDK with a counting hook (client.WithHooks), as a
+// metrics exporter would count: what the hooks cost.
+func openSDKHooks(ctx context.Context, t target, sc scenario) (*workload, error) {
+	return openSDKAs(ctx, t, sc, true, client.WithHooks(&countingHook{}))
+}
+
+// countingHook counts publications and calls with atomics.
+type countingHook struct{ n, bytes, nanos atomic.Int64 }
+
+func (h *countingHook) count(out client.Outcome) {
+	h.n.Add(1)
+	h.bytes.Add(int64(out.Bytes))
+	h.nanos.Add(int64(out.Latency))
+}
+
+// OnPublish implements client.HookPublish.
+func (h *countingHook) OnPublish(_ context.Context, _ client.Op, out client.Outcome) { h.count(out) }
+
+// OnCall implements client.HookCall.
+func (h *countingHook) OnCall(_ context.Context, _ client.Op, out client.Outcome) { h.count(out) }
+
+func openSDKAs(ctx context.Context, t target, sc scenario, typed bool, opts ...client.Option) (*workload, error) {
 	if sc.Serve {
 		return openSDKCallee(ctx, t, sc, typed)
 	}
-	c, stop, err := sdkClient(ctx, t.Fleet.Caller, sc)
+	c, stop, err := sdkClient(ctx, t.Fleet.Caller, sc, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@
 //
 //	go run ./cmd/flockbench [-duration 3s] [-count 1] [-warmup 500ms]
 //	                        [-scenarios pub1,pub16,call1,call16,call1-json,…]
-//	                        [-clients sdk,sdk-any,nexus,floor,floor-1g]
+//	                        [-clients sdk,sdk-any,sdk-hooks,nexus,floor,floor-1g]
 //	                        [-flockd PATH | -flockd-env FILE] [-json]
 //	                        [-with-js] [-with-python]
 //	go run ./cmd/flockbench -memory [-settle 2s] [-subscriptions 3000]
@@ -50,7 +50,9 @@
 // result into a struct (client.Into, one per caller) and an invocation's
 // arguments too (client.LazyArgs), answering with that struct; "sdk-any"
 // takes them in wire form instead (a *Result, an invocation's Args, which
-// it answers with); "nexus" is a raw nexus client (no serve scenarios);
+// it answers with); "sdk-hooks" is "sdk" with a counting hook
+// (client.WithHooks: what observing the client costs; no serve
+// scenarios); "nexus" is a raw nexus client (no serve scenarios);
 // "floor" is the floor client, with pre-encoded messages, and in the serve
 // scenarios the floor callee, answering every invocation with a
 // pre-encoded YIELD of the row. The client "floor-1g" is the floor client

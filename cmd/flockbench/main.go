@@ -78,7 +78,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.DurationVar(&o.warmup, "warmup", 500*time.Millisecond, "unmeasured run before the intervals of each client and scenario")
 	fs.IntVar(&o.count, "count", 1, "rounds: measured intervals per client and scenario, interleaved; the median is printed")
 	fs.StringVar(&o.scenarios, "scenarios", "all", "comma-separated `list` of pub1, pub16, call1, call16, call1-json, call16-json, serve1, serve16, serve1-json, serve16-json")
-	fs.StringVar(&o.clients, "clients", "all", "comma-separated `list` of sdk, sdk-any, nexus, floor, floor-1g")
+	fs.StringVar(&o.clients, "clients", "all", "comma-separated `list` of sdk, sdk-any, sdk-hooks, nexus, floor, floor-1g")
 	fs.StringVar(&o.flockd, "flockd", "", "flockd `binary` to start (default: go build ./cmd/flockd)")
 	fs.StringVar(&o.flockdEnv, "flockd-env", "", "environment `file` of a running flockd to use instead of starting one")
 	fs.BoolVar(&o.json, "json", false, "print the results as JSON")

@@ -120,6 +120,15 @@ const (
 	MatchExact         = "exact"
 )
 
+// OptTraceParent and OptTraceState carry a W3C trace context (traceparent,
+// tracestate) in the options of PUBLISH and CALL and the details of EVENT
+// and INVOCATION (docs/wire.md §12): WAMP leaves keys beginning with "_"
+// to implementations, and peers ignore unknown ones.
+const (
+	OptTraceParent = "_traceparent"
+	OptTraceState  = "_tracestate"
+)
+
 // Roles the platform's authenticator hands out.
 const (
 	RoleApp       = "app"

@@ -25,6 +25,8 @@ type CallOptions struct {
 	// Call then returns an empty Payload and Decode's error. (Progressive
 	// results still come as Payloads.)
 	Decode func(r *Reader) error
+	// Sent, when set, receives the size of the CALL as written.
+	Sent *int
 }
 
 // emptyList is the empty positional arguments: shared, never modified.
@@ -53,6 +55,13 @@ var noOptions = map[string]any{}
 // takes as long as its callee); when ctx ends first, CANCEL is sent in the
 // background and ctx's error returned.
 func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs map[string]any, opts CallOptions) (Payload, error) {
+	return s.CallTraced(ctx, procedure, args, kwargs, opts, Trace{})
+}
+
+// CallTraced is Call with tr, when set, in the CALL's options. (tr is not
+// among opts: its texts go into the message, which would make opts, and
+// the closures it holds, escape.)
+func (s *Session) CallTraced(ctx context.Context, procedure string, args []any, kwargs map[string]any, opts CallOptions, tr Trace) (Payload, error) {
 	id := s.nextID()
 	options := noOptions
 	if opts.Timeout > 0 || opts.DiscloseMe || opts.Progress != nil {
@@ -70,9 +79,13 @@ func (s *Session) Call(ctx context.Context, procedure string, args []any, kwargs
 		req.progress = newMailbox[*resultMsg]()
 	}
 	req.raw = opts.Decode != nil
-	req.call = callMsg{Request: id, Options: options, Procedure: procedure, Args: req.copyArgs(args), Kwargs: kwargs}
-	if err := s.send(id, &req.call, req); err != nil {
+	req.call = callMsg{Request: id, Options: traceOptions(options, tr), Procedure: procedure, Args: req.copyArgs(args), Kwargs: kwargs}
+	n, err := s.sendSized(id, &req.call, req)
+	if err != nil {
 		return Payload{}, err
+	}
+	if opts.Sent != nil {
+		*opts.Sent = n
 	}
 	var deliver func()
 	if req.progress != nil {

@@ -214,7 +214,7 @@ func (s *Session) serve(inv *invocation) {
 	defer s.handlers.Done()
 	p := inv.p
 	e := Invocation{Args: inv.args, Kwargs: inv.kwargs, CallerAuthID: inv.callerAuthID,
-		CallerSession: inv.caller, Progress: inv.progress, s: s, request: inv.request, inv: inv}
+		CallerSession: inv.caller, Progress: inv.progress, Trace: inv.trace, s: s, request: inv.request, inv: inv}
 	// A fast procedure's handlers are timed one in eight (a slow one among
 	// them is found by the watch when it runs on the session's goroutine).
 	var start time.Time

@@ -68,6 +68,10 @@ func decodeLazy(b []byte, json bool, keys *keyCache, lz *lazyMsgs) message {
 				d.setCaller(p.whole())
 			case string(k) == "caller_authid":
 				d.callerAuthID = p.detailText()
+			case string(k) == wire.OptTraceParent:
+				d.trace.Parent = p.uniqueText()
+			case string(k) == wire.OptTraceState:
+				d.trace.State = p.uniqueText()
 			default:
 				return false
 			}
@@ -124,6 +128,10 @@ func lazyJSON(b []byte, keys *keyCache, lz *lazyMsgs) message {
 				d.setCaller(p.whole())
 			case string(k) == "caller_authid":
 				d.callerAuthID = p.detailText()
+			case string(k) == wire.OptTraceParent:
+				d.trace.Parent = p.uniqueText()
+			case string(k) == wire.OptTraceState:
+				d.trace.State = p.uniqueText()
 			default:
 				return false
 			}
@@ -168,6 +176,7 @@ func (d *invocationDetails) from(details map[string]any) {
 	d.progress, _ = details[wire.OptReceiveProgress].(bool)
 	d.callerAuthID, _ = details["caller_authid"].(string)
 	d.setCaller(detailInt(details["caller"]))
+	d.trace = traceOf(details)
 }
 
 // whole reads a number as detailInt takes it from a decoded value.
@@ -225,6 +234,19 @@ func (p *parser) detailText() string {
 		p.u8()
 		s, _ := p.str(c)
 		return internText(p.keys, s)
+	}
+	p.skip(1)
+	return ""
+}
+
+// uniqueText is detailText for a text that differs with every message (a
+// traceparent): never kept by the key cache.
+func (p *parser) uniqueText() string {
+	c := p.peek()
+	if c >= 0xa0 && c <= 0xbf || c >= 0xd9 && c <= 0xdb {
+		p.u8()
+		s, _ := p.str(c)
+		return string(s)
 	}
 	p.skip(1)
 	return ""
@@ -363,4 +385,15 @@ func (p *jsonParser) detailText() string {
 		return ""
 	}
 	return internText(p.keys, p.text())
+}
+
+// uniqueText is detailText for a text that differs with every message (a
+// traceparent): never kept by the key cache.
+func (p *jsonParser) uniqueText() string {
+	p.ws()
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		p.skip(1)
+		return ""
+	}
+	return string(p.text())
 }

@@ -49,6 +49,13 @@ type link struct {
 	clk       clock
 	start     time.Time
 	lastRx    atomic.Int64 // nanoseconds since start, on clk
+	// counters, when set (before the join), count the messages and bytes
+	// written and read; onPong, when set, gets the round trip of each
+	// keepalive ping answered (pingAt: when it was sent, on clk; 0: none
+	// waits).
+	counters *Counters
+	onPong   func(time.Duration)
+	pingAt   atomic.Int64
 
 	closed    chan struct{}
 	closeOnce sync.Once
@@ -117,6 +124,9 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		if fc != nil {
 			fc.controls++
 		}
+		if at := l.pingAt.Swap(0); at != 0 && l.onPong != nil {
+			l.onPong(l.since() - time.Duration(at))
+		}
 		return nil
 	})
 	conn.SetPingHandler(func(data string) error {
@@ -150,19 +160,29 @@ func (l *link) silentFor() time.Duration {
 // flushed ends with the waiting requests' outcome unknown.
 func (l *link) write(msg message) error { return l.writeOrHold(msg, false) }
 
+// writeSized is write, which also returns the size of the message
+// written, in bytes.
+func (l *link) writeSized(msg message) (int, error) { return l.writeN(msg, false) }
+
 // writeOrHold writes msg; with hold (only on a link with frameConn) it
 // leaves its frame held (corked), for a later write or flushHeld to send
 // with what follows: the session's goroutine holds the answers it writes
 // while more messages wait to be read (inline.go), and flushes them before
 // it waits for more or leaves the reader role.
 func (l *link) writeOrHold(msg message, hold bool) error {
+	_, err := l.writeN(msg, hold)
+	return err
+}
+
+// writeN is writeOrHold, which also returns the size of msg encoded.
+func (l *link) writeN(msg message, hold bool) (int, error) {
 	l.queued.Add(1)
 	l.wmu.Lock()
 	// With writers still queued behind this one, its frame waits for the
 	// last of them, which sends them all at once; that one is committed to
 	// come, as its count was taken before it waited for the lock.
 	last := l.queued.Add(-1) == 0 && !hold
-	err := l.writeLocked(msg, !last)
+	n, err := l.writeLocked(msg, !last)
 	if hold {
 		l.held.Store(true)
 	}
@@ -170,7 +190,7 @@ func (l *link) writeOrHold(msg message, hold bool) error {
 		err = l.flushLocked(err)
 	}
 	l.wmu.Unlock()
-	return err
+	return n, err
 }
 
 // flushLocked sends the frames held, under wmu; a failure ends the link
@@ -197,15 +217,15 @@ func (l *link) flushHeld() {
 
 // writeLocked encodes msg and writes it, corked when more writers follow.
 // It runs under wmu.
-func (l *link) writeLocked(msg message, more bool) error {
+func (l *link) writeLocked(msg message, more bool) (int, error) {
 	select {
 	case <-l.closed:
-		return ErrConnectionLost
+		return 0, ErrConnectionLost
 	default:
 	}
 	b, err := encode(l.wbuf[:0], l.json, msg)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	l.wbuf = b
 	// The deadline moves only once half of the margin is used: each write
@@ -224,9 +244,13 @@ func (l *link) writeLocked(msg message, more bool) error {
 	}
 	if err != nil {
 		l.close(fmt.Errorf("write: %w", err))
-		return ErrConnectionLost
+		return 0, ErrConnectionLost
 	}
-	return nil
+	if c := l.counters; c != nil {
+		c.MessagesOut.Add(1)
+		c.BytesOut.Add(uint64(len(b)))
+	}
+	return len(b), nil
 }
 
 // maxKeptBuffer is the largest write or read buffer a link keeps for the
@@ -285,6 +309,10 @@ func (l *link) receive(control bool) (message, error) {
 	}
 	if cap(b) <= maxKeptBuffer {
 		l.rbuf = b
+	}
+	if c := l.counters; c != nil {
+		c.MessagesIn.Add(1)
+		c.BytesIn.Add(uint64(len(b)))
 	}
 	if l.fc != nil {
 		l.fc.consumed++ // and fill noted the traffic
@@ -362,6 +390,9 @@ func (l *link) keepalive(idle, pongTimeout time.Duration) {
 			continue
 		}
 		pingAt := l.since()
+		if l.onPong != nil {
+			l.pingAt.Store(max(int64(pingAt), 1))
+		}
 		if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(pongTimeout)); err != nil {
 			l.close(fmt.Errorf("keepalive ping: %w", err))
 			return

@@ -205,6 +205,7 @@ type invocationDetails struct {
 	progress     bool
 	caller       uint64
 	callerAuthID string
+	trace        Trace
 }
 
 // [INTERRUPT, INVOCATION.Request|id, Options|dict]

@@ -24,6 +24,8 @@ type Invocation struct {
 	CallerSession uint64
 	// Progress reports whether the caller asked for progressive results.
 	Progress bool
+	// Trace is the trace context the router forwarded in the details.
+	Trace Trace
 
 	s       *Session
 	request uint64

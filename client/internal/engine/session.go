@@ -47,6 +47,12 @@ type Config struct {
 	Stop <-chan struct{}
 	// Logger receives the engine's warnings; nil discards them.
 	Logger *slog.Logger
+	// Counters, when set, count the messages and bytes of the session's
+	// link, its join included.
+	Counters *Counters
+	// OnPong, when set, gets the round trip of every keepalive ping the
+	// router answers, on the reader's goroutine: it must not block.
+	OnPong func(rtt time.Duration)
 
 	clock clock // keepalive's time; nil is the system clock (tests set it)
 	// plainConn dials without frameConn, as for wss through a proxy: the
@@ -202,6 +208,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	l.counters, l.onPong = cfg.Counters, cfg.OnPong
 	w, err := join(ctx, l, cfg.Realm, cfg.AuthID, cfg.Auth, cfg.ResponseTimeout)
 	if err != nil {
 		l.close(err)
@@ -278,37 +285,44 @@ func (s *Session) stopped() bool {
 // nextID returns a session-scoped request ID (1 … 2^53).
 func (s *Session) nextID() uint64 { return s.reqID.Add(1) }
 
-// send registers req under id (when req is not nil) and writes msg. A
+// sendSized registers req under id (when req is not nil) and writes msg. A
 // write that fails sent nothing: a WebSocket message the link could not
 // write whole never reaches the router.
-func (s *Session) send(id uint64, msg message, req *request) error {
+//
+// It returns the size of msg as written.
+func (s *Session) sendSized(id uint64, msg message, req *request) (int, error) {
 	if req != nil {
 		s.mu.Lock()
 		if !s.Alive() {
 			s.mu.Unlock()
-			return s.lost(false)
+			return 0, s.lost(false)
 		}
 		s.pending.put(id, req)
 		s.mu.Unlock()
 	}
-	if err := s.l.write(msg); err != nil {
+	n, err := s.l.writeSized(msg)
+	if err != nil {
 		if req != nil {
 			s.mu.Lock()
 			s.pending.remove(id)
 			s.mu.Unlock()
 		}
 		if err == ErrConnectionLost {
-			return s.lost(false)
+			return 0, s.lost(false)
 		}
-		return err
+		return 0, err
 	}
-	return nil
+	return n, nil
 }
 
 // roundTrip sends msg and waits for its answer.
-func (s *Session) roundTrip(ctx context.Context, id uint64, msg message, req *request, timeout time.Duration) (message, error) {
-	if err := s.send(id, msg, req); err != nil {
+func (s *Session) roundTrip(ctx context.Context, id uint64, msg message, req *request, timeout time.Duration, sent *int) (message, error) {
+	n, err := s.sendSized(id, msg, req)
+	if err != nil {
 		return nil, err
+	}
+	if sent != nil {
+		*sent = n
 	}
 	return s.wait(ctx, id, req, timeout, nil)
 }
@@ -316,7 +330,13 @@ func (s *Session) roundTrip(ctx context.Context, id uint64, msg message, req *re
 // expect sends msg and waits, within ctx and the response timeout, for an
 // answer of type want; an ERROR answer is an *Error.
 func (s *Session) expect(ctx context.Context, id uint64, msg message, req *request, want msgType) error {
-	m, err := s.roundTrip(ctx, id, msg, req, s.responseTimeout)
+	return s.expectSized(ctx, id, msg, req, want, nil)
+}
+
+// expectSized is expect, which also stores the size of msg as written in
+// *sent, when sent is not nil.
+func (s *Session) expectSized(ctx context.Context, id uint64, msg message, req *request, want msgType, sent *int) error {
+	m, err := s.roundTrip(ctx, id, msg, req, s.responseTimeout, sent)
 	if err != nil {
 		return err
 	}

@@ -20,6 +20,8 @@ type Event struct {
 	// PublisherAuthID is the publisher's authid when the router disclosed it.
 	PublisherAuthID string
 	PublicationID   uint64
+	// Trace is the trace context the router forwarded in the details.
+	Trace Trace
 }
 
 // Topic is a router subscription its owner keeps across sessions and hands
@@ -87,5 +89,6 @@ func (s *Session) onEvent(m *eventMsg) {
 	if a, ok := m.Details["publisher_authid"].(string); ok {
 		ev.PublisherAuthID = a
 	}
+	ev.Trace = traceOf(m.Details)
 	t.Deliver(ev)
 }

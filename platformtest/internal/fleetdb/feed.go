@@ -28,12 +28,17 @@ import (
 const maxViewFeedRows = 3000
 
 // publishFeed publishes accepted rows from the realm's service session,
-// once the store has them.
-func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any, bulk bool) {
+// once the store has them; with tr set (an append whose call carried a
+// trace context) the feed's events carry tr, the store's continuation of
+// the writer's trace (docs/wire.md §13).
+func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any, bulk bool, tr realm.Trace) {
 	if h == nil || h.Session == nil || len(rows) == 0 {
 		return
 	}
 	opts := feedOptions(private)
+	if tr.Parent != "" {
+		tr.AddTo(opts)
+	}
 	var err error
 	if bulk {
 		list := make(wamp.List, len(rows))

@@ -59,6 +59,9 @@ type writeMsg struct {
 	kwargs  map[string]any
 	details map[string]any
 	topic   string // the URI it came on, for the error-logs message and drops
+	// trace is the context of the store continuing the caller's trace
+	// (docs/wire.md §13); the zero value: the call carried none.
+	trace realm.Trace
 }
 
 // pending is a row checked and typed, not yet stored.
@@ -73,6 +76,9 @@ func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv 
 		proc = wire.AppendBulkProc(h.Realm.Swarm, h.Realm.App, t.name)
 	}
 	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details), topic: proc}
+	if tr := realm.TraceOf(inv.Arguments); tr != nil {
+		msg.trace, _ = tr.Child()
+	}
 	n, err := b.write(ctx, h, t, msg, bulk)
 	if err != nil {
 		logStoreFailure(h, "append", t.name, err)
@@ -144,7 +150,10 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 	for i, p := range ps {
 		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
 	}
-	publishFeed(h, t.name, t.private || t.system, feed, bulk)
+	if msg.trace.Parent != "" {
+		h.Log.Debug("fleetdb: rows stored", "realm", h.Realm.Name, "table", t.name, "rows", len(ps), "traceparent", msg.trace.Parent)
+	}
+	publishFeed(h, t.name, t.private || t.system, feed, bulk, msg.trace)
 	return len(ps), nil
 }
 
@@ -313,7 +322,7 @@ func (b *backend) logDropped(ctx context.Context, h *realm.Host, t *table, msg w
 		logStoreFailure(h, "error-logs", el.name, err)
 		return
 	}
-	publishFeed(h, el.name, true, []map[string]any{el.feedRow(p.Vals, present, false)}, false)
+	publishFeed(h, el.name, true, []map[string]any{el.feedRow(p.Vals, present, false)}, false, realm.Trace{})
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.

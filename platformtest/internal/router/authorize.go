@@ -77,6 +77,9 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 			m.Options = wamp.Dict{}
 		}
 		m.Options[wire.OptDiscloseMe] = true
+		if tr := realm.TraceOfOptions(m.Options); tr != nil {
+			m.Arguments = realm.WithTrace(m.Arguments, tr) // for the INVOCATION's details
+		}
 	}
 	return true, nil
 }

@@ -14,6 +14,10 @@
 // bytes, so the note also keeps each encoded form: a publication is
 // encoded once per form, not once per subscriber.
 //
+// The note also carries the publication's trace context (PUBLISH options
+// _traceparent and _tracestate, docs/wire.md §13) into the EVENT's
+// details, which nexus would drop.
+//
 // nexus discloses the publisher itself only to the platform's own (local)
 // sessions: a network session's HELLO is given to nexus without the
 // subscriber's publisher_identification feature, which the link keeps
@@ -29,6 +33,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // publisherKey is a private PUBLISH option carrying the publisher from the
@@ -46,6 +51,7 @@ type publisherIdent struct {
 type eventNote struct {
 	topic  string
 	pub    *publisherIdent // nil: publisher not disclosed
+	trace  *realm.Trace    // the PUBLISH's trace context; nil: none
 	frames atomic.Pointer[eventFrame]
 }
 
@@ -99,6 +105,9 @@ func (n *eventNote) details(form uint8) wamp.Dict {
 		d["publisher_authid"] = n.pub.authID
 		d["publisher_authrole"] = n.pub.authRole
 	}
+	if n.trace != nil {
+		n.trace.AddTo(d)
+	}
 	return d
 }
 
@@ -135,7 +144,7 @@ func (rt *Router) publishFilterFactory(msg *wamp.Publish) nexus.PublishFilter {
 	if disclose, _ := msg.Options[wire.OptDiscloseMe].(bool); !disclose {
 		pub = nil
 	}
-	msg.Arguments = withNote(msg.Arguments, &eventNote{topic: string(msg.Topic), pub: pub})
+	msg.Arguments = withNote(msg.Arguments, &eventNote{topic: string(msg.Topic), pub: pub, trace: realm.TraceOfOptions(msg.Options)})
 	return nexus.NewSimplePublishFilter(msg)
 }
 

@@ -15,11 +15,14 @@
 package router
 
 import (
+	"maps"
 	"time"
 
 	"github.com/gorilla/websocket"
 
 	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // Who takes from the router's channel (wsPeer.rx).
@@ -261,6 +264,8 @@ func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Event:
 		return w.eventOut(m)
+	case *wamp.Invocation:
+		msg = withInvocationTrace(m)
 	case *wamp.Welcome:
 		w.rt.sessionJoined(w)
 	case *wamp.Subscribed:
@@ -300,4 +305,19 @@ func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
 		return nil, false
 	}
 	return b, true
+}
+
+// withInvocationTrace returns inv with the trace context its CALL carried
+// in its details (docs/wire.md §13), as a copy; inv itself when the CALL
+// carried none.
+func withInvocationTrace(inv *wamp.Invocation) wamp.Message {
+	tr := realm.TraceOf(inv.Arguments)
+	if tr == nil {
+		return inv
+	}
+	c := *inv
+	c.Details = make(wamp.Dict, len(inv.Details)+2)
+	maps.Copy(c.Details, inv.Details)
+	tr.AddTo(c.Details)
+	return &c
 }
