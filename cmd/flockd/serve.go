@@ -37,12 +37,13 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	data := addDataFlags(fs)    // data.go
 	db := addDBFlags(fs)        // db.go
 	prof := addProfileFlags(fs) // profile.go
+	opsF := addOpsFlags(fs)     // ops.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N]] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"              [-cpuprofile FILE] [-memprofile FILE]")
+			"              [-ops ADDR] [-cpuprofile FILE] [-memprofile FILE]")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
 		fmt.Fprintln(stderr, "\nCommands:")
 		for _, name := range slices.Sorted(maps.Keys(commands)) {
@@ -73,6 +74,11 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	ops, err := opsF.start(log) // before the platform: /readyz answers 503 until it is provisioned
+	if err != nil {
+		return err
+	}
+	defer ops.close()
 
 	dataOpts, reconcileOpts := data.options(dir)
 	opts := append([]platformtest.Option{platformtest.WithAddr(*listen), platformtest.WithLogger(log),
@@ -94,11 +100,15 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	if consoleOpt != nil {
 		opts = append(opts, consoleOpt)
 	}
+	if hook, ok := ctx.Value(beforeStartKey{}).(func()); ok {
+		hook()
+	}
 	p, err := platformtest.Start(opts...)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	ops.started(p)
 	res, err := p.Reconcile(seed, reconcileOpts...)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
@@ -131,6 +141,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		}
 		log.Info("environment file written", "path", *envFile)
 	}
+	ops.provisioned()
 	if ready != nil {
 		ready(p)
 	}
@@ -141,6 +152,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	log.Info("flockd stopped")
 	return nil
 }
+
+// beforeStartKey keys a func() in serve's context that runs before the
+// platform starts (tests).
+type beforeStartKey struct{}
 
 // loadSeed reads the config file, or returns the demo seed.
 func loadSeed(path string) (*platformtest.Seed, error) {
