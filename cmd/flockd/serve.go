@@ -74,6 +74,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logFileLimit(log)           // rlimit.go
 	ops, err := opsF.start(log) // before the platform: /readyz answers 503 until it is provisioned
 	if err != nil {
 		return err
@@ -127,7 +128,12 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 		log.Info("in memory: only the tables' rows are kept after flockd stops, in PostgreSQL")
 	}
 	logConsole(log, p, cons, token)
-	for _, in := range res.Installations {
+	for i, in := range res.Installations {
+		if i == maxLoggedInstallations {
+			log.Info("more installations", "count", len(res.Installations)-i,
+				"note", "not listed one by one; the environment file (-env-file) and the console list them all")
+			break
+		}
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
 	}
@@ -152,6 +158,10 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	log.Info("flockd stopped")
 	return nil
 }
+
+// maxLoggedInstallations is how many installations the start's log lists
+// one by one (a fleet of 100,000 would write as many lines).
+const maxLoggedInstallations = 100
 
 // beforeStartKey keys a func() in serve's context that runs before the
 // platform starts (tests).

@@ -18,7 +18,7 @@ import (
 // naming up to three realms. A withheld realm is not ready.
 func (rt *Router) Ready() error {
 	var provisioned []realm.Info
-	rt.reg.Do(func(s *registry.State) { provisioned = s.Realms() })
+	rt.reg.View(func(s *registry.State) { provisioned = s.Realms() })
 	rt.mu.Lock()
 	if rt.closed {
 		rt.mu.Unlock()
