@@ -334,9 +334,11 @@ func (rc *reconciler) reconcileInstallations() error {
 		rc.res.Installations = append(rc.res.Installations, rc.p.installation(in))
 	}
 	var drop []*registry.Installation
-	for _, in := range rc.st.Installs() {
-		if in.Seeded && in.Group == nil && !listed[in] {
-			drop = append(drop, in)
+	if len(listed) < rc.st.Installations() { // else every installation is listed: none to look at
+		for _, in := range rc.st.Installs() {
+			if in.Seeded && in.Group == nil && !listed[in] {
+				drop = append(drop, in)
+			}
 		}
 	}
 	for _, in := range drop {

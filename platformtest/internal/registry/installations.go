@@ -105,6 +105,9 @@ func (s *State) Installation(deviceKey, appKey int, stage string) *Installation 
 	return s.installs[instKey{deviceKey, appKey, stage}]
 }
 
+// Installations returns the number of installations.
+func (s *State) Installations() int { return len(s.installs) }
+
 // Installs returns every installation, ordered by device key, app key
 // and stage.
 func (s *State) Installs() []*Installation {
