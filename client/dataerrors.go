@@ -13,10 +13,10 @@ import (
 
 // The operations a DataError names.
 const (
-	OpAppend      = wire.OpAppend      // AppendToTable (append.<S>.<A>.<t>)
-	OpAppendBulk  = wire.OpAppendBulk  // AppendRowsToTable (appendBulk.…)
-	OpPublish     = wire.OpPublish     // PublishToTable (<S>.<A>.<t>)
-	OpPublishBulk = wire.OpPublishBulk // PublishRowsToTable (bulk.…)
+	DataErrorAppend      = wire.OpAppend      // AppendToTable (append.<S>.<A>.<t>)
+	DataErrorAppendBulk  = wire.OpAppendBulk  // AppendRowsToTable (appendBulk.…)
+	DataErrorPublish     = wire.OpPublish     // PublishToTable (<S>.<A>.<t>)
+	DataErrorPublishBulk = wire.OpPublishBulk // PublishRowsToTable (bulk.…)
 )
 
 // DataError is a write to a table that the data backend refused, as it
@@ -27,7 +27,7 @@ const (
 type DataError struct {
 	// Table is the table written to.
 	Table string
-	// Operation is OpAppend, OpAppendBulk, OpPublish or OpPublishBulk.
+	// Operation is DataErrorAppend, DataErrorAppendBulk, DataErrorPublish or DataErrorPublishBulk.
 	Operation string
 	// URI is the refusal's error URI, e.g.
 	// sys.dataservice.error.entity_key_conflict or wamp.error.runtime_error:

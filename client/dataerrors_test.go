@@ -51,7 +51,7 @@ func TestSubscribeToDataErrors(t *testing.T) {
 	if client.WampURI(err) != "sys.dataservice.error.entity_key_conflict" {
 		t.Fatalf("second append: %v", err)
 	}
-	want := &client.DataError{Table: "machines", Operation: client.OpAppend, URI: client.WampURI(err),
+	want := &client.DataError{Table: "machines", Operation: client.DataErrorAppend, URI: client.WampURI(err),
 		DeviceKey: int64(f.b.Device().Key()), AuthID: f.b.Device().Serial(), Rows: 1}
 	ignore := cmpopts.IgnoreFields(client.DataError{}, "Time", "Message")
 	for _, ch := range []chan *client.DataError{one, every} {
@@ -69,7 +69,7 @@ func TestSubscribeToDataErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := next(every, "bulk publication")
-	if got.Table != "sensordata" || got.Operation != client.OpPublishBulk || got.URI != "wamp.error.runtime_error" || got.Rows != 2 {
+	if got.Table != "sensordata" || got.Operation != client.DataErrorPublishBulk || got.URI != "wamp.error.runtime_error" || got.Rows != 2 {
 		t.Errorf("bulk publication reported as %+v", got)
 	}
 
@@ -84,7 +84,7 @@ func TestSubscribeToDataErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	got = next(every, "after the reconnect")
-	if got.Operation != client.OpPublish || got.Rows != 1 {
+	if got.Operation != client.DataErrorPublish || got.Rows != 1 {
 		t.Errorf("after the reconnect: %+v", got)
 	}
 	if err := sub.Unsubscribe(ctx); err != nil {

@@ -69,6 +69,6 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			return out
 		},
 		Storage: p.consoleStorage, // postgres.go
-		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation,
+		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation, Metrics: p.set.metrics,
 	}))
 }

@@ -308,6 +308,12 @@
 // same HTTP server: the fleet, sessions, live traffic, tables, files,
 // agent tools and, when its Write is set, the faults above at a click.
 //
+// OpsHandler serves flockd's ops endpoints (/healthz, /readyz, /stats,
+// /metrics in Prometheus's text format, docs/flockd.md §9): Ready, Stats
+// and WriteMetrics answer the same in Go. The production router's
+// endpoints have these names; its metrics are not known, so flockd's are
+// its own (flockd_*), labelled by templates, never by device.
+//
 // Intercept scripts the outage of one service, message by message, in the
 // manner of kfake's control hooks: a Fault matches inbound messages of app
 // sessions by kind, realm and URI (exact or prefix) and fails them with an

@@ -48,6 +48,7 @@ func (p *Platform) newFileService() *fleetfiles.Service {
 		Records:  p.kept.files, // a data folder's (datadir.go); nil: in memory
 		Blobs:    p.kept.blobs,
 		SignKey:  p.kept.signKey,
+		Metrics:  p.set.metrics,
 	})
 }
 

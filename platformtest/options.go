@@ -8,11 +8,13 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
 // settings collects what the options set. Defaults live in defaultSettings.
 type settings struct {
+	metrics   *metrics.Registry // made by Start, after the options (ops.go)
 	addr      string
 	later     bool // WithServeLater
 	logger    *slog.Logger

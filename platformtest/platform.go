@@ -20,6 +20,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/location"
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
@@ -81,6 +82,7 @@ func Start(opts ...Option) (*Platform, error) {
 	for _, o := range opts {
 		o(&set)
 	}
+	set.metrics = metrics.New() // the stores' options read it when they open (ops.go)
 	p := &Platform{set: set, log: set.logger, clock: newClock(set.start), tb: set.tb}
 	if err := p.openStores(); err != nil { // datadir.go
 		return nil, err
@@ -123,6 +125,7 @@ func Start(opts ...Option) (*Platform, error) {
 	p.rt = router.New(router.Config{
 		Registry: p.reg, Clock: p.clock, Log: p.log, Handler: guard,
 		Keepalive: set.keepalive, Record: set.record, AuthLog: set.authLog, Limits: set.limits, Services: services,
+		Metrics: set.metrics,
 	})
 	mux.Handle(wire.RouterPath, p.rt)
 	p.files.Mount(mux) // the object store and permanent URLs

@@ -163,21 +163,12 @@ func (rc *reconciler) reconcileProjects() error {
 	return nil
 }
 
-func (rc *reconciler) deviceNamed(pr *registry.Project, name string) *registry.Device {
-	for _, d := range rc.st.Devices() {
-		if d.Project == pr && d.Name == name {
-			return d
-		}
-	}
-	return nil
-}
-
 func (rc *reconciler) reconcileDevices(pr *registry.Project, sp SeedProject) error {
 	rc.devices[sp.Name] = map[string]*registry.Device{}
 	listed := map[string]bool{}
 	for _, sd := range sp.Devices {
 		listed[sd.Name] = true
-		d := rc.deviceNamed(pr, sd.Name)
+		d := rc.st.DeviceNamed(pr, sd.Name)
 		if d != nil && rc.rekeyed("device", d.Key, sd.DeviceKey, "project", pr.Name, "device", d.Name) {
 			rc.st.DeleteDevice(d)
 			d = nil
@@ -349,8 +340,8 @@ func (rc *reconciler) reconcileInstallations() error {
 		rc.res.Installations = append(rc.res.Installations, rc.p.installation(in))
 	}
 	var drop []*registry.Installation
-	for _, d := range rc.st.Devices() {
-		for _, in := range rc.st.DeviceInstalls(d) {
+	if len(listed) < rc.st.Installations() { // else every installation is listed: none to look at
+		for _, in := range rc.st.Installs() {
 			if in.Seeded && in.Group == nil && !listed[in] {
 				drop = append(drop, in)
 			}

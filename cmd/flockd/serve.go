@@ -39,12 +39,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	data := addDataFlags(fs)    // data.go
 	db := addDBFlags(fs)        // db.go
 	prof := addProfileFlags(fs) // profile.go
+	opsF := addOpsFlags(fs)     // ops.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N]] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"              [-cpuprofile FILE] [-memprofile FILE]\n"+
+			"              [-ops ADDR] [-cpuprofile FILE] [-memprofile FILE]\n"+
 			"       flockd -version")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
 		fmt.Fprintln(stderr, "\nCommands:")
@@ -80,6 +81,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	logFileLimit(log)           // rlimit.go
+	ops, err := opsF.start(log) // before the platform: /readyz answers 503 until it is provisioned
+	if err != nil {
+		return err
+	}
+	defer ops.close()
 
 	dataOpts, reconcileOpts := data.options(dir)
 	// The port opens once every backend is attached (p.Serve below).
@@ -102,11 +109,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	if consoleOpt != nil {
 		opts = append(opts, consoleOpt)
 	}
+	if hook, ok := ctx.Value(beforeStartKey{}).(func()); ok {
+		hook()
+	}
 	p, err := platformtest.Start(opts...)
 	if err != nil {
 		return err
 	}
 	defer p.Close()
+	ops.started(p)
 	res, err := p.Reconcile(seed, reconcileOpts...)
 	if err != nil {
 		return fmt.Errorf("provision: %w", err)
@@ -137,7 +148,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		log.Info("in memory: only the tables' rows are kept after flockd stops, in PostgreSQL")
 	}
 	logConsole(log, p, cons, token)
-	for _, in := range res.Installations {
+	for i, in := range res.Installations {
+		if i == maxLoggedInstallations {
+			log.Info("more installations", "count", len(res.Installations)-i,
+				"note", "not listed one by one; the environment file (-env-file) and the console list them all")
+			break
+		}
 		log.Info("installation", "project", in.Device().Project().Name(), "device", in.Device().Name(),
 			"app", in.App().Name(), "stage", string(in.Stage()), "realm", in.Realm())
 	}
@@ -147,6 +163,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 		}
 		log.Info("environment file written", "path", *envFile)
 	}
+	ops.provisioned()
 	if ready != nil {
 		ready(p)
 	}
@@ -157,6 +174,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	log.Info("flockd stopped")
 	return nil
 }
+
+// maxLoggedInstallations is how many installations the start's log lists
+// one by one (a fleet of 100,000 would write as many lines).
+const maxLoggedInstallations = 100
+
+// beforeStartKey keys a func() in serve's context that runs before the
+// platform starts (tests).
+type beforeStartKey struct{}
 
 // loadSeed reads the config file, or returns the demo seed.
 func loadSeed(path string) (*platformtest.Seed, error) {

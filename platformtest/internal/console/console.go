@@ -15,6 +15,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
@@ -51,6 +52,9 @@ type Config struct {
 	Write bool
 	// Token, when not empty, is required from every request.
 	Token string
+	// Metrics is the platform's registry, which the traffic page shows
+	// (as flockd's /metrics serves it); nil: the page shows none.
+	Metrics *metrics.Registry
 }
 
 // HeaderName is a header on every answer of the console, so that a

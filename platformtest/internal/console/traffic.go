@@ -102,6 +102,49 @@ type trafficView struct {
 	Recorded []recordedView
 	Stats    router.RecordingStats
 	Compact  bool // one line per message (?view=compact)
+	Counters []counterView
+}
+
+// counterView is one series of the platform's metrics as the traffic
+// page shows it.
+type counterView struct {
+	Name   string
+	Labels string // name="value", …
+	Value  string // a histogram's count and mean
+}
+
+// counters returns the series of the platform's metrics; with a URI in
+// the filter, only those of a matching URI among the series labelled by
+// one.
+func (c *Console) counters(f trafficFilter) []counterView {
+	if c.cfg.Metrics == nil {
+		return nil
+	}
+	var out []counterView
+	for _, fam := range c.cfg.Metrics.Snapshot() {
+	series:
+		for _, s := range fam.Samples {
+			var labels []string
+			for i, l := range fam.Labels {
+				if i >= len(s.Labels) {
+					continue
+				}
+				if (l == "uri" || l == "procedure") && !strings.Contains(s.Labels[i], f.URI) {
+					continue series
+				}
+				labels = append(labels, l+"="+strconv.Quote(s.Labels[i]))
+			}
+			v := strconv.FormatFloat(s.Value, 'f', -1, 64)
+			if h := s.Hist; h != nil {
+				if h.Count == 0 {
+					continue
+				}
+				v = fmt.Sprintf("%d, mean %s", h.Count, time.Duration(h.Sum/float64(h.Count)*float64(time.Second)).Round(time.Microsecond))
+			}
+			out = append(out, counterView{Name: fam.Name, Labels: strings.Join(labels, ", "), Value: v})
+		}
+	}
+	return out
 }
 
 // OtherView returns the address of the page in the other view (compact or
@@ -119,7 +162,8 @@ func (v trafficView) OtherView() string {
 
 func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 	f := parseFilter(r)
-	v := trafficView{Filter: f, Stats: c.cfg.Router.RecordingStats(), Compact: r.URL.Query().Get("view") == "compact"}
+	v := trafficView{Filter: f, Stats: c.cfg.Router.RecordingStats(), Compact: r.URL.Query().Get("view") == "compact",
+		Counters: c.counters(f)}
 	serial := map[string]int{}
 	for _, s := range c.cfg.Router.Sessions() {
 		serial[s.AuthID] = s.DeviceKey

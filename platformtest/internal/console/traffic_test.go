@@ -184,3 +184,31 @@ func TestTrafficCompact(t *testing.T) {
 		}
 	}
 }
+
+// TestTrafficCounters: the page shows the platform's metrics, the same
+// registry as flockd's /metrics, counting the traffic of the session.
+func TestTrafficCounters(t *testing.T) {
+	w := newWorld(t, platformtest.Console{})
+	c := clienttest.Start(t, w.in1)
+	if _, err := c.Call(testCtx(t), "com.example.hello", "world"); err == nil {
+		t.Fatal("a call of nobody's procedure answered")
+	}
+	_, body := w.get(t, "/traffic")
+	found := false
+	for _, row := range tableCells(t, body, "counters") {
+		if len(row) == 3 && row[0] == "flockd_refusals_total" &&
+			row[1] == `type="CALL", uri="com.example.hello", error="wamp.error.no_such_procedure"` && row[2] == "1" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("the counters do not show the refused call:\n%s", body)
+	}
+	var text strings.Builder
+	if err := w.p.WriteMetrics(&text); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), `flockd_refusals_total{type="CALL",uri="com.example.hello",error="wamp.error.no_such_procedure"} 1`) {
+		t.Errorf("/metrics differs from the page:\n%s", text.String())
+	}
+}

@@ -39,6 +39,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 )
 
 // PostgresConfig configures a PostgreSQL store (NewPostgresStore).
@@ -64,6 +66,9 @@ type PostgresConfig struct {
 	MaxConns int32
 	// Log receives the store's log lines; nil discards them.
 	Log *slog.Logger
+	// Metrics receives the duration of the store's statements through
+	// pgx's tracer (pgstore_trace.go); nil: not timed.
+	Metrics *metrics.Registry
 }
 
 // pgStore is the PostgreSQL store.
@@ -94,6 +99,9 @@ func NewPostgresStore(ctx context.Context, cfg PostgresConfig) (Store, error) {
 	}
 	if cfg.MaxConns > 0 {
 		pc.MaxConns = cfg.MaxConns
+	}
+	if tr := newPGTracer(cfg.Metrics); tr != nil {
+		pc.ConnConfig.Tracer = tr
 	}
 	prefix := cfg.Prefix
 	if cfg.Scratch {

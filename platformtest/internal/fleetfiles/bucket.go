@@ -166,6 +166,7 @@ func (b *bucket) commit(ns, key string, bl *blob, ct string, now time.Time) (*ob
 	if f != nil {
 		return nil, f
 	}
+	b.svc.met.stored.Add(uint64(bl.size))
 	b.publish(wire.FileActionPut, ns, o.descriptor())
 	return o, nil
 }

@@ -86,7 +86,7 @@ func (s *Service) servePermanent(w http.ResponseWriter, r *http.Request) {
 	} else {
 		w.Header().Set("Cache-Control", "private, no-cache")
 	}
-	serveObject(w, r, o, false)
+	serveObject(countingWriter{w, &s.met.read}, r, o, false)
 }
 
 // requestor authenticates the request for b's realm and returns the

@@ -65,6 +65,7 @@ func (c *call) serveGet() (map[string]any, *failure) {
 	if _, err := o.blob.ReadAt(data, offset); err != nil && err != io.EOF {
 		return nil, refuse(wire.FileInternal, "reading the object: %v", err)
 	}
+	c.b.svc.met.read.Add(uint64(len(data)))
 	d := o.descriptor()
 	d[wire.FieldData] = base64.StdEncoding.EncodeToString(data)
 	d[wire.FieldEncoding] = wire.EncodingBase64

@@ -28,6 +28,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
@@ -68,6 +69,8 @@ type Config struct {
 	// SignKey signs presigned URLs (SignKey keeps one in a data folder);
 	// nil makes a fresh random one, so that URLs die with the service.
 	SignKey []byte
+	// Metrics receives the service's metrics (metrics.go); nil: none.
+	Metrics *metrics.Registry
 }
 
 // Service is the fake file service: one bucket per realm, with its own
@@ -85,6 +88,8 @@ type Service struct {
 	buckets map[string]*bucket // by realm name
 	bySad   map[int64]*bucket
 	nextSad int64 // in memory; a data folder keeps its own (check_bolt.go)
+
+	met fileMetrics // (metrics.go)
 }
 
 // Settings are the deployment's knobs, which tests and flockd set.
@@ -116,13 +121,15 @@ func New(cfg Config) *Service {
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
-	return &Service{
+	s := &Service{
 		cfg: cfg, key: key, spill: newSpillDir(cfg.SpillDir, cfg.Log),
 		set:     Settings{InlineMaxBytes: wire.DefaultInlineMaxBytes, Presign: true, Quotas: map[string]int64{}},
 		buckets: map[string]*bucket{},
 		bySad:   map[int64]*bucket{},
 		nextSad: 1,
 	}
+	s.registerMetrics(cfg.Metrics)
+	return s
 }
 
 // Name returns "fleetfiles".

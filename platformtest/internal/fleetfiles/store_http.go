@@ -88,7 +88,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		defer o.blob.release()
-		serveObject(w, r, o, wantsDownload(r.URL.Query().Get(qDisposition)))
+		serveObject(countingWriter{w, &s.met.read}, r, o, wantsDownload(r.URL.Query().Get(qDisposition)))
 	case http.MethodPut:
 		o, err := b.upload(r, ns, key, now)
 		if err != nil {

@@ -54,10 +54,8 @@ func (s *State) AddDevice(name string, spec Spec) (*Device, error) {
 			}
 		}
 	}
-	for _, d := range s.devices {
-		if d.Project == pr && d.Name == name {
-			return nil, fmt.Errorf("device %q exists in project %q", name, pr.Name)
-		}
+	if s.byName[deviceName{pr, name}] != nil {
+		return nil, fmt.Errorf("device %q exists in project %q", name, pr.Name)
 	}
 	serial := spec.Serial
 	if !spec.SerialSet {
@@ -73,7 +71,7 @@ func (s *State) AddDevice(name string, spec Spec) (*Device, error) {
 		return nil, err
 	}
 	d := &Device{Key: key, Name: name, Serial: serial, Project: pr, CredKey: RandomHex(32), Created: s.Now()}
-	s.devices[key] = d
+	s.putDevice(d)
 	s.touchDevice(d)
 	return d, nil
 }
@@ -87,14 +85,35 @@ func (s *State) HasDevice(d *Device) bool { return d != nil && s.devices[d.Key] 
 // Devices returns every device, ordered by key.
 func (s *State) Devices() []*Device { return sortedByKey(s.devices) }
 
-// DeviceBySerial returns the device with the given serial, or nil.
-func (s *State) DeviceBySerial(serial string) *Device {
-	for _, d := range s.devices {
-		if d.Serial == serial {
-			return d
-		}
+// DeviceBySerial returns the device with the given serial, or nil: one
+// map lookup, whatever the number of devices.
+func (s *State) DeviceBySerial(serial string) *Device { return s.bySerial[serial] }
+
+// DeviceNamed returns the device of pr with the given name, or nil.
+func (s *State) DeviceNamed(pr *Project, name string) *Device { return s.byName[deviceName{pr, name}] }
+
+// deviceName keys the devices by project and name.
+type deviceName struct {
+	pr   *Project
+	name string
+}
+
+// putDevice adds d to the devices and their indexes.
+func (s *State) putDevice(d *Device) {
+	s.devices[d.Key] = d
+	s.bySerial[d.Serial] = d
+	s.byName[deviceName{d.Project, d.Name}] = d
+}
+
+// dropDevice removes d from the devices and their indexes.
+func (s *State) dropDevice(d *Device) {
+	delete(s.devices, d.Key)
+	if s.bySerial[d.Serial] == d {
+		delete(s.bySerial, d.Serial)
 	}
-	return nil
+	if k := (deviceName{d.Project, d.Name}); s.byName[k] == d {
+		delete(s.byName, k)
+	}
 }
 
 // NewDevice is one device of a creation request.
@@ -109,7 +128,7 @@ func (s *State) CreateDevices(pr *Project, specs []NewDevice) ([]*Device, error)
 		d, err := s.AddDevice(nd.Name, Spec{Project: pr})
 		if err != nil {
 			for _, d := range out {
-				delete(s.devices, d.Key)
+				s.dropDevice(d)
 			}
 			return nil, err
 		}
@@ -134,7 +153,7 @@ func (s *State) DeleteDevice(d *Device) {
 			s.touchGroup(g)
 		}
 	}
-	delete(s.devices, d.Key)
+	s.dropDevice(d)
 	s.touchDevice(d)
 	s.log.Info("device deleted", "device", d.Name, "key", d.Key)
 }

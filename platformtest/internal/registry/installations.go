@@ -105,6 +105,22 @@ func (s *State) Installation(deviceKey, appKey int, stage string) *Installation 
 	return s.installs[instKey{deviceKey, appKey, stage}]
 }
 
+// Installations returns the number of installations.
+func (s *State) Installations() int { return len(s.installs) }
+
+// Installs returns every installation, ordered by device key, app key
+// and stage.
+func (s *State) Installs() []*Installation {
+	out := make([]*Installation, 0, len(s.installs))
+	for _, in := range s.installs {
+		out = append(out, in)
+	}
+	slices.SortFunc(out, func(a, b *Installation) int {
+		return cmp.Or(cmp.Compare(a.Device.Key, b.Device.Key), cmp.Compare(a.App.Key, b.App.Key), cmp.Compare(a.Stage, b.Stage))
+	})
+	return out
+}
+
 // DeviceInstalls returns the installations on d, ordered by app key and
 // stage.
 func (s *State) DeviceInstalls(d *Device) []*Installation {

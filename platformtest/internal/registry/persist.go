@@ -62,6 +62,16 @@ func (r *Registry) Do(f func(s *State)) {
 	}
 }
 
+// View runs f with the state under the registry's lock held shared, so
+// that views run side by side (the router's authentications, one per
+// join): f must only read, changing nothing (no Add, Set, Remove…), and
+// must not block nor take locks of other packages.
+func (r *Registry) View(f func(s *State)) {
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	f(&r.st)
+}
+
 // Update is Do for a change that reports its errors: f's error, or the
 // error of keeping what f changed (what f changed before an error is kept
 // too).

@@ -323,7 +323,10 @@ func (s *State) loadOne(e Entity) error {
 		if d.Serial == "" || d.CredKey == "" {
 			return fmt.Errorf("has no serial or no credential key")
 		}
-		s.devices[d.Key] = d.Device
+		if s.bySerial[d.Serial] != nil || s.byName[deviceName{d.Device.Project, d.Name}] != nil {
+			return fmt.Errorf("its serial or its name in its project is another kept device's")
+		}
+		s.putDevice(d.Device)
 	case KindGroup:
 		return s.loadGroup(e)
 	case KindInstallation:

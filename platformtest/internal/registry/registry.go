@@ -19,7 +19,7 @@ import (
 // Registry guards the State of one platform and keeps it in its Store
 // (persist.go).
 type Registry struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex // held shared by View, exclusively by everything else
 	st    State
 	cfg   Config
 	store Store
@@ -49,6 +49,8 @@ func newState(cfg Config) State {
 		strict:   cfg.StrictAuth,
 		projects: map[int]*Project{},
 		devices:  map[int]*Device{},
+		bySerial: map[string]*Device{},
+		byName:   map[deviceName]*Device{},
 		apps:     map[int]*App{},
 		installs: map[instKey]*Installation{},
 		realms:   map[string]realm.Info{},
@@ -71,6 +73,8 @@ type State struct {
 
 	projects map[int]*Project
 	devices  map[int]*Device
+	bySerial map[string]*Device     // the devices by serial (devices.go)
+	byName   map[deviceName]*Device // the devices by project and name (devices.go)
 	apps     map[int]*App
 	installs map[instKey]*Installation
 	realms   map[string]realm.Info

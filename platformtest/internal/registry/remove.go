@@ -125,7 +125,11 @@ func (s *State) SetSerial(d *Device, serial string) error {
 	if o := s.DeviceBySerial(serial); o != nil && o != d {
 		return fmt.Errorf("device %q: serial %q is taken by device %q", d.Name, serial, o.Name)
 	}
+	if s.bySerial[d.Serial] == d {
+		delete(s.bySerial, d.Serial)
+	}
 	d.Serial = serial
+	s.bySerial[serial] = d
 	s.touchDevice(d)
 	return nil
 }

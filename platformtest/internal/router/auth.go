@@ -68,7 +68,7 @@ func (a *craAuthenticator) Authenticate(sid wamp.ID, details wamp.Dict, client w
 	}
 	authid, _ := wamp.AsString(details["authid"])
 	var v registry.Verdict
-	a.rt.reg.Do(func(s *registry.State) { v = s.Judge(a.realm, authid) })
+	a.rt.reg.View(func(s *registry.State) { v = s.Judge(a.realm, authid) }) // shared: joins run side by side
 	if v.Reason == registry.DenyMissingArgs {
 		a.rt.logAuth(a.realm, authid, v, 0)
 		return nil, errAuthFailed

@@ -1,9 +1,20 @@
 // This file holds the limits that keep the router's memory bounded under
-// hostile or slow peers, with their defaults.
+// hostile or slow peers, with their defaults, and what the router does at
+// them: a link over the cap of links awaiting authentication is answered
+// 503 with Retry-After, and a failed accept (too many open files) is
+// logged, each once per episode with a count when it ends.
 
 package router
 
-import "time"
+import (
+	"errors"
+	"math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"sync/atomic"
+	"time"
+)
 
 // Limits bound what one link may cost the router.
 type Limits struct {
@@ -14,7 +25,7 @@ type Limits struct {
 	// closed.
 	PreAuthBytes int64
 	// MaxUnauthenticated bounds the WebSocket links waiting to be
-	// admitted; more are answered 503.
+	// admitted; more are answered 503 with Retry-After.
 	MaxUnauthenticated int
 	// Handoff is the capacity of the channel through which the router
 	// hands a link its messages (nexus drops a message when it is full);
@@ -80,4 +91,87 @@ func (l Limits) orDefault() Limits {
 		l.AuthResponseTimeout = d.AuthResponseTimeout
 	}
 	return l
+}
+
+// episode counts the refusals of one episode of a limit: the first is
+// logged, and the count when the episode ends.
+type episode struct {
+	n  atomic.Int64 // refusals in the episode; 0: none running
+	ok atomic.Int64 // successes since the last refusal
+}
+
+// begin counts one refusal and reports whether it starts an episode.
+func (e *episode) begin() bool {
+	e.ok.Store(0)
+	return e.n.Add(1) == 1
+}
+
+// running reports whether an episode runs; one atomic load.
+func (e *episode) running() bool { return e.n.Load() > 0 }
+
+// end ends the episode, returning how many refusals it had (0: none ran,
+// or another caller ended it).
+func (e *episode) end() int64 { return e.n.Swap(0) }
+
+// acceptsToEnd is how many accepts in a row end an episode of failed
+// accepts: at the file limit each freed descriptor lets one accept
+// through before the next fails, which is the same episode.
+const acceptsToEnd = 16
+
+// Retry-After bounds, in seconds, of a link refused over the cap of links
+// awaiting authentication: spread so that refused devices do not come
+// back at once.
+const (
+	retryAfterMin = 1
+	retryAfterMax = 4
+)
+
+// authBusy answers an upgrade over the cap of links awaiting
+// authentication: 503 with Retry-After, the first of an episode logged.
+func (rt *Router) authBusy(w http.ResponseWriter) {
+	rt.met.authBusy.Inc()
+	if rt.busy.begin() {
+		rt.log.Warn("refusing WebSocket links with 503 and Retry-After: too many await authentication",
+			"limit", rt.limits.MaxUnauthenticated)
+	}
+	w.Header().Set("Retry-After", strconv.Itoa(retryAfterMin+rand.IntN(retryAfterMax-retryAfterMin+1)))
+	http.Error(w, "too many connections awaiting authentication; retry after the time Retry-After gives", http.StatusServiceUnavailable)
+}
+
+// authUnderCap ends an episode of refusals over the cap once the links
+// awaiting authentication are down to half the cap (not at the first
+// under it: in a storm the count hovers at the cap), logging its count.
+func (rt *Router) authUnderCap() {
+	if !rt.busy.running() || rt.unauth.Load() > int64(rt.limits.MaxUnauthenticated/2) {
+		return
+	}
+	if n := rt.busy.end(); n > 0 {
+		rt.log.Info("links awaiting authentication are under the cap again", "refused", n,
+			"limit", rt.limits.MaxUnauthenticated)
+	}
+}
+
+// acceptFailed counts a failed accept and logs the first of an episode
+// (too many open files: the file limit is reached); the listener closing
+// is not a failure.
+func (rt *Router) acceptFailed(err error) {
+	if errors.Is(err, net.ErrClosed) {
+		return
+	}
+	rt.met.acceptErrors.Inc()
+	if rt.acceptErrs.begin() {
+		rt.log.Warn("cannot accept connections; new links wait until it can again (with too many open files: raise the file limit, ulimit -n)",
+			"err", err)
+	}
+}
+
+// acceptResumed ends an episode of failed accepts after acceptsToEnd
+// accepts in a row, logging its count.
+func (rt *Router) acceptResumed() {
+	if !rt.acceptErrs.running() || rt.acceptErrs.ok.Add(1) < acceptsToEnd {
+		return
+	}
+	if n := rt.acceptErrs.end(); n > 0 {
+		rt.log.Info("accepting connections again", "failed_accepts", n)
+	}
 }

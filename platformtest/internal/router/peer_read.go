@@ -64,6 +64,7 @@ func (w *wsPeer) readLoop() {
 // inbound routes one decoded message, which arrived in frame; false ends
 // the link.
 func (w *wsPeer) inbound(msg wamp.Message, frame []byte) bool {
+	w.noteIn(msg, len(frame))
 	w.mu.Lock()
 	first := !w.sawFirst
 	w.sawFirst = true

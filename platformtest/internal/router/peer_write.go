@@ -239,6 +239,7 @@ func (w *wsPeer) drop(why string, attrs ...any) {
 	if !w.dropping.CompareAndSwap(false, true) {
 		return
 	}
+	w.rt.met.slowDrops.Inc()
 	w.rt.log.Warn("dropping a link that cannot keep up: "+why,
 		append([]any{"peer", w.tc.RemoteAddr().String(), "session", w.sessionID()}, attrs...)...)
 	w.out.discard()
@@ -258,9 +259,17 @@ func (w *wsPeer) lost(what string) {
 }
 
 // encode turns a message of the router into a frame, applying what the
-// platform changes on the way out; ok is false for a message not meant for
-// the client.
+// platform changes on the way out, and counts it (metrics.go); ok is false
+// for a message not meant for the client.
 func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
+	if b, ok = w.encodeFrame(msg); ok {
+		w.noteOut(msg, len(b))
+	}
+	return b, ok
+}
+
+// encodeFrame is encode without the counting.
+func (w *wsPeer) encodeFrame(msg wamp.Message) (b []byte, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Event:
 		return w.eventOut(m)

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
@@ -48,6 +49,9 @@ type Config struct {
 	// AuthLog is how many authentication attempts the log keeps, the
 	// newest; 0 or less: DefaultAuthLogLimit.
 	AuthLog int
+	// Metrics receives the router's metrics (metrics.go); nil: a registry
+	// of the router's own.
+	Metrics *metrics.Registry
 }
 
 // Router is the platform's message router. It is safe for concurrent use.
@@ -90,11 +94,15 @@ type Router struct {
 	intercepting  atomic.Int32 // len(interceptions), read without mu
 
 	taps taps // watchers of the live traffic (tap.go)
+
+	met        routerMetrics // (metrics.go)
+	busy       episode       // upgrades refused over the cap of links awaiting authentication (limits.go)
+	acceptErrs episode       // failed accepts (limits.go)
 }
 
 // New returns a router that is down; Up starts it.
 func New(cfg Config) *Router {
-	return &Router{
+	rt := &Router{
 		cfg:      cfg,
 		reg:      cfg.Registry,
 		clock:    cfg.Clock,
@@ -109,6 +117,11 @@ func New(cfg Config) *Router {
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
 	}
+	if cfg.Metrics == nil {
+		cfg.Metrics = metrics.New()
+	}
+	rt.registerMetrics(cfg.Metrics)
+	return rt
 }
 
 // Start serves on ln, whose address later Ups listen on again.

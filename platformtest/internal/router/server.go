@@ -37,8 +37,10 @@ type trackingListener struct {
 func (l *trackingListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
 	if err != nil {
+		l.rt.acceptFailed(err) // limits.go
 		return nil, err
 	}
+	l.rt.acceptResumed()
 	tc := &trackedConn{Conn: c, rt: l.rt, released: make(chan struct{})}
 	l.rt.mu.Lock()
 	l.rt.conns[tc] = struct{}{}
@@ -258,11 +260,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if rt.unauth.Add(1) > int64(rt.limits.MaxUnauthenticated) {
 		rt.unauth.Add(-1)
-		rt.log.Warn("refusing a WebSocket link: too many links await authentication",
-			"peer", r.RemoteAddr, "limit", rt.limits.MaxUnauthenticated)
-		http.Error(w, "too many connections awaiting authentication; try again later", http.StatusServiceUnavailable)
+		rt.authBusy(w) // limits.go
 		return
 	}
+	rt.authUnderCap()
 	settled := false
 	defer func() {
 		if !settled {

@@ -11,6 +11,7 @@ package router
 import (
 	"errors"
 	"slices"
+	"sync"
 	"time"
 
 	nexusclient "github.com/gammazero/nexus/v3/client"
@@ -30,6 +31,9 @@ const platformAuthID = "ironflock-platform"
 type realmRuntime struct {
 	rt   *Router
 	host *realm.Host // Session nil when it could not join
+
+	mu     sync.Mutex
+	failed []string // the services that could not attach (Ready)
 }
 
 // startRealmRuntime joins the platform's local session to a realm that
@@ -63,6 +67,9 @@ func (rr *realmRuntime) attach(s realm.Service) {
 	}
 	if err := s.Attach(rr.host); err != nil {
 		rr.rt.log.Error("service cannot attach", "service", s.Name(), "realm", rr.host.Realm.Name, "err", err)
+		rr.mu.Lock()
+		rr.failed = append(rr.failed, s.Name())
+		rr.mu.Unlock()
 	}
 }
 

@@ -157,6 +157,9 @@ func (rt *Router) sessionJoined(w *wsPeer) {
 	rt.mu.Lock()
 	defer rt.mu.Unlock()
 	if rt.sessions[s.id] == s {
+		if !s.active {
+			rt.countSessionLocked(s, 1) // metrics.go
+		}
 		s.joined, s.active = now, true
 		rt.wakeSessionsLocked()
 	}
@@ -170,6 +173,9 @@ func (rt *Router) peerGone(w *wsPeer) {
 	delete(rt.peers, w)
 	if s != nil && rt.sessions[s.id] == s {
 		delete(rt.sessions, s.id)
+		if s.active {
+			rt.countSessionLocked(s, -1) // metrics.go
+		}
 		rt.byID.CompareAndDelete(s.id, s)
 		rt.wakeSessionsLocked()
 	}

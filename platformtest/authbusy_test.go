@@ -1,0 +1,71 @@
+package platformtest
+
+import (
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/gammazero/nexus/v3/wamp/crsign"
+	"github.com/gorilla/websocket"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/router"
+)
+
+// TestUnauthenticatedCapRetryAfter: over the cap of links awaiting
+// authentication every upgrade is answered 503 with a Retry-After of 1 to
+// 4 seconds and counted; the log says so once for the episode, and once
+// with the count when the waiting links are down to half the cap.
+func TestUnauthenticatedCapRetryAfter(t *testing.T) {
+	const capacity, refused = 8, 5
+	logs := &syncBuffer{}
+	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
+		withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
+	id, secret := f.in1.Credentials()
+	var waiting []*wireClient
+	var challenges []*wamp.Challenge
+	for range capacity {
+		c := dialWire(t, f.p, false)
+		c.send(helloMsg(f.in1.Realm(), id))
+		ch, ok := c.next().msg.(*wamp.Challenge)
+		if !ok {
+			t.Fatal("HELLO not answered with CHALLENGE")
+		}
+		waiting, challenges = append(waiting, c), append(challenges, ch)
+	}
+	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
+	for i := range refused {
+		_, rsp, err := d.DialContext(testCtx(t), f.p.URL(), nil)
+		if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable {
+			t.Fatalf("link %d over the cap: err %v, response %v, want 503", i+1, err, rsp)
+		}
+		_ = rsp.Body.Close()
+		if s, err := strconv.Atoi(rsp.Header.Get("Retry-After")); err != nil || s < 1 || s > 4 {
+			t.Errorf("Retry-After %q, want 1 to 4 seconds", rsp.Header.Get("Retry-After"))
+		}
+	}
+	if n := strings.Count(logs.String(), "too many await authentication"); n != 1 {
+		t.Errorf("%d log lines for %d refusals, want 1:\n%s", n, refused, logs)
+	}
+	var text strings.Builder
+	if err := f.p.WriteMetrics(&text); err != nil {
+		t.Fatal(err)
+	}
+	if got := samples(text.String())["flockd_auth_busy_total"]; got != strconv.Itoa(refused) {
+		t.Errorf("flockd_auth_busy_total = %q, want %d", got, refused)
+	}
+	for i, c := range waiting {
+		c.send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[i], nil), Extra: wamp.Dict{}})
+		if msg := c.next().msg; msg.MessageType() != wamp.WELCOME {
+			t.Fatalf("answered challenge: %v", msg)
+		}
+	}
+	dialWire(t, f.p, false).mustJoin(f.in1.Realm(), id, secret)
+	if !strings.Contains(logs.String(), "links awaiting authentication are under the cap again\" refused="+strconv.Itoa(refused)) {
+		t.Errorf("the end of the episode is not logged with its count:\n%s", logs)
+	}
+}

@@ -1,0 +1,31 @@
+module github.com/flockgo/ironflock/prometheus
+
+go 1.25.0
+
+require (
+	github.com/flockgo/ironflock v0.0.0
+	github.com/gammazero/nexus/v3 v3.3.0
+	github.com/prometheus/client_model v0.6.2
+)
+
+require (
+	github.com/gammazero/deque v1.2.1 // indirect
+	github.com/gorilla/websocket v1.5.3 // indirect
+	github.com/jackc/pgpassfile v1.0.0 // indirect
+	github.com/jackc/pgservicefile v0.0.0-20240606120523-5a60cdf6a761 // indirect
+	github.com/jackc/pgx/v5 v5.12.0 // indirect
+	github.com/jackc/puddle/v2 v2.2.3 // indirect
+	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/prometheus/common v0.71.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/ugorji/go/codec v1.3.1 // indirect
+	go.etcd.io/bbolt v1.4.3 // indirect
+	go.yaml.in/yaml/v3 v3.0.6 // indirect
+	golang.org/x/crypto v0.48.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
+	golang.org/x/sys v0.47.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
+	google.golang.org/protobuf v1.36.12 // indirect
+)
+
+replace github.com/flockgo/ironflock => ../
