@@ -32,6 +32,7 @@ type Dir struct {
 	copyPath string       // the copy made before an upgrade; "" without one
 	log      *slog.Logger
 	full     atomic.Bool // SimulateFull (full.go)
+	refusing atomic.Bool // a full disk refused a write, logged once until one succeeds (full.go)
 
 	mu     sync.Mutex
 	dbs    map[string]*DB
