@@ -255,6 +255,10 @@ var (
 	// ErrStorageFull: the write does not fit (a full disk, a store's row
 	// or byte bound). Reads still work.
 	ErrStorageFull = errors.New("storage full")
+	// ErrOutcomeUnknown: the write reached the storage but its answer
+	// did not come back (the connection ended, an I/O error at commit):
+	// the rows may be stored or not. Never answered as a refusal.
+	ErrOutcomeUnknown = errors.New("the outcome of the write is unknown")
 	// ErrTooManyGroups: a series read has more answer rows than
 	// SeriesQuery.MaxGroups.
 	ErrTooManyGroups = errors.New("too many series rows")
