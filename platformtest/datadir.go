@@ -166,6 +166,12 @@ func (p *Platform) storage() console.Storage {
 	errs = append(errs, err)
 	if p.data == nil && p.set.fleetStore == nil {
 		st.RowLimit, st.Full = p.set.memoryRows, p.full.limit.Load() > 0 && rows >= p.set.memoryRows
+		if p.full.usage != nil {
+			var refusing bool
+			st.ByteLimit = p.set.memoryBytes
+			st.MemoryBytes, refusing = p.full.usage()
+			st.Full = st.Full || p.full.bytes.Load() > 0 && refusing
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		st.Err = err.Error()

@@ -44,6 +44,9 @@ type settings struct {
 	// memoryRows bounds the rows of the in-memory store
 	// (WithMemoryRowLimit, memory.go); 0: no bound.
 	memoryRows int64
+	// memoryBytes bounds the bytes of the in-memory store's rows
+	// (WithMemoryByteLimit, memory.go); 0: no bound.
+	memoryBytes int64
 
 	tb testing.TB // the test of a platform made by New
 }

@@ -38,7 +38,7 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	db := addDBFlags(fs)        // db.go
 	prof := addProfileFlags(fs) // profile.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N]] [-allow-drop] [-env-file FILE]\n"+
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N] [-memory-bytes N]] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
