@@ -2,14 +2,17 @@ package platformtest
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 )
 
 // TestDiskFullREST: while the data folder's disk is full, a REST change
@@ -87,4 +90,33 @@ func TestDiskFullREST(t *testing.T) {
 		t.Errorf("devices after a restart: %v, want before,after", kept)
 	}
 	http.DefaultClient.CloseIdleConnections()
+}
+
+// TestSpillNotAFolder: a data folder whose spill/ is a file is refused by
+// the check and by the start alike, naming it.
+func TestSpillNotAFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	p, err := Start(WithDataDir(dir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	spill := filepath.Join(dir, "spill")
+	if err := os.RemoveAll(spill); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(spill, []byte("not a folder"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	const want = "spill is not a folder but a file"
+	if _, err := CheckDataDir(dir); err == nil || !errors.Is(err, datadir.ErrDamaged) || !strings.Contains(err.Error(), want) {
+		t.Errorf("check: %v, want %q", err, want)
+	}
+	p, err = Start(WithDataDir(dir))
+	if err == nil {
+		p.Close()
+	}
+	if err == nil || !errors.Is(err, datadir.ErrDamaged) || !strings.Contains(err.Error(), want) {
+		t.Errorf("start: %v, want %q", err, want)
+	}
 }

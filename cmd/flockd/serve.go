@@ -31,7 +31,8 @@ func serve(ctx context.Context, args []string, stderr io.Writer, ready func(*pla
 	noRecord := fs.Bool("no-record", false, "record no inbound messages")
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
-	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
+	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left "+
+		"(default: spill in the data folder; with -memory, "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go

@@ -257,12 +257,16 @@ func (d *Dir) DB(name string) (*DB, error) {
 // Folder returns the path of the sub-folder name of the folder, where a
 // service keeps blobs, creating it unless the folder is read-only. name
 // follows DB's rule. What the service writes there is its own to sync
-// and to check when it opens it.
+// and to check when it opens it. A name that is there but not a folder is
+// refused (ErrDamaged), read-only too, so that a check and a start agree.
 func (d *Dir) Folder(name string) (string, error) {
 	if !namePattern.MatchString(name) {
 		return "", fmt.Errorf("data folder %s: folder name %q: want lower-case letters, digits and '-'", d.path, name)
 	}
 	path := filepath.Join(d.path, name)
+	if fi, err := os.Lstat(path); err == nil && !fi.IsDir() {
+		return "", fmt.Errorf("%w: data folder %s: %s is not a folder but a %s: move it away", ErrDamaged, d.path, name, fileKind(fi.Mode()))
+	}
 	if d.readOnly {
 		return path, nil
 	}
@@ -307,4 +311,15 @@ func (d *Dir) Close() error {
 	}
 	errs = append(errs, unlockDir(d.lock))
 	return errors.Join(errs...)
+}
+
+// fileKind names the kind of a file that is not a folder.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "special file"
 }
