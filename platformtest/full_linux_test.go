@@ -74,6 +74,7 @@ func TestDiskFullTmpfs(t *testing.T) {
 	if refused == 0 {
 		t.Fatal("no change was refused on the full disk")
 	}
+	t.Logf("%d of 50 device creations refused on the full disk", refused)
 	if err := p.reg.Audit(); err != nil {
 		t.Errorf("memory and store differ while full: %v", err)
 	}
