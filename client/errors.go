@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // Sentinel errors, matched with errors.Is.
@@ -40,7 +41,9 @@ var (
 	// key (maintainLatestFlagFor) sent again with the same tsp, which the
 	// data backend refuses with sys.dataservice.error.entity_key_conflict
 	// when the first one was stored. Otherwise check first whether it took
-	// effect, e.g. by reading the row back with GetHistory.
+	// effect, e.g. by reading the row back with GetHistory. The data
+	// backend's refusal sys.dataservice.error.outcome_unknown (its storage
+	// lost the answer of the write's commit) matches it too.
 	ErrOutcomeUnknown = engine.ErrOutcomeUnknown
 	// ErrStopped reports that the client was stopped. Stop is final.
 	ErrStopped = engine.ErrStopped
@@ -88,7 +91,13 @@ func (e *WampError) Error() string {
 
 // Is lets errors.Is match two WampErrors by URI:
 // errors.Is(err, &client.WampError{URI: "wamp.error.not_authorized"}).
+// The data backend's sys.dataservice.error.outcome_unknown (a write whose
+// storage lost the answer of its commit) also matches ErrOutcomeUnknown:
+// the rows may be stored.
 func (e *WampError) Is(target error) bool {
+	if target == ErrOutcomeUnknown {
+		return e.URI == wire.ErrOutcomeUnknown
+	}
 	t, ok := target.(*WampError)
 	return ok && t.URI == e.URI
 }

@@ -76,7 +76,7 @@ func (p *Platform) openStores() error {
 		return err
 	}
 	if p.set.spillDir == "" { // the spill folder goes in the data folder too
-		if p.set.spillDir, err = d.Folder("spill"); err != nil {
+		if p.set.spillDir, err = d.Folder(spillFolder); err != nil {
 			_ = d.Close()
 			return err
 		}
@@ -174,6 +174,12 @@ func (p *Platform) storage() console.Storage {
 	errs = append(errs, err)
 	if p.data == nil && p.set.fleetStore == nil {
 		st.RowLimit, st.Full = p.set.memoryRows, p.full.limit.Load() > 0 && rows >= p.set.memoryRows
+		if p.full.usage != nil {
+			var refusing bool
+			st.ByteLimit = p.set.memoryBytes
+			st.MemoryBytes, refusing = p.full.usage()
+			st.Full = st.Full || p.full.bytes.Load() > 0 && refusing
+		}
 	}
 	if err := errors.Join(errs...); err != nil {
 		st.Err = err.Error()
@@ -242,8 +248,14 @@ func CheckDataDir(dir string) (*DataDirReport, error) {
 	if err := checkKept(d, rep); err != nil {
 		return nil, err
 	}
+	if _, err := d.Folder(spillFolder); err != nil { // as the start refuses it
+		return nil, err
+	}
 	return rep, nil
 }
+
+// spillFolder is the file service's spill folder in a data folder.
+const spillFolder = "spill"
 
 // checkKept counts the rows of fleet.db and checks the file objects'
 // blobs against files.db, in a folder opened read-only; a file that is

@@ -137,7 +137,7 @@
 // and counts rows; validation, typing, encryption of secret columns,
 // masking, chunking, feeds and rate limits stay above it, the same for
 // every store. The store is in memory by default: rows live as long as the
-// Platform (WithMemoryRowLimit bounds them). WithDataDir keeps them in the
+// Platform (WithMemoryRowLimit and WithMemoryByteLimit bound them). WithDataDir keeps them in the
 // data folder's fleet.db instead, on disk and across restarts.
 // WithPostgres keeps them in a PostgreSQL database instead (a
 // schema per realm; docs/postgres.md), with the same answers: it computes
@@ -352,7 +352,8 @@
 // disk rather than in memory: an append or a put is on disk before it is
 // acknowledged, and a full disk refuses writes (storage_full; files
 // INTERNAL) while reads go on. Without WithDataDir everything is in
-// memory, the rows bounded by WithMemoryRowLimit when given.
+// memory, the rows bounded by WithMemoryRowLimit and WithMemoryByteLimit
+// when given.
 //
 // # Cross-app reads
 //

@@ -30,6 +30,24 @@ func WithoutFileService() Option { return func(s *settings) { s.noFiles = true }
 // folders that processes which are gone (killed, crashed) left there.
 func WithSpillDir(dir string) Option { return func(s *settings) { s.spillDir = dir } }
 
+// DefaultUploadMinRate is the average rate, in bytes per second, below
+// which an upload's body is cut by default (flockd -upload-min-rate), after
+// DefaultUploadGrace: 16 KiB/s, generous for any link, so that a client
+// that trickles its body cannot hold its connection for ever.
+const (
+	DefaultUploadMinRate = fleetfiles.DefaultUploadMinRate
+	DefaultUploadGrace   = fleetfiles.DefaultUploadGrace
+)
+
+// WithUploadMinRate sets the pace an upload's body (a PUT to an upload
+// URL) must keep: every byte must have come by grace plus the time
+// bytesPerSecond needs for the bytes before it; a slower body is cut with
+// 408 RequestTimeout and nothing of it is kept. bytesPerSecond ≤ 0 keeps
+// no bound. The default is DefaultUploadMinRate after DefaultUploadGrace.
+func WithUploadMinRate(bytesPerSecond int64, grace time.Duration) Option {
+	return func(s *settings) { s.uploadRate = fleetfiles.UploadRate{MinRate: bytesPerSecond, Grace: grace} }
+}
+
 // DefaultSpillDir returns the file service's spill folder without
 // WithSpillDir: ironflock-spill-<user ID> in the system's temporary folder
 // (os.TempDir).
@@ -38,17 +56,18 @@ func DefaultSpillDir() string { return fleetfiles.DefaultSpillDir() }
 // newFileService builds the platform's file service.
 func (p *Platform) newFileService() *fleetfiles.Service {
 	return fleetfiles.New(fleetfiles.Config{
-		Lookup:   p.realmDataTemplate,
-		Registry: p.reg,
-		Clock:    p.clock,
-		BaseURL:  p.HTTPURL,
-		Absent:   p.set.noFiles,
-		Log:      p.log,
-		SpillDir: p.set.spillDir,
-		Records:  p.kept.files, // a data folder's (datadir.go); nil: in memory
-		Blobs:    p.kept.blobs,
-		SignKey:  p.kept.signKey,
-		Metrics:  p.set.metrics,
+		Lookup:     p.realmDataTemplate,
+		Registry:   p.reg,
+		Clock:      p.clock,
+		BaseURL:    p.HTTPURL,
+		Absent:     p.set.noFiles,
+		Log:        p.log,
+		SpillDir:   p.set.spillDir,
+		Records:    p.kept.files, // a data folder's (datadir.go); nil: in memory
+		Blobs:      p.kept.blobs,
+		SignKey:    p.kept.signKey,
+		UploadRate: p.set.uploadRate,
+		Metrics:    p.set.metrics,
 	})
 }
 

@@ -148,6 +148,12 @@ func testFilesPutRules(t *testing.T, s fileStore) {
 	f.refused(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.png", "content_type": "image/png", "data": b64(strings.Repeat("x", 3000))}, wire.FileObjectTooLarge)
 	f.refused(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.txt", "content_type": "text/plain", "data": b64("x")}, wire.FileContentTypeNotAllowed)
 	f.ok(t, wire.FilesPut, map[string]any{"namespace": "photos", "key": "x.pdf", "content_type": "application/pdf", "data": b64("x")})
+	// A content type is one header line: control characters are refused,
+	// in a namespace that takes any type too, for puts and upload URLs.
+	for _, ct := range []string{"text/plain\r\nX-Injected: 1", "text/plain\n", "text/\x00plain", strings.Repeat("a", 256)} {
+		f.refused(t, wire.FilesPut, map[string]any{"key": "ct", "content_type": ct, "data": b64("x")}, wire.FileContentTypeNotAllowed)
+		f.refused(t, wire.FilesWriteURL, map[string]any{"key": "ct", "content_type": ct}, wire.FileContentTypeNotAllowed)
+	}
 	for _, key := range []string{"", "/a", "a//b", "_sys/x", "a?b", "a/../b"} {
 		f.refused(t, wire.FilesPut, map[string]any{"key": key, "data": b64("x")}, wire.FileInvalidKey)
 	}

@@ -37,7 +37,10 @@ func (p *Platform) openFleetStore() (fleetdb.Store, error) {
 	case p.kept.fleet != nil:
 		return fleetdb.NewBoltStore(p.kept.fleet), nil
 	}
-	return fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log))), nil
+	st := fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log)),
+		fleetdb.MemoryByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
+	p.full.usage = func() (int64, bool) { return fleetdb.MemoryUsage(st) }
+	return st, nil
 }
 
 // closeFleet closes the data backends' store, once.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
@@ -47,15 +48,22 @@ type settings struct {
 	// memoryRows bounds the rows of the in-memory store
 	// (WithMemoryRowLimit, memory.go); 0: no bound.
 	memoryRows int64
+	// memoryBytes bounds the bytes of the in-memory store's rows
+	// (WithMemoryByteLimit, memory.go); 0: no bound.
+	memoryBytes int64
+	// uploadRate is the pace an upload's body must keep
+	// (WithUploadMinRate, files.go).
+	uploadRate fleetfiles.UploadRate
 
 	tb testing.TB // the test of a platform made by New
 }
 
 func defaultSettings() settings {
 	return settings{
-		addr:      "127.0.0.1:0",
-		logger:    slog.New(slog.DiscardHandler),
-		keepalive: 20 * time.Second,
+		addr:       "127.0.0.1:0",
+		logger:     slog.New(slog.DiscardHandler),
+		keepalive:  20 * time.Second,
+		uploadRate: fleetfiles.UploadRate{MinRate: fleetfiles.DefaultUploadMinRate, Grace: fleetfiles.DefaultUploadGrace},
 	}
 }
 

@@ -1,13 +1,18 @@
 package platformtest
 
 import (
+	"context"
+	"encoding/binary"
+	"errors"
 	"net"
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	ifclient "github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -16,7 +21,8 @@ import (
 // so that a test can take the server away from a platform and give it
 // back without touching the server: refuse new connections (down), cut
 // the open ones, or cut the connection that forwards some more bytes
-// from its client.
+// from its client, or lose the server's answer to the next request
+// (loseNextAnswer).
 type pgProxy struct {
 	t      *testing.T
 	ln     net.Listener
@@ -27,12 +33,16 @@ type pgProxy struct {
 	up       bool
 	pairs    map[*proxyPair]struct{}
 	cutAfter int64 // > 0: cut the connection that forwards this many more client bytes
+	lose     bool  // the next connection that forwards client bytes loses its answer
 	refused  chan struct{}
 	wg       sync.WaitGroup
 }
 
 // proxyPair is a forwarded connection.
-type proxyPair struct{ client, server net.Conn }
+type proxyPair struct {
+	client, server net.Conn
+	lose           atomic.Bool // cut instead of forwarding the server's next bytes
+}
 
 func (pp *proxyPair) close() {
 	_ = pp.client.Close()
@@ -106,6 +116,7 @@ func (px *pgProxy) pipe(pp *proxyPair, dst, src net.Conn, upstream bool) {
 		px.mu.Unlock()
 	}()
 	buf := make([]byte, 32<<10)
+	var scan *pgScan // the server's messages, once its answer is to be lost
 	for {
 		n, err := src.Read(buf)
 		if n > 0 && upstream {
@@ -115,9 +126,21 @@ func (px *pgProxy) pipe(pp *proxyPair, dst, src net.Conn, upstream bool) {
 				px.cutAfter -= int64(n)
 				cut = px.cutAfter <= 0
 			}
+			if px.lose {
+				px.lose = false
+				pp.lose.Store(true)
+			}
 			px.mu.Unlock()
 			if cut {
 				return
+			}
+		}
+		if n > 0 && !upstream && pp.lose.Load() {
+			if scan == nil {
+				scan = &pgScan{}
+			}
+			if scan.commandComplete(buf[:n]) {
+				return // the statement's answer, sent once it is committed: lost
 			}
 		}
 		if n > 0 {
@@ -129,6 +152,38 @@ func (px *pgProxy) pipe(pp *proxyPair, dst, src net.Conn, upstream bool) {
 			return
 		}
 	}
+}
+
+// pgScan reads the server's side of a connection as PostgreSQL messages
+// (a type byte, a 4-byte length that counts itself, the body), from a
+// message's start.
+type pgScan struct {
+	skip int    // bytes left of the current message's body
+	hdr  []byte // the current message's header so far
+}
+
+// commandComplete reports whether b starts a CommandComplete message ('C'),
+// which the server sends for a statement it ran (an implicit transaction's
+// once it is committed, at Sync); the messages before it (a COPY's
+// CopyInResponse, a ping's answer) pass.
+func (s *pgScan) commandComplete(b []byte) bool {
+	for len(b) > 0 {
+		if s.skip > 0 {
+			n := min(s.skip, len(b))
+			s.skip, b = s.skip-n, b[n:]
+			continue
+		}
+		n := min(5-len(s.hdr), len(b))
+		s.hdr, b = append(s.hdr, b[:n]...), b[n:]
+		if len(s.hdr) < 5 {
+			return false
+		}
+		if s.hdr[0] == 'C' {
+			return true
+		}
+		s.skip, s.hdr = int(binary.BigEndian.Uint32(s.hdr[1:]))-4, s.hdr[:0]
+	}
+	return false
 }
 
 // setUp lets new connections through (true), or refuses them and cuts
@@ -153,6 +208,15 @@ func (px *pgProxy) setUp(up bool) {
 func (px *pgProxy) cutAfterBytes(n int64) {
 	px.mu.Lock()
 	px.cutAfter = n
+	px.mu.Unlock()
+}
+
+// loseNextAnswer makes the next connection that forwards a request to the
+// server lose the server's answer: the request is served (committed) and
+// the connection cut before its answer reaches the client.
+func (px *pgProxy) loseNextAnswer() {
+	px.mu.Lock()
+	px.lose = true
 	px.mu.Unlock()
 }
 
@@ -198,8 +262,10 @@ func testPostgresDownAtStart(t *testing.T, dbURL string) {
 }
 
 // TestPostgresLost: while the server is gone, appends answer the
-// platform's storage error (runtime_error with a Postgres-like object),
-// never success, and reads fail the same way; once it is back, the
+// platform's storage error (runtime_error with a Postgres-like object) or,
+// when the request had left on a connection that then ended,
+// outcome_unknown, never success, and reads fail with the storage error;
+// once it is back, the
 // platform reconnects by itself. A bulk append cut off half-way, or whose
 // server connection is terminated, stores nothing. Every acknowledged
 // row is stored, and only those.
@@ -228,11 +294,20 @@ func testPostgresLost(t *testing.T, dbURL string) {
 			t.Fatalf("%s: %v is not a Postgres-like object", what, r.errArgs)
 		}
 	}
+	// An append that left on a connection that then ended may be stored
+	// or not: outcome_unknown is the truth then (the counts below check
+	// that none of them was stored).
+	isWriteError := func(what string, r callResult) {
+		t.Helper()
+		if r.errURI != wire.ErrOutcomeUnknown {
+			isStorageError(what, r)
+		}
+	}
 	appendRow().ok(t, "append")
 
 	px.setUp(false)
-	isStorageError("append while the server is gone", appendRow())
-	isStorageError("append while the server is gone, again", appendRow())
+	isWriteError("append while the server is gone", appendRow())
+	isWriteError("append while the server is gone, again", appendRow())
 	isStorageError("history while the server is gone", call(t, w.c, "history.transformed.readings", q("limit", 10), nil, false))
 	isStorageError("series while the server is gone", call(t, w.c, "history.transformed.series.readings",
 		q("limit", 10, "metrics", list(q("ref", "temp", "method", "AVG")), "timeRange", list(ms(0), ms(time.Hour))), nil, false))
@@ -246,7 +321,7 @@ func testPostgresLost(t *testing.T, dbURL string) {
 			if r.errURI == "" {
 				return
 			}
-			isStorageError(what, r)
+			isWriteError(what, r)
 			if attempt == 10 {
 				t.Fatalf("%s: the platform did not reconnect after %d appends", what, attempt)
 			}
@@ -264,7 +339,7 @@ func testPostgresLost(t *testing.T, dbURL string) {
 		bulk[i] = map[string]any{"tsp": ms(time.Hour + time.Duration(i)*time.Millisecond), "temp": 1.5, "pin": strings.Repeat("x", 40)}
 	}
 	px.cutAfterBytes(64 << 10)
-	isStorageError("bulk append cut half-way", call(t, w.c, "appendBulk.2.26.readings", list(bulk...), nil, false))
+	isWriteError("bulk append cut half-way", call(t, w.c, "appendBulk.2.26.readings", list(bulk...), nil, false))
 	px.cutAfterBytes(0)
 	// The pool finds out about dead connections as it uses them.
 	for attempt := 0; call(t, w.c, "history.transformed.readings", q("limit", 1), nil, false).errURI != ""; attempt++ {
@@ -288,3 +363,78 @@ func testPostgresLost(t *testing.T, dbURL string) {
 		t.Fatalf("at the end: %d rows stored, %d acknowledged", n, acked)
 	}
 }
+
+// TestPostgresCommitAnswerLost: an append whose statement the server
+// committed but whose answer was lost (the connection cut as the answer
+// comes) is answered outcome_unknown, never a refusal, for a single row
+// (INSERT), a bulk of plain rows (COPY) and rows with an entity key (a
+// batch); the rows are stored, and the client SDK reads the answer as
+// client.ErrOutcomeUnknown. Every row refused is not stored.
+func TestPostgresCommitAnswerLost(t *testing.T) { eachPostgres(t, testPostgresCommitAnswerLost) }
+
+func testPostgresCommitAnswerLost(t *testing.T, dbURL string) {
+	leakcheck.Check(t)
+	px := newPGProxy(t, dbURL)
+	w := newPGWorld(t, px.url, lostAnswerTemplate)
+	stored := func(table string) int { return len(w.p.TableRows(w.realm, table)) }
+	lost := func(what, uri string, arg any, table string, rows int) {
+		t.Helper()
+		before := stored(table)
+		px.loseNextAnswer()
+		r := call(t, w.c, uri, arg, nil, false)
+		if r.errURI != wire.ErrOutcomeUnknown {
+			t.Fatalf("%s whose answer was lost: %q %v, want %s", what, r.errURI, r.errArgs, wire.ErrOutcomeUnknown)
+		}
+		if n := stored(table) - before; n != rows {
+			t.Fatalf("%s whose answer was lost: %d rows stored, want %d (the server committed it)", what, n, rows)
+		}
+		// The pool replaces the cut connection: the next append works.
+		for attempt := 0; ; attempt++ {
+			r := call(t, w.c, "history.transformed.readings", q("limit", 1), nil, false)
+			if r.errURI == "" {
+				break
+			}
+			if attempt == 10 {
+				t.Fatalf("after %s: reads do not recover: %v", what, r.errArgs)
+			}
+		}
+	}
+	call(t, w.c, "append.2.26.readings", map[string]any{"tsp": ms(time.Second), "temp": 20}, nil, false).ok(t, "append")
+	lost("an append", "append.2.26.readings", map[string]any{"tsp": ms(2 * time.Second), "temp": 21}, "readings", 1)
+	bulk := list(map[string]any{"tsp": ms(3 * time.Second), "temp": 1}, map[string]any{"tsp": ms(4 * time.Second), "temp": 2})
+	lost("a bulk append", "appendBulk.2.26.readings", bulk, "readings", 2)
+	lost("an append with an entity key", "append.2.26.machines",
+		map[string]any{"tsp": ms(5 * time.Second), "machine": "m1", "state": "on"}, "machines", 1)
+
+	// The SDK: the refusal matches client.ErrOutcomeUnknown.
+	sdk, err := ifclient.New(ifclient.WithEnv(w.in.Env()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sdk.Start(testCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = sdk.Stop(context.Background()) }()
+	before := stored("readings")
+	px.loseNextAnswer()
+	_, err = sdk.AppendToTable(testCtx(t), "readings", map[string]any{"tsp": t0.Add(6 * time.Second), "temp": 22})
+	if !errors.Is(err, ifclient.ErrOutcomeUnknown) || stored("readings") != before+1 {
+		t.Fatalf("SDK append whose answer was lost: %v (%d rows stored), want client.ErrOutcomeUnknown (1)", err, stored("readings")-before)
+	}
+}
+
+// lostAnswerTemplate has a table of plain rows and one with an entity key.
+const lostAnswerTemplate = `
+data:
+  tables:
+    - tablename: readings
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: temp, dataType: numeric}
+    - tablename: machines
+      maintainLatestFlagFor: [machine]
+      columns:
+        - {id: tsp, dataType: timestamp}
+        - {id: machine, dataType: string}
+        - {id: state, dataType: string}
+`

@@ -24,6 +24,8 @@ type dataFlags struct {
 	memory     *bool
 	allowDrop  *bool
 	memoryRows *int64
+	// memoryBytes bounds the bytes of the rows in memory.
+	memoryBytes *int64
 }
 
 func addDataFlags(fs *flag.FlagSet) dataFlags {
@@ -33,6 +35,8 @@ func addDataFlags(fs *flag.FlagSet) dataFlags {
 		memory:     fs.Bool("memory", false, "keep nothing: a throwaway run in memory, no data folder"),
 		allowDrop:  fs.Bool("allow-drop", false, "let a changed data template in the config drop kept tables, columns or file namespaces"),
 		memoryRows: fs.Int64("memory-rows", platformtest.DefaultMemoryRowLimit, "with -memory, keep at most `n` table rows; appends past it are refused with storage_full (0: no bound)"),
+		memoryBytes: fs.Int64("memory-bytes", platformtest.DefaultMemoryByteLimit, "with -memory, keep at most `n` bytes of table rows (as estimated: "+
+			"their values and about 300 bytes each); appends past it are refused with storage_full (0: no bound)"),
 	}
 }
 
@@ -62,7 +66,7 @@ func (f dataFlags) options(dir string) ([]platformtest.Option, []platformtest.Re
 		ropts = append(ropts, platformtest.AllowDrop())
 	}
 	if dir == "" {
-		return []platformtest.Option{platformtest.WithMemoryRowLimit(*f.memoryRows)}, ropts
+		return []platformtest.Option{platformtest.WithMemoryRowLimit(*f.memoryRows), platformtest.WithMemoryByteLimit(*f.memoryBytes)}, ropts
 	}
 	return []platformtest.Option{platformtest.WithDataDir(dir)}, ropts
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest"
 )
 
 const dataConfig = `projects:
@@ -232,7 +233,10 @@ func TestHelpListsCheck(t *testing.T) {
 	if err := run(context.Background(), []string{"-h"}, io.Discard, &errOut, nil); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"flockd check [-data DIR]", "-data DIR", "-memory", "-allow-drop", ".flockd/NAME beside the -config file NAME.yml", ".flockd/demo", "-auth-log"} {
+	for _, want := range []string{"flockd check [-data DIR]", "-data DIR", "-memory", "-allow-drop", ".flockd/NAME beside the -config file NAME.yml", ".flockd/demo", "-auth-log",
+		// -spill-dir's defaults as used: the data folder's spill (platformtest/datadir.go), the temporary folder's in memory.
+		"(default: spill in the data folder; with -memory, " + platformtest.DefaultSpillDir() + ")",
+		"-memory-bytes n", "(default 536870912)"} {
 		if !strings.Contains(errOut.String(), want) {
 			t.Errorf("-h lacks %q:\n%s", want, errOut.String())
 		}

@@ -33,7 +33,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	strict := fs.Bool("strict-auth", false, "refuse the legacy credential (serial, serial): only per-app credentials join")
 	authLog := fs.Int("auth-log", platformtest.DefaultAuthLogLimit, "keep the newest `n` authentication attempts for inspection")
 	showVersion := fs.Bool("version", false, "print flockd's version and exit")
-	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left (default: "+platformtest.DefaultSpillDir()+")")
+	uploadMinRate := fs.Int64("upload-min-rate", platformtest.DefaultUploadMinRate, "cut an upload whose body comes slower than `n` bytes a second on average, after "+
+		platformtest.DefaultUploadGrace.String()+" (a client that trickles its body holds its connection otherwise; 0: no bound)")
+	spillDir := fs.String("spill-dir", "", "keep stored objects over 1 MiB in files under `folder`, which flockd owns and clears of what killed runs left "+
+		"(default: spill in the data folder; with -memory, "+platformtest.DefaultSpillDir()+")")
 	cons := addConsoleFlags(fs) // console.go
 	edge := addEdgeFlags(fs)    // edge.go
 	data := addDataFlags(fs)    // data.go
@@ -41,8 +44,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	prof := addProfileFlags(fs) // profile.go
 	opsF := addOpsFlags(fs)     // ops.go
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N]] [-allow-drop] [-env-file FILE]\n"+
-			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR]\n"+
+		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N] [-memory-bytes N]] [-allow-drop] [-env-file FILE]\n"+
+			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR] [-upload-min-rate N]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
 			"              [-ops ADDR] [-cpuprofile FILE] [-memprofile FILE]\n"+
@@ -99,6 +102,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	if *strict {
 		opts = append(opts, platformtest.WithStrictAuth())
 	}
+	opts = append(opts, platformtest.WithUploadMinRate(*uploadMinRate, platformtest.DefaultUploadGrace))
 	if *spillDir != "" {
 		opts = append(opts, platformtest.WithSpillDir(*spillDir))
 	}

@@ -54,3 +54,9 @@ const (
 	ErrAppAccessUnknownApp   = "sys.appaccess.error.unknown_app"
 	ErrAppAccessNotInstalled = "sys.appaccess.error.provider_not_installed"
 )
+
+// ErrOutcomeUnknown answers a write whose storage lost the answer of its
+// COMMIT (the connection ended, an I/O error at commit): the rows may be
+// stored or not. The SDK maps it to client.ErrOutcomeUnknown. flockd's
+// own: the platform answers the Postgres error (docs/postgres.md).
+const ErrOutcomeUnknown = "sys.dataservice.error.outcome_unknown"

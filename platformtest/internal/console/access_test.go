@@ -56,6 +56,7 @@ func TestCrossOrigin(t *testing.T) {
 	for _, h := range []http.Header{
 		{"Origin": {"http://evil.example"}},
 		{"Sec-Fetch-Site": {"cross-site"}},
+		{"Origin": {strings.Replace(w.p.HTTPURL(), "http://", "https://", 1)}}, // same host and port, another scheme
 	} {
 		code, _ := w.do(t, http.MethodPost, "/faults/withhold", url.Values{"realm": {w.realm}}, h)
 		if code != http.StatusForbidden {

@@ -54,8 +54,9 @@ func (c *Console) tokenGiven(r *http.Request) bool {
 func equal(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), []byte(b)) == 1 }
 
 // sameOrigin reports whether a state-changing request comes from the
-// console's own pages: browsers say so in Sec-Fetch-Site or Origin; a
-// request with neither (curl) is let through.
+// console's own pages: browsers say so in Sec-Fetch-Site or Origin (its
+// scheme, host and port must be the console's); a request with neither
+// (curl) is let through.
 func sameOrigin(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
 	case "", "same-origin", "none":
@@ -63,11 +64,42 @@ func sameOrigin(r *http.Request) bool {
 		return false
 	}
 	o := r.Header.Get("Origin")
-	if o == "" {
+	return o == "" || ownOrigin(r, o)
+}
+
+// sameSite reports whether a GET that costs the server (a SQL query)
+// comes from the console's own pages, which a GET sent by another site
+// (an <img>, a link) cannot claim: Sec-Fetch-Site says same-origin or
+// none (typed in the address bar), or, from a browser without it, Origin
+// or Referer is the console's own. A request that says nothing (curl) is
+// refused.
+func sameSite(r *http.Request) bool {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
 		return true
+	case "":
+	default:
+		return false
 	}
+	if o := r.Header.Get("Origin"); o != "" {
+		return ownOrigin(r, o)
+	}
+	ref := r.Header.Get("Referer")
+	return ref != "" && ownOrigin(r, ref)
+}
+
+// ownOrigin reports whether the origin (or URL) o is the console's own:
+// the same scheme, host and port as the request r was sent to.
+func ownOrigin(r *http.Request, o string) bool {
 	u, err := url.Parse(o)
-	return err == nil && u.Host == r.Host
+	if err != nil || u.Host != r.Host {
+		return false
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return u.Scheme == scheme
 }
 
 // writable reports whether actions are allowed, answering 403 when not.

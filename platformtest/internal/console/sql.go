@@ -5,9 +5,14 @@
 //
 // A query runs on a realm's data backend as the realm's read-only role
 // (fleetdb.DB.QuerySQL): it reads that realm's tables, transforms and
-// downsampled tables and nothing else, writes nothing, returns at most
-// the row limit (1–1000, default 100) and is cancelled by PostgreSQL after
-// the time limit (statement_timeout, 1–30 s, default 5 s). It needs the
+// downsampled tables and nothing else, runs in a transaction that is
+// always rolled back, returns at most the row limit (1–1000, default 100)
+// and fleetdb.SQLMaxBytes (4 MiB) of values, saying so when it cut the
+// answer, uses at most fleetdb.SQLPoolConns sessions per realm (more
+// queries at once are answered "busy"), and is cancelled by PostgreSQL
+// after the time limit (statement_timeout, 1–30 s, default 5 s). A query
+// runs only for a request of the console's own pages (sameSite): an
+// image or a link on another site cannot make it run. It needs the
 // PostgreSQL store (flockd -db); without it the page says so. The page
 // also shows the realm's connection string, for psql, and what the store
 // accepts of the data template but does not apply.
@@ -45,14 +50,23 @@ type sqlView struct {
 	Columns     []string
 	Rows        [][]string
 	Truncated   bool
+	BytesCut    bool // the answer passed fleetdb.SQLMaxBytes
 	Ran         bool
+	MaxMiB      int // fleetdb.SQLMaxBytes in MiB
+	Sessions    int // fleetdb.SQLPoolConns
 }
 
 func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	v := sqlView{Realm: q.Get("realm"), Query: q.Get("q"),
 		Limit:   min(max(atoiOr(q.Get("limit"), defaultSQLRows), 1), maxSQLRows),
-		Seconds: min(max(atoiOr(q.Get("timeout"), defaultSQLSeconds), 1), maxSQLSeconds)}
+		Seconds: min(max(atoiOr(q.Get("timeout"), defaultSQLSeconds), 1), maxSQLSeconds),
+		MaxMiB:  fleetdb.SQLMaxBytes >> 20, Sessions: fleetdb.SQLPoolConns}
+	if q.Has("q") && !sameSite(r) {
+		c.fail(w, r, http.StatusForbidden, "This query came from another site (or from a client that does not say where it "+
+			"comes from); the SQL page runs queries only from its own form. Use psql with the connection string shown on the page.")
+		return
+	}
 	for _, rt := range c.realmsOf() {
 		v.Realms = append(v.Realms, rt.Realm)
 	}
@@ -85,7 +99,7 @@ func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			v.Err = err.Error()
 		} else {
-			v.Columns, v.Truncated = res.Columns, res.Truncated
+			v.Columns, v.Truncated, v.BytesCut = res.Columns, res.Truncated, res.BytesCut
 			for _, row := range res.Rows {
 				cells := make([]string, len(row))
 				for i, s := range row {

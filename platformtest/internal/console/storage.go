@@ -16,8 +16,13 @@ type Storage struct {
 	Objects int64 // file objects kept
 	// RowLimit bounds the rows kept in memory (no data folder); 0: none.
 	RowLimit int64
-	Full     bool   // the in-memory store refuses appends at its bound
-	Err      string // why the figures could not be read, if so
+	// ByteLimit bounds the bytes of the rows kept in memory; 0: none.
+	ByteLimit int64
+	// MemoryBytes is what the rows kept in memory hold, as the store
+	// estimates it.
+	MemoryBytes int64
+	Full        bool   // the in-memory store refuses appends at its bound
+	Err         string // why the figures could not be read, if so
 }
 
 // storageView is the storage part of the overview.

@@ -34,6 +34,7 @@ type Dir struct {
 	full     atomic.Bool // SimulateFull (full.go)
 	record   *commits    // COMMITS, open for writing; nil read-only (commits.go)
 	known    []string    // the files whose last commit COMMITS recorded, checked at Open
+	refusing atomic.Bool // a full disk refused a write, logged once until one succeeds (full.go)
 
 	mu     sync.Mutex
 	dbs    map[string]*DB
@@ -323,12 +324,16 @@ func (d *Dir) DB(name string) (*DB, error) {
 // Folder returns the path of the sub-folder name of the folder, where a
 // service keeps blobs, creating it unless the folder is read-only. name
 // follows DB's rule. What the service writes there is its own to sync
-// and to check when it opens it.
+// and to check when it opens it. A name that is there but not a folder is
+// refused (ErrDamaged), read-only too, so that a check and a start agree.
 func (d *Dir) Folder(name string) (string, error) {
 	if !namePattern.MatchString(name) {
 		return "", fmt.Errorf("data folder %s: folder name %q: want lower-case letters, digits and '-'", d.path, name)
 	}
 	path := filepath.Join(d.path, name)
+	if fi, err := os.Lstat(path); err == nil && !fi.IsDir() {
+		return "", fmt.Errorf("%w: data folder %s: %s is not a folder but a %s: move it away", ErrDamaged, d.path, name, fileKind(fi.Mode()))
+	}
 	if d.readOnly {
 		return path, nil
 	}
@@ -376,4 +381,15 @@ func (d *Dir) Close() error {
 	}
 	errs = append(errs, unlockDir(d.lock))
 	return errors.Join(errs...)
+}
+
+// fileKind names the kind of a file that is not a folder.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return "file"
+	case m&fs.ModeSymlink != 0:
+		return "symbolic link"
+	}
+	return "special file"
 }

@@ -2,7 +2,9 @@
 // commit or a blob write that fails with ENOSPC (or EDQUOT, the user's
 // disk quota) is reported as ErrFull, with nothing of it kept, and the
 // next one that fits succeeds. SimulateFull makes the folder behave so
-// without filling a disk, for tests.
+// without filling a disk, for tests. NoteWrite logs the episode: once when
+// the disk first refuses a write, once when writes resume, never per
+// request.
 
 package datadir
 
@@ -38,3 +40,23 @@ func fullError(dir string, err error) error {
 	}
 	return err
 }
+
+// NoteWrite tells the folder the outcome of a write (a commit or a blob):
+// the first write refused with ErrFull logs that the folder is full, and
+// the first that succeeds after it logs that writes resume. Other
+// outcomes are not logged: the services answer them.
+func (d *Dir) NoteWrite(err error) {
+	switch {
+	case errors.Is(err, ErrFull):
+		if !d.refusing.Swap(true) {
+			d.log.Error("data folder full: writes are refused, reads go on, until space is freed", "folder", d.path, "err", err)
+		}
+	case err == nil:
+		if d.refusing.Load() && d.refusing.Swap(false) {
+			d.log.Info("data folder full no longer: writes resume", "folder", d.path)
+		}
+	}
+}
+
+// NoteWrite is the folder's NoteWrite for a write to db.
+func (db *DB) NoteWrite(err error) { db.dir.NoteWrite(err) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -35,6 +36,12 @@ func holdChild(dir string) {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child:", err)
 		os.Exit(2)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "registry.db")); err == nil { // hold its bbolt lock too
+		if _, err := d.DB("registry"); err != nil {
+			fmt.Fprintln(os.Stderr, "child:", err)
+			os.Exit(2)
+		}
 	}
 	_, _ = os.Stdout.WriteString("held\n")
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	bolt "go.etcd.io/bbolt"
+
 	"github.com/flockgo/ironflock/internal/leakcheck"
 )
 
@@ -58,4 +60,41 @@ func TestInUseByAnotherProcess(t *testing.T) {
 		t.Errorf("lock file holds %q (%v), want this pid %d", b, err, os.Getpid())
 	}
 	_ = d
+}
+
+// TestLockFileRemovedUnderHolder: when flockd.lock is removed while
+// another process holds the folder, a second Open is refused (by the .db
+// files' own lock) saying the holder cannot be told, never naming its own
+// pid, and does not leave its pid in the lock file.
+func TestLockFileRemovedUnderHolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "data")
+	d := mustOpen(t, dir)
+	db, err := d.DB("registry")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Update(t.Context(), func(tx *bolt.Tx) error { _, err := tx.CreateBucketIfNotExists([]byte("b")); return err }); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Close(); err != nil {
+		t.Fatal(err)
+	}
+	child := startHolder(t, dir)
+	if err := os.Remove(filepath.Join(dir, LockFile)); err != nil {
+		t.Fatal(err)
+	}
+	// The lock file is new: Open takes it; the .db file's lock refuses.
+	d2, err := Open(dir)
+	if err == nil {
+		_, err = d2.DB("registry")
+		_ = d2.Close()
+	}
+	wantErr(t, err, ErrInUse, "whose pid cannot be told: flockd.lock was removed or replaced while it ran")
+	if strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) {
+		t.Errorf("the refusal names the refused process's own pid %d: %v", os.Getpid(), err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, LockFile)); err == nil && strings.TrimSpace(string(b)) != "" {
+		t.Errorf("the refused Open left %q in the lock file", b)
+	}
+	_ = child
 }

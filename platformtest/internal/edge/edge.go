@@ -91,11 +91,11 @@ func (g *Guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"(platformtest.WithAllowedHosts).", r.Host))
 		return
 	}
-	if origin := r.Header.Get("Origin"); origin != "" && websocket.IsWebSocketUpgrade(r) && !g.originAllowed(origin, r.Host) {
+	if origin := r.Header.Get("Origin"); origin != "" && websocket.IsWebSocketUpgrade(r) && !g.originAllowed(origin, r) {
 		g.log.Warn("refused a WebSocket link from another origin", "origin", origin, "host", r.Host, "peer", r.RemoteAddr)
 		refuse(w, http.StatusForbidden, fmt.Sprintf("WebSocket links from the web page origin %q are refused: only pages "+
-			"served by this server (http://%s) may open one; programs that send no Origin always may. Allow that "+
-			"origin with flockd -allow-origin %s (platformtest.WithAllowedOrigins).", origin, r.Host, origin))
+			"served by this server (%s://%s) may open one; programs that send no Origin always may. Allow that "+
+			"origin with flockd -allow-origin %s (platformtest.WithAllowedOrigins).", origin, ownScheme(r), r.Host, origin))
 		return
 	}
 	g.next.ServeHTTP(w, r)
@@ -115,9 +115,9 @@ func (g *Guard) hostAllowed(host string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// originAllowed reports whether a browser origin is the server's own, the
-// one of Host header host, or an allowed one.
-func (g *Guard) originAllowed(origin, host string) bool {
+// originAllowed reports whether a browser origin is the server's own (the
+// scheme r came with, its Host header's host and port) or an allowed one.
+func (g *Guard) originAllowed(origin string, r *http.Request) bool {
 	o, err := ParseOrigin(origin)
 	if err != nil {
 		return false
@@ -126,7 +126,16 @@ func (g *Guard) originAllowed(origin, host string) bool {
 		return true
 	}
 	scheme, hostport, _ := strings.Cut(o, "://")
-	return hostport == withoutDefaultPort(scheme, strings.ToLower(host))
+	return scheme == ownScheme(r) && hostport == withoutDefaultPort(scheme, strings.ToLower(r.Host))
+}
+
+// ownScheme is the scheme of the server's own pages as r reached it:
+// https over TLS, else http.
+func ownScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	return "http"
 }
 
 // ParseHost reads a host as a Host header or an allowed host gives it:

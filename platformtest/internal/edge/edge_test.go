@@ -73,6 +73,8 @@ func TestOriginRule(t *testing.T) {
 		{"localhost:80", upgrade("http://localhost"), http.StatusTeapot},
 		{"127.0.0.1:8080", upgrade("http://localhost:5173"), http.StatusTeapot},
 		{"127.0.0.1:8080", upgrade("http://localhost:8080"), http.StatusForbidden},
+		{"127.0.0.1:8080", upgrade("https://127.0.0.1:8080"), http.StatusForbidden}, // same host and port, another scheme
+		{"localhost", upgrade("https://localhost:80"), http.StatusForbidden},
 		{"127.0.0.1:8080", upgrade("http://attacker.example"), http.StatusForbidden},
 		{"127.0.0.1:8080", upgrade("not an origin"), http.StatusForbidden},
 		// A page may send an Origin on ordinary requests: not this rule's

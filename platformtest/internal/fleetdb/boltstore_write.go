@@ -37,6 +37,7 @@ func (t *boltTables) Append(ctx context.Context, table string, rows []*NewRow) e
 		}
 		return bt.append(tb, rows, out, merged)
 	})
+	t.db.NoteWrite(err) // a full disk is logged once per episode
 	if err != nil {
 		return storeFailure(t.db, err)
 	}

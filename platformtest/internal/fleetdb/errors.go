@@ -94,6 +94,7 @@ func typiaError(path, expected string, value any, undefined bool) *fleetError {
 }
 
 // storeError answers a store's failure (store.go) as the platform does:
+// a write whose answer was lost is outcome_unknown (never a refusal);
 // a conflict, a full storage and too many series rows are refusals; a
 // cancelled call is wamp.error.canceled; an error with a SQLSTATE is a
 // Postgres error; anything else (I/O, a lost connection) the Postgres
@@ -103,6 +104,11 @@ func storeError(table string, err error) *fleetError {
 	switch {
 	case errors.Is(err, ErrConflict):
 		return dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", table)
+	case errors.Is(err, ErrOutcomeUnknown):
+		e := dataRefusal(wire.ErrOutcomeUnknown, "table %q: the rows may be stored or not: the storage's answer was lost (%v); "+
+			"read them back before sending them again, or send them again with their entity key", table, err)
+		e.cause = err
+		return e
 	case errors.Is(err, ErrStorageFull):
 		return dataRefusal(errStorageFull, "table %q: the write does not fit in the storage (%v)", table, err)
 	case errors.Is(err, ErrTooManyGroups):

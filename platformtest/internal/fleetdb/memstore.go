@@ -61,6 +61,7 @@ type memTable struct {
 	latest map[string]*memRow // entity key → newest row (entity tables)
 	uniq   map[string]bool    // entity key + tsp (entity tables)
 	nextID int64              // the next id of error-logs
+	bytes  int64              // the rows' estimated bytes (memstore_bytes.go)
 }
 
 // memView holds the rows of a transform, typed, in the view's order.
@@ -99,13 +100,18 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 	if m.replaced {
 		return errCatalogChanged
 	}
-	if err := m.store.reserve(int64(len(rows))); err != nil {
+	var size int64
+	for _, nr := range rows {
+		size += rowBytes(nr.Vals)
+	}
+	if err := m.store.reserve(int64(len(rows)), size); err != nil {
 		return err
 	}
 	ok := false
 	defer func() {
 		if !ok {
 			m.store.rows.Add(-int64(len(rows)))
+			m.store.bytes.Add(-size)
 		}
 	}()
 	var staged map[string]*memRow
@@ -147,6 +153,7 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 		}
 	}
 	t.add(stored)
+	t.bytes += size
 	ok = true
 	return nil
 }

@@ -1,7 +1,8 @@
 // This file holds the memory store itself (memstore.go holds a realm's
 // tables): its realms, kept for the life of the store so that a realm
 // reopened after a migration keeps its rows, its bound on the rows it
-// holds (MemoryRowLimit: flockd -memory-rows), and what it offers the
+// holds (MemoryRowLimit: flockd -memory-rows) and on their bytes
+// (MemoryByteLimit: -memory-bytes, memstore_bytes.go), and what it offers the
 // reconciliation (RealmDropper, Dropper, RowCounter: store.go). It serves
 // no URI.
 
@@ -27,6 +28,15 @@ func MemoryRowLimit(limit int64, full func(limit int64)) MemoryOption {
 	return func(s *memStore) { s.limit, s.onFull = max(limit, 0), full }
 }
 
+// MemoryByteLimit bounds the bytes the memory store's rows hold over every
+// realm, as rowBytes estimates them, to limit (≤ 0: no bound): an append
+// that would pass it fails with ErrStorageFull, and reads go on. full,
+// when not nil, is called with the limit when an append is refused after
+// appends were accepted, like MemoryRowLimit's.
+func MemoryByteLimit(limit int64, full func(limit int64)) MemoryOption {
+	return func(s *memStore) { s.byteLimit, s.onBytesFull = max(limit, 0), full }
+}
+
 // NewMemoryStore returns a Store that keeps every realm's rows in memory,
 // for the life of the store.
 func NewMemoryStore(opts ...MemoryOption) Store {
@@ -41,7 +51,11 @@ type memStore struct {
 	limit    int64
 	onFull   func(int64)
 	rows     atomic.Int64 // rows held over every realm
-	refusing atomic.Bool  // the last append over the bound was refused
+	refusing atomic.Bool  // the last append over a bound was refused
+
+	byteLimit   int64
+	onBytesFull func(int64)
+	bytes       atomic.Int64 // the rows' estimated bytes over every realm
 
 	mu     sync.Mutex // guards realms
 	realms map[string]*memTables
@@ -85,8 +99,10 @@ func (s *memStore) relay(old, m *memTables) {
 		t := m.tables[name]
 		if t == nil {
 			s.rows.Add(-int64(len(ot.rows)))
+			s.bytes.Add(-ot.bytes)
 			continue
 		}
+		t.bytes = ot.bytes                         // the kept columns' values are shared: at most as large
 		from := make([]int, len(t.schema.Columns)) // new index → old index, -1
 		for i, c := range t.schema.Columns {
 			from[i] = slices.IndexFunc(ot.schema.Columns, func(o Column) bool {
@@ -115,21 +131,32 @@ func (s *memStore) relay(old, m *memTables) {
 	}
 }
 
-// reserve counts n more rows against the bound, or refuses them.
-func (s *memStore) reserve(n int64) error {
-	if s.limit == 0 {
-		s.rows.Add(n)
+// reserve counts n more rows of size bytes against the bounds, or
+// refuses them.
+func (s *memStore) reserve(n, size int64) error {
+	rows, bytes := s.rows.Add(n), s.bytes.Add(size)
+	var err error
+	var full func(int64)
+	var limit int64
+	switch {
+	case s.limit > 0 && rows > s.limit:
+		err = fmt.Errorf("%w: the in-memory store holds its limit of %d rows", ErrStorageFull, s.limit)
+		full, limit = s.onFull, s.limit
+	case s.byteLimit > 0 && bytes > s.byteLimit:
+		err = fmt.Errorf("%w: the in-memory store holds its limit of %d bytes of rows (%d rows of %d bytes do not fit)",
+			ErrStorageFull, s.byteLimit, n, size)
+		full, limit = s.onBytesFull, s.byteLimit
+	}
+	if err == nil {
+		s.refusing.Store(false)
 		return nil
 	}
-	if s.rows.Add(n) > s.limit {
-		s.rows.Add(-n)
-		if s.refusing.CompareAndSwap(false, true) && s.onFull != nil {
-			s.onFull(s.limit)
-		}
-		return fmt.Errorf("%w: the in-memory store holds its limit of %d rows", ErrStorageFull, s.limit)
+	s.rows.Add(-n)
+	s.bytes.Add(-size)
+	if s.refusing.CompareAndSwap(false, true) && full != nil {
+		full(limit)
 	}
-	s.refusing.Store(false)
-	return nil
+	return err
 }
 
 // DropRealm drops a realm's storage.
@@ -146,6 +173,7 @@ func (s *memStore) DropRealm(_ context.Context, realm string) error {
 	m.replaced = true
 	for _, t := range m.tables {
 		s.rows.Add(-int64(len(t.rows)))
+		s.bytes.Add(-t.bytes)
 	}
 	return nil
 }
@@ -164,7 +192,8 @@ func (s *memStore) Drop(_ context.Context, realm string, tables []string, column
 	for _, name := range tables { // emptied: the map is fixed at Open
 		if t := m.tables[name]; t != nil {
 			s.rows.Add(-int64(len(t.rows)))
-			t.rows = nil
+			s.bytes.Add(-t.bytes)
+			t.rows, t.bytes = nil, 0
 			if t.latest != nil {
 				t.latest, t.uniq = map[string]*memRow{}, map[string]bool{}
 			}
@@ -188,3 +217,7 @@ func (s *memStore) Drop(_ context.Context, realm string, tables []string, column
 
 // Rows returns how many rows the store holds.
 func (s *memStore) Rows(ctx context.Context) (int64, error) { return s.rows.Load(), ctx.Err() }
+
+// Bytes returns the bytes the store's rows hold, as estimated for
+// MemoryByteLimit.
+func (s *memStore) Bytes() int64 { return s.bytes.Load() }

@@ -86,6 +86,9 @@ type pgStore struct {
 	schemas []string // opened, for Close of a scratch store
 	roles   []string
 	closed  bool
+	// sqlPools are the console's sessions per realm schema
+	// (pgstore_console.go).
+	sqlPools map[string]*pgxpool.Pool
 }
 
 // NewPostgresStore connects to the PostgreSQL server at cfg.URL (waiting
@@ -229,6 +232,7 @@ func (s *pgStore) Close() error {
 		return nil
 	}
 	s.closed = true
+	s.closeSQLPools()
 	schemas, roles := slices.Clone(s.schemas), slices.Clone(s.roles)
 	s.mu.Unlock()
 	defer s.pool.Close()

@@ -263,11 +263,40 @@ func (t *pgTables) insertBatch(ctx context.Context, pt *pgTable, rows []*NewRow,
 	return t.s.pool.SendBatch(ctx, b).Close()
 }
 
-// writeError reports a conflict with the entity key as ErrConflict.
+// writeError reports a conflict with the entity key as ErrConflict, and
+// a write whose answer was lost as ErrOutcomeUnknown.
 func (pt *pgTable) writeError(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == pgUniqueViolation && pe.ConstraintName == objName(pt.ts.Name, "_entity") {
 		return fmt.Errorf("table %q: %w (%s)", pt.ts.Name, ErrConflict, pe.Message)
 	}
+	if answerLost(err) {
+		return fmt.Errorf("table %q: %w: %w", pt.ts.Name, ErrOutcomeUnknown, err)
+	}
 	return err
+}
+
+// answerLost reports an error of a write that may have been committed
+// all the same: the statement (an implicit transaction, committed before
+// the server answers) reached the server and its answer did not come
+// back whole. That is any failure after pgx sent a byte (a connection
+// that ended, an I/O error, a context ended mid-call), and the server's
+// own errors of a connection that ends (class 08, 57P: shutdown,
+// termination) or of I/O (class 58, e.g. 58030 io_error at commit). A
+// failure before anything was sent (a refused connection, a context
+// ended before the call, pgconn.SafeToRetry) and every other error of
+// the server (the statement failed) are refusals.
+func answerLost(err error) bool {
+	if err == nil {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		return strings.HasPrefix(pe.Code, "08") || strings.HasPrefix(pe.Code, "57P") || strings.HasPrefix(pe.Code, "58")
+	}
+	var ce *pgconn.ConnectError
+	if errors.As(err, &ce) {
+		return false
+	}
+	return !pgconn.SafeToRetry(err)
 }

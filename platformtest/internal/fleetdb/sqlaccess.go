@@ -46,13 +46,16 @@ func (db *DB) SQLURL(ctx context.Context, realm string) (string, error) {
 }
 
 // QuerySQL runs one read-only statement on realm's storage, as the role of
-// SQLURL, for at most timeout, and returns at most maxRows rows.
+// SQLURL, in a transaction that is always rolled back, for at most
+// timeout, and returns at most maxRows rows and SQLMaxBytes of values
+// (pgstore_console.go); ErrSQLBusy when the realm's SQL sessions are all
+// in use.
 func (db *DB) QuerySQL(ctx context.Context, realm, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
 	a, err := db.sqlAccess(ctx, realm)
 	if err != nil {
 		return nil, fmt.Errorf("direct SQL of %s: %w", realm, err)
 	}
-	return a.QuerySQL(ctx, query, maxRows, timeout)
+	return a.RunSQL(ctx, query, maxRows, timeout)
 }
 
 // StorageNotes returns what realm's store accepts of its data template but

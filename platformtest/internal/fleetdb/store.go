@@ -151,9 +151,11 @@ type SQLAccess interface {
 	// ReaderURL returns a connection string of a role that may read the
 	// realm's storage and nothing else.
 	ReaderURL(ctx context.Context) (string, error)
-	// QuerySQL runs one read-only statement as that role for at most
-	// timeout and returns at most maxRows rows.
-	QuerySQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error)
+	// RunSQL runs one statement as that role, in a transaction that is
+	// rolled back, for at most timeout, and returns at most maxRows rows
+	// and SQLMaxBytes of values; ErrSQLBusy when the realm's sessions are
+	// all in use.
+	RunSQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error)
 }
 
 // KeyStore is implemented by a store whose rows outlive the platform (the
@@ -180,8 +182,10 @@ type RealmDropper interface {
 type SQLResult struct {
 	Columns []string
 	Rows    [][]*string
-	// Truncated says the query had more rows than the limit.
+	// Truncated says the query had more rows than the limit, or more
+	// bytes than SQLMaxBytes (then BytesCut is set too).
 	Truncated bool
+	BytesCut  bool
 }
 
 // Schema is what one realm's data backend stores, derived from its app's
@@ -255,6 +259,10 @@ var (
 	// ErrStorageFull: the write does not fit (a full disk, a store's row
 	// or byte bound). Reads still work.
 	ErrStorageFull = errors.New("storage full")
+	// ErrOutcomeUnknown: the write reached the storage but its answer
+	// did not come back (the connection ended, an I/O error at commit):
+	// the rows may be stored or not. Never answered as a refusal.
+	ErrOutcomeUnknown = errors.New("the outcome of the write is unknown")
 	// ErrTooManyGroups: a series read has more answer rows than
 	// SeriesQuery.MaxGroups.
 	ErrTooManyGroups = errors.New("too many series rows")

@@ -95,6 +95,9 @@ func (b *bucket) stat(ns, key string) (map[string]any, *failure) {
 // checkFits checks an object of size bytes with content type ct against
 // namespace ns's policy: content types and maxObjectBytes.
 func checkFits(ns *template.Namespace, size int64, ct string) *failure {
+	if f := checkContentType(ct); f != nil {
+		return f
+	}
 	if !contentTypeAllowed(ns.ContentTypes, ct) {
 		return refuse(wire.FileContentTypeNotAllowed, "content type %q is not allowed in namespace %q; allowed: %s",
 			ct, ns.Name, strings.Join(ns.ContentTypes, ", "))

@@ -8,6 +8,8 @@ package fleetfiles
 import (
 	"path"
 	"strings"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 var extensionTypes = map[string]string{
@@ -52,3 +54,23 @@ func contentTypeAllowed(patterns []string, ct string) bool {
 	}
 	return false
 }
+
+// checkContentType refuses a content type that cannot be served as a
+// header: one with a control character (CR, LF, NUL, …; a tab is allowed)
+// or over 255 bytes, which would be stored as given and sent back
+// broken, or split into headers of its own, by every read.
+func checkContentType(ct string) *failure {
+	if len(ct) > maxContentType {
+		return refuse(wire.FileContentTypeNotAllowed, "content type of %d bytes: at most %d", len(ct), maxContentType)
+	}
+	for i := 0; i < len(ct); i++ {
+		if c := ct[i]; (c < 0x20 && c != '\t') || c == 0x7f {
+			return refuse(wire.FileContentTypeNotAllowed, "content type %q holds the control character %q at byte %d: "+
+				"a content type is one header line, such as text/plain; charset=utf-8", ct, c, i)
+		}
+	}
+	return nil
+}
+
+// maxContentType bounds a content type's length.
+const maxContentType = 255

@@ -66,6 +66,9 @@ type Config struct {
 	// The caller checks the folder first (CheckBlobs).
 	Records *datadir.DB
 	Blobs   *datadir.Blobs
+	// UploadRate is the pace an upload's body must keep
+	// (upload_rate.go); the zero value keeps none.
+	UploadRate UploadRate
 	// SignKey signs presigned URLs (SignKey keeps one in a data folder);
 	// nil makes a fresh random one, so that URLs die with the service.
 	SignKey []byte

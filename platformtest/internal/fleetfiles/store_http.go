@@ -90,6 +90,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 		defer o.blob.release()
 		serveObject(countingWriter{w, &s.met.read}, r, o, wantsDownload(r.URL.Query().Get(qDisposition)))
 	case http.MethodPut:
+		r.Body = paced(w, r, b.svc.cfg.UploadRate)
 		o, err := b.upload(r, ns, key, now)
 		if err != nil {
 			err.write(w)
@@ -184,6 +185,9 @@ func (b *bucket) upload(r *http.Request, ns, key string, now time.Time) (*object
 	}
 	got, err := bw.ReadFrom(r.Body)
 	switch {
+	case tooSlow(err):
+		bw.abort()
+		return nil, errTooSlow
 	case errors.Is(err, datadir.ErrFull):
 		bw.abort()
 		return nil, storeFailed(storageFailure("storing the object", err))

@@ -5,9 +5,9 @@
 // lock, so that changes are kept in the order they were made and a change
 // is kept before the call that made it returns. Open loads a kept world.
 //
-// A change that cannot be kept (the disk refuses it) stays in memory and
-// marked: Update reports the error, Do logs it, and the next save tries
-// it again with whatever comes next.
+// A change that cannot be kept (the disk refuses it) is undone in memory
+// too (persist_undo.go): Update reports the error, Do logs it (a full
+// disk once per episode, by the data folder), and it is never kept later.
 
 package registry
 
@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
@@ -50,14 +51,14 @@ func (r *Registry) loadState() (State, error) {
 }
 
 // Do runs f with the state, under the registry's lock, and keeps what f
-// changed before it returns (a change that cannot be kept is logged and
-// tried again at the next save). f must not block nor take locks of other
-// packages.
+// changed before it returns. A change that cannot be kept is undone and
+// logged, except a full disk's refusal, which the data folder logs once
+// per episode. f must not block nor take locks of other packages.
 func (r *Registry) Do(f func(s *State)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	f(&r.st)
-	if err := r.saveLocked(); err != nil {
+	if err := r.keepLocked(); err != nil && !errors.Is(err, datadir.ErrFull) {
 		r.st.log.Error("registry: a change is not kept", "err", err)
 	}
 }
@@ -74,31 +75,40 @@ func (r *Registry) View(f func(s *State)) {
 
 // Update is Do for a change that reports its errors: f's error, or the
 // error of keeping what f changed (what f changed before an error is kept
-// too).
+// too). A change that cannot be kept is undone, in memory too: nothing of
+// it is kept later.
 func (r *Registry) Update(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	err := f(&r.st)
-	return errors.Join(err, r.saveLocked())
+	return errors.Join(err, r.keepLocked())
 }
 
 // Transact is Update for a change that is all or nothing: when f fails,
-// what it changed is undone (the state is read again from the store) and
-// nothing is kept.
+// what it changed is undone (put back as the store keeps it) and nothing
+// is kept.
 func (r *Registry) Transact(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if err := f(&r.st); err != nil {
-		if len(r.st.dirty) > 0 {
-			st, lerr := r.loadState()
-			if lerr != nil {
-				return errors.Join(err, fmt.Errorf("undo: %w", lerr))
-			}
-			r.st = st
+		if uerr := r.undoLocked(); uerr != nil {
+			return errors.Join(err, uerr)
 		}
 		return err
 	}
-	return r.saveLocked()
+	return r.keepLocked()
+}
+
+// keepLocked saves the marked entities and, when the store refuses them,
+// undoes them in memory. The caller holds r.mu.
+func (r *Registry) keepLocked() error {
+	err := r.saveLocked()
+	if err != nil {
+		if uerr := r.undoLocked(); uerr != nil {
+			return errors.Join(err, uerr)
+		}
+	}
+	return err
 }
 
 // saveLocked keeps the marked entities as one change. The caller holds

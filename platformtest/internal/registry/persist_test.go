@@ -238,27 +238,91 @@ func TestTransactUndoes(t *testing.T) {
 	}
 }
 
-// failingStore refuses every save.
-type failingStore struct{ *MemoryStore }
+// failingStore refuses every save while refuse is set.
+type failingStore struct {
+	*MemoryStore
+	refuse bool
+}
 
-func (failingStore) Save(context.Context, []Entity) error { return errors.New("disk full") }
+func (f *failingStore) Save(ctx context.Context, changes []Entity) error {
+	if f.refuse {
+		return errors.New("disk full")
+	}
+	return f.MemoryStore.Save(ctx, changes)
+}
 
-// TestUnkeptChangeReported: a change the store refuses is an error of
-// Update and stays marked for the next save.
-func TestUnkeptChangeReported(t *testing.T) {
-	fs := failingStore{NewMemoryStore()}
+// TestUnkeptChangeUndone: a change the store refuses is an error of
+// Update and is undone in memory, so that the next save that works does
+// not keep it; entities it changed, removed or made come back as kept,
+// in place, and a build it ended is building again.
+func TestUnkeptChangeUndone(t *testing.T) {
+	fs := &failingStore{MemoryStore: NewMemoryStore()}
 	r, err := Open(testConfig(), fs)
 	must(t, err)
+	world(t, r)
+	before := snapshot(t, r)
+	var dev *Device
+	var build *Release
+	r.Do(func(s *State) {
+		dev = s.Device(1)
+		build = s.Building(s.AppByName("sensors"))
+	})
+	fs.refuse = true
 	err = r.Update(func(s *State) error {
-		_, err := s.AddProject("p", Spec{})
-		return err
+		if _, err := s.AddProject("p", Spec{}); err != nil {
+			return err
+		}
+		dev.Name = "renamed"
+		s.SetLocation(dev, 1, 2)
+		g := s.GroupsOf(dev)[0]
+		s.RemoveMember(g, dev)
+		s.RemoveInstall(s.Installation(1, 10, wire.StageDev))
+		s.DeleteDevice(s.Device(3))
+		s.clock.(*testClock).now = build.FinishAt
+		s.Settle()
+		return nil
 	})
 	if err == nil || !strings.Contains(err.Error(), "disk full") {
-		t.Errorf("update: %v", err)
+		t.Fatalf("update: %v", err)
 	}
 	r.Do(func(s *State) {
-		if len(s.dirty) == 0 {
-			t.Error("the refused change is no longer marked")
+		if len(s.dirty) != 0 {
+			t.Errorf("the refused change is still marked: %v", s.dirty)
+		}
+		if s.Device(1) != dev || dev.Name != "press-1" || dev.Project != s.ProjectByName("plant") {
+			t.Errorf("device 1 is %p %+v, want %p named press-1 in the kept project", s.Device(1), s.Device(1), dev)
+		}
+		if g := s.GroupsOf(dev); len(g) != 1 || g[0].Devices[0] != dev {
+			t.Errorf("the group of device 1: %+v", g)
+		}
+		if in := s.Installation(1, 10, wire.StageDev); in == nil || in.Device != dev || in.App != s.AppByName("sensors") {
+			t.Errorf("installation: %+v", in)
+		}
+		if s.Building(s.AppByName("sensors")) != build || build.Status != ReleaseBuilding {
+			t.Errorf("the build ended by the refused settle: %+v", build)
+		}
+		select {
+		case <-build.Done:
+			t.Error("the build's Done is closed while it is building")
+		default:
+		}
+	})
+	if diff := cmp.Diff(before, snapshot(t, r)); diff != "" {
+		t.Errorf("the world after the refused change differs (-before +after):\n%s", diff)
+	}
+	fs.refuse = false
+	r.Do(func(s *State) { s.Settle() }) // the build ends again, and this time it is kept
+	if err := r.Audit(); err != nil {
+		t.Error(err)
+	}
+	r.Do(func(s *State) {
+		if s.ProjectByName("p") != nil {
+			t.Error("the refused project was kept later")
+		}
+		select {
+		case <-build.Done:
+		default:
+			t.Error("the build ended but its Done is open")
 		}
 	})
 }

@@ -75,7 +75,7 @@ func (b *boltStore) Save(ctx context.Context, changes []Entity) error {
 	if b.db == nil {
 		return fmt.Errorf("%w: %s", datadir.ErrReadOnly, b.dir.Path())
 	}
-	return b.db.Update(ctx, func(tx *bolt.Tx) error {
+	err := b.db.Update(ctx, func(tx *bolt.Tx) error {
 		for _, e := range changes {
 			bk, err := datadir.CreateBucket(tx, []byte(e.Kind))
 			if err != nil {
@@ -92,4 +92,6 @@ func (b *boltStore) Save(ctx context.Context, changes []Entity) error {
 		}
 		return nil
 	})
+	b.dir.NoteWrite(err) // a full disk is logged once per episode
+	return err
 }

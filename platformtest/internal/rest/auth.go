@@ -104,29 +104,40 @@ func requireOwner(u *registry.User, a *registry.App) *apiError {
 }
 
 // read runs f with c.st set, under the registry's lock, after settling
-// the builds. What f changed is kept before read returns; a change that
-// cannot be kept (the data folder's disk refused it) is a 500.
-func (api *API) read(c *restCall, f func() (int, any, *apiError)) (status int, body any, err *apiError) {
+// the builds. What f changed (the settle's ends of builds) is kept before
+// read returns; when it cannot be kept (the data folder's disk is full)
+// it is undone and the read is answered all the same: reads go on while
+// the disk is full, and the settle happens again at the next call.
+func (api *API) read(c *restCall, f func() (int, any, *apiError)) (int, any, *apiError) {
+	status, body, err, _ := api.run(c, f)
+	return status, body, err
+}
+
+// write is read for a change: a change that cannot be kept is undone and
+// answered 500; when f succeeded, it brings the router's realms in line
+// with the provisioned ones (an install may have created a realm).
+func (api *API) write(c *restCall, f func() (int, any, *apiError)) (int, any, *apiError) {
+	status, body, err, kerr := api.run(c, f)
+	if kerr != nil && err == nil {
+		return 0, nil, errorf(http.StatusInternalServerError, wire.CodeInternal,
+			"the change could not be kept, and nothing of it is (retry once the platform's disk has room): %v", kerr)
+	}
+	if err == nil {
+		api.cfg.Changed()
+	}
+	return status, body, err
+}
+
+// run runs f as read and write do and returns, beside its answer, the
+// error of keeping what it changed (already undone).
+func (api *API) run(c *restCall, f func() (int, any, *apiError)) (status int, body any, err *apiError, kerr error) {
 	c.online = api.cfg.Online()
-	kerr := api.reg.Update(func(s *registry.State) error {
+	kerr = api.reg.Update(func(s *registry.State) error {
 		defer func() { c.st = nil }()
 		c.st = s
 		s.Settle()
 		status, body, err = f()
 		return nil
 	})
-	if kerr != nil && err == nil {
-		return 0, nil, errorf(http.StatusInternalServerError, wire.CodeInternal, "the change could not be kept: %v", kerr)
-	}
-	return status, body, err
-}
-
-// write is read, then, when f succeeded, brings the router's realms in
-// line with the provisioned ones (an install may have created a realm).
-func (api *API) write(c *restCall, f func() (int, any, *apiError)) (int, any, *apiError) {
-	status, body, err := api.read(c, f)
-	if err == nil {
-		api.cfg.Changed()
-	}
-	return status, body, err
+	return status, body, err, kerr
 }

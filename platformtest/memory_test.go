@@ -1,0 +1,54 @@
+package platformtest
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/gammazero/nexus/v3/client"
+)
+
+// TestMemoryByteLimit: without a data folder the bytes of the rows kept
+// in memory are bounded beside their number: rows of 256 KiB are refused
+// with storage_full once they would pass the bound (reads go on), the log
+// says so once, and the console's overview shows it.
+func TestMemoryByteLimit(t *testing.T) {
+	leakcheck.Check(t)
+	logs := &syncBuffer{}
+	const limit = 2 << 20
+	p := New(t, WithMemoryByteLimit(limit), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
+	in := p.Install(p.AddDevice("press"), p.AddApp("interop", keepTemplate), Dev)
+	c := connect(t, p, in, client.JSON)
+	meta := map[string]any{"DEVICE_SERIAL_NUMBER": in.Device().Serial()}
+	proc := wire.AppendProc(in.Device().Project().Key(), in.App().Key(), "readings")
+	big := strings.Repeat("x", 256<<10)
+	stored := 0
+	for i := 1; ; i++ {
+		r := call(t, c, proc, map[string]any{"tsp": ms(time.Duration(i) * time.Second), "label": big}, meta, false)
+		if r.errURI != "" {
+			r.refused(t, "past the byte bound", wire.ErrStorageFull)
+			break
+		}
+		if stored++; stored > limit/(256<<10) {
+			t.Fatalf("%d rows of 256 KiB stored under a bound of %d bytes", stored, limit)
+		}
+	}
+	if stored < limit/(256<<10)-2 {
+		t.Errorf("only %d rows of 256 KiB stored under a bound of %d bytes", stored, limit)
+	}
+	call(t, c, proc, map[string]any{"tsp": ms(time.Hour), "label": big}, meta, false).refused(t, "again", wire.ErrStorageFull)
+	call(t, c, proc, map[string]any{"tsp": ms(2 * time.Hour), "temp": 1}, meta, false).ok(t, "a small row still fits")
+	if rows := call(t, c, "history.transformed.readings", q("limit", 100), nil, false).ok(t, "read").rows(t); len(rows) != stored+1 {
+		t.Errorf("read at the bound: %d rows, want %d", len(rows), stored+1)
+	}
+	if n := strings.Count(logs.String(), "raise -memory-bytes"); n != 1 {
+		t.Errorf("%d log lines of the bound:\n%s", n, logs)
+	}
+	call(t, c, proc, map[string]any{"tsp": ms(3 * time.Hour), "label": big}, meta, false).refused(t, "full again", wire.ErrStorageFull)
+	if st := p.storage(); st.ByteLimit != limit || st.MemoryBytes > limit || st.MemoryBytes < int64(stored)*(256<<10) || !st.Full {
+		t.Errorf("storage on the overview: %+v", st)
+	}
+}
