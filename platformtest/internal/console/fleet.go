@@ -243,7 +243,7 @@ func (c *Console) refusing() []string {
 
 func (c *Console) fleet(w http.ResponseWriter, r *http.Request) {
 	v := c.snapshot()
-	v.Map = fleetMap(v)
+	v.Map = fleetMap(v, r.URL.Query())
 	c.render(w, "fleet", "Fleet", "/fleet", v)
 }
 

@@ -3,12 +3,13 @@
 // device. The map is SVG drawn on the server (an equirectangular
 // projection: coarse land outlines from land.go, a grid of meridians and
 // parallels, the pins), so it needs no network access, no tiles and no
-// JavaScript; the page's data-refresh redraws it while it is open.
+// JavaScript; it fits the devices and zooms and pans with links
+// (mapview.go); the page's data-refresh redraws it while it is open.
 
 package console
 
 import (
-	"fmt"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -19,7 +20,6 @@ import (
 const (
 	mapScale   = 2
 	mapW, mapH = 360 * mapScale, 180 * mapScale
-	gridStep   = 30 // degrees between grid lines
 )
 
 // locationView is a device's stored position on the fleet page.
@@ -70,12 +70,18 @@ type worldMap struct {
 	Land     []string // SVG polygon points (land.go)
 	Grid     []gridLine
 	Pins     []pin
-	Unplaced int // devices without a location
+	Unplaced int     // devices without a location
+	View     mapView // the part of the world shown (mapview.go)
+	// Inverse is 1/zoom: pins and labels are scaled by it so they keep
+	// their size on the screen.
+	Inverse  string
+	Controls []mapControl
 }
 
-// fleetMap draws the located devices of v.
-func fleetMap(v fleetView) worldMap {
-	m := worldMap{W: mapW, H: mapH, Land: landPoints, Grid: grid()}
+// fleetMap draws the located devices of v, fitted to them unless the
+// query asks for a view (mapview.go).
+func fleetMap(v fleetView, q url.Values) worldMap {
+	m := worldMap{W: mapW, H: mapH, Land: landPoints}
 	for _, p := range v.Projects {
 		for _, d := range p.Devices {
 			if d.Location == nil {
@@ -85,37 +91,13 @@ func fleetMap(v fleetView) worldMap {
 			m.Pins = append(m.Pins, pin{Key: d.Key, Name: d.Name, Online: d.Online, Location: *d.Location})
 		}
 	}
+	view, ok := parseView(q)
+	if !ok {
+		view = fitView(m.Pins)
+	}
+	m.View, m.Grid, m.Controls = view, view.grid(), view.controls()
+	m.Inverse = strconv.FormatFloat(1/view.Zoom, 'g', 6, 64)
 	return m
-}
-
-// grid returns the meridians and parallels every gridStep degrees.
-func grid() []gridLine {
-	var out []gridLine
-	for long := -180; long <= 180; long += gridStep {
-		x := pixels(float64(long+180) * mapScale)
-		out = append(out, gridLine{X1: x, Y1: "0", X2: x, Y2: strconv.Itoa(mapH), Axis: long == 0,
-			Label: hemisphere(long, 180, "E", "W"), LX: pixels(float64(long+180)*mapScale + 3), LY: strconv.Itoa(mapH - 4)})
-	}
-	for lat := -90; lat <= 90; lat += gridStep {
-		y := pixels(float64(90-lat) * mapScale)
-		out = append(out, gridLine{X1: "0", Y1: y, X2: strconv.Itoa(mapW), Y2: y, Axis: lat == 0,
-			Label: hemisphere(lat, 90, "N", "S"), LX: "3", LY: pixels(float64(90-lat)*mapScale - 3)})
-	}
-	return out
-}
-
-// hemisphere labels a grid line: 30°E, 60°S, 0°; the frame (±edge) has
-// no label.
-func hemisphere(deg, edge int, pos, neg string) string {
-	switch {
-	case deg == edge || deg == -edge:
-		return ""
-	case deg > 0:
-		return fmt.Sprintf("%d°%s", deg, pos)
-	case deg < 0:
-		return fmt.Sprintf("%d°%s", -deg, neg)
-	}
-	return "0°"
 }
 
 // degrees shows a coordinate as stored, in its shortest exact form.
