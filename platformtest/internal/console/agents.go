@@ -13,15 +13,16 @@
 package console
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
 )
@@ -32,7 +33,19 @@ type toolView struct {
 	Topic       string
 	Delegate    string
 	Schema      string // the parameters' JSON Schema, readable
-	Link        string // the form, for a topic tool
+	// Devices are the devices whose release has the tool (a topic tool),
+	// each with whether it serves the tool now.
+	Devices []toolDevice
+}
+
+// toolDevice is a device whose release has a topic tool.
+type toolDevice struct {
+	Key       int
+	Name      string
+	Procedure string
+	Serves    bool   // a session holds the procedure's registration
+	Link      string // the call form, only when Serves
+	Err       string // why it could not be looked up
 }
 
 type agentView struct {
@@ -41,58 +54,94 @@ type agentView struct {
 	Tools []toolView
 }
 
-type agentInstall struct {
-	Realm, App, Stage, Device string
-	DeviceKey                 int
-	Agents                    []agentView
-	Err                       string
+// agentRealm is one realm (an app in a stage) with an agent template:
+// its agents and tools, merged over the releases its devices run.
+type agentRealm struct {
+	Realm, App, Stage string
+	Devices           []string
+	Agents            []agentView
+	Errs              []string // templates that do not parse, by device
 }
 
-// agentInstalls returns the installations whose release has an agent
-// template, with the parsed template and its realm.
-func (c *Console) agentInstalls() []agentInstall {
-	var out []agentInstall
+// agentRealms returns the realms whose devices run a release with an
+// agent template, each tool with the devices that serve it now.
+func (c *Console) agentRealms(ctx context.Context) []agentRealm {
+	var out []agentRealm
 	c.cfg.Registry.Do(func(s *registry.State) {
+		at := map[string]int{}
 		for _, d := range s.Devices() {
 			for _, in := range s.DeviceInstalls(d) {
 				tpl, err := registry.ParseAgentTemplate(in.AgentTemplate())
 				if tpl == nil && err == nil {
 					continue
 				}
-				ai := agentInstall{Realm: in.Realm, App: in.App.Name, Stage: in.Stage, Device: d.Name, DeviceKey: d.Key}
-				if err != nil {
-					ai.Err = err.Error()
-				} else {
-					ai.Agents = agentViews(tpl, in.Realm, d.Key)
+				i, ok := at[in.Realm]
+				if !ok {
+					i = len(out)
+					at[in.Realm] = i
+					out = append(out, agentRealm{Realm: in.Realm, App: in.App.Name, Stage: in.Stage})
 				}
-				out = append(out, ai)
+				ar := &out[i]
+				ar.Devices = append(ar.Devices, d.Name)
+				if err != nil {
+					ar.Errs = append(ar.Errs, d.Name+": "+err.Error())
+					continue
+				}
+				ri, _ := s.Realm(in.Realm)
+				ar.merge(tpl, ri, d.Key, d.Name)
 			}
 		}
 	})
-	return out
-}
-
-func agentViews(tpl *template.AgentTemplate, realm string, device int) []agentView {
-	var out []agentView
-	for _, name := range tpl.Names() {
-		a := tpl.Agents[name]
-		av := agentView{Name: name, Main: a.Main}
-		for _, tn := range slices.Sorted(maps.Keys(a.Tools)) {
-			t := a.Tools[tn]
-			tv := toolView{Agent: name, Name: tn, Description: t.Description, Topic: t.Topic, Delegate: t.Delegate,
-				Schema: prettyJSON(t.Parameters)}
-			if t.Delegate == "" {
-				tv.Link = fmt.Sprintf("/agents/%s/%d/%s/%s", realm, device, name, tn)
+	for i := range out {
+		for j := range out[i].Agents {
+			for k := range out[i].Agents[j].Tools {
+				tv := &out[i].Agents[j].Tools[k]
+				for l := range tv.Devices {
+					td := &tv.Devices[l]
+					serves, err := c.registered(ctx, out[i].Realm, td.Procedure)
+					switch {
+					case err != nil:
+						td.Err = err.Error()
+					case serves:
+						td.Serves = true
+						td.Link = fmt.Sprintf("/agents/%s/%d/%s/%s", out[i].Realm, td.Key, tv.Agent, tv.Name)
+					}
+				}
 			}
-			av.Tools = append(av.Tools, tv)
 		}
-		out = append(out, av)
 	}
 	return out
 }
 
+// merge adds the agents and tools of the template a device runs.
+func (ar *agentRealm) merge(tpl *template.AgentTemplate, ri realm.Info, deviceKey int, device string) {
+	for _, name := range tpl.Names() {
+		a := tpl.Agents[name]
+		ai := slices.IndexFunc(ar.Agents, func(av agentView) bool { return av.Name == name })
+		if ai < 0 {
+			ai = len(ar.Agents)
+			ar.Agents = append(ar.Agents, agentView{Name: name, Main: a.Main})
+		}
+		av := &ar.Agents[ai]
+		for _, tn := range a.ToolNames() {
+			t := a.Tools[tn]
+			ti := slices.IndexFunc(av.Tools, func(tv toolView) bool { return tv.Name == tn })
+			if ti < 0 {
+				ti = len(av.Tools)
+				av.Tools = append(av.Tools, toolView{Agent: name, Name: tn, Description: t.Description, Topic: t.Topic,
+					Delegate: t.Delegate, Schema: prettyJSON(t.Parameters)})
+			}
+			if t.Delegate == "" {
+				av.Tools[ti].Devices = append(av.Tools[ti].Devices, toolDevice{Key: deviceKey, Name: device,
+					Procedure: toolProcedure(ri, deviceKey, t.Topic)})
+			}
+		}
+	}
+	slices.SortFunc(ar.Agents, func(a, b agentView) int { return strings.Compare(a.Name, b.Name) })
+}
+
 func (c *Console) agents(w http.ResponseWriter, r *http.Request) {
-	c.render(w, "agents", "Agents", "/agents", c.agentInstalls())
+	c.render(w, "agents", "Agents", "/agents", c.agentRealms(r.Context()))
 }
 
 // field is one input of a tool form.
@@ -116,6 +165,7 @@ type toolFormView struct {
 	CallJSON                  string
 	Err                       string
 	ReadOnly                  string // why calls are off
+	NotServed                 string // why the device cannot answer now
 }
 
 // toolRequest finds a tool of the release a device runs.
@@ -159,6 +209,13 @@ func (c *Console) toolRequest(r *http.Request) (toolFormView, agents.Request, *t
 	v.Fields = fields(tool)
 	if !c.cfg.Write {
 		v.ReadOnly = readOnlyText
+	}
+	switch serves, err := c.registered(r.Context(), realmName, v.Procedure); {
+	case err != nil:
+		v.NotServed = "Whether " + v.Device + " serves the tool is unknown: " + err.Error() + "."
+	case !serves:
+		v.NotServed = v.Device + " does not serve this tool now: no session holds the registration of " + v.Procedure +
+			", so a call would fail with wamp.error.no_such_procedure. The Agents page lists the devices that serve it."
 	}
 	return v, req, tool, nil
 }
