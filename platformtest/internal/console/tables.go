@@ -117,7 +117,10 @@ type columnView struct {
 	Numeric  bool
 }
 
-type rowView struct{ Cells []string }
+type rowView struct {
+	Cells []string
+	Edit  string // the row editor of the row's entity (rows.go), latest view in write mode
+}
 
 type tableView struct {
 	Realm, Table string
@@ -135,6 +138,8 @@ type tableView struct {
 	Err          string
 	Chart        *chartView
 	Dropped      []fleetdb.DropCount // what writes lost (unknown keys, rows without tsp)
+	Write        bool                // rows can be added and entities changed (rows.go)
+	Editable     bool                // the rows carry links to change their entity
 }
 
 // RefreshMillis is how often the page redraws its rows while it is open.
@@ -157,6 +162,8 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 	v := tableView{Realm: realm, Table: name, Description: def.Description, Private: def.Private,
 		EntityKey: def.EntityKey, Latest: q.Get("latest") == "1" && len(def.EntityKey) > 0,
 		Offset: max(atoiOr(q.Get("offset"), 0), 0), Limit: min(max(atoiOr(q.Get("limit"), defaultPageRows), 1), maxPageRows)}
+	v.Write = c.cfg.Write && name != template.ErrorLogsName
+	v.Editable = v.Write && v.Latest
 	v.Extent, _ = c.cfg.Fleet.Extent(realm, name)
 	v.Dropped = c.cfg.Fleet.Dropped(realm, name)
 	for _, col := range def.Columns {
@@ -189,6 +196,9 @@ func (c *Console) table(w http.ResponseWriter, r *http.Request) {
 			default:
 				rv.Cells = append(rv.Cells, showCell(val))
 			}
+		}
+		if v.Editable {
+			rv.Edit = entityLink(realm, name, def.EntityKey, row)
 		}
 		v.Rows = append(v.Rows, rv)
 	}
