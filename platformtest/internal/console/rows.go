@@ -1,9 +1,10 @@
 // This file serves the row editor of the table browser (write mode):
 //
 //	GET  /tables/{realm}/{table}/row  a form built from the table's columns and
-//	                                  types; with k.<column>=… for each column of
-//	                                  the entity key, prefilled from that entity's
-//	                                  latest row, to change it or mark it deleted
+//	                                  types; with entity=1 and k.<column>=… for each
+//	                                  column of the entity key (absent: NULL),
+//	                                  prefilled from that entity's latest row, to
+//	                                  change it or mark it deleted
 //	POST /tables/{realm}/{table}/row  appends the row (needs Config.Write)
 //
 // An edit never changes a stored row: it appends one, as a device's
@@ -140,7 +141,7 @@ func (c *Console) rowEditor(w http.ResponseWriter, r *http.Request) {
 	}
 	v := c.rowForm(realm, t)
 	q := r.URL.Query()
-	if len(t.EntityKey) > 0 && q.Has("k."+t.EntityKey[0]) {
+	if len(t.EntityKey) > 0 && q.Get("entity") == "1" {
 		if err := c.prefill(&v, q); err != nil {
 			c.fail(w, r, http.StatusNotFound, err.Error()+".")
 			return
@@ -164,7 +165,7 @@ func (c *Console) prefill(v *rowFormView, q url.Values) error {
 		f := v.field(k)
 		s := q.Get("k." + k)
 		if !q.Has("k." + k) {
-			filter = append(filter, map[string]any{"column": k, "operator": "IS", "value": nil})
+			filter = append(filter, map[string]any{"column": k, "operator": "IS NULL"})
 			continue
 		}
 		val, _, err := f.parse(s)
@@ -331,7 +332,7 @@ func masked(row map[string]any, t template.Table) map[string]any {
 // entityLink is the row editor of a row's entity, "" when a key value
 // cannot travel in a link.
 func entityLink(realm, table string, key []string, row map[string]any) string {
-	q := url.Values{}
+	q := url.Values{"entity": {"1"}} // a key left out is NULL
 	for _, k := range key {
 		switch x := row[k].(type) {
 		case nil:

@@ -77,6 +77,17 @@ func TestRowAppend(t *testing.T) {
 		rows[0]["authid"] != w.in2.Device().Serial() {
 		t.Errorf("rows %v", rows)
 	}
+	for query, want := range map[string]string{"?entity=1&k.machine=m1": `name="c.state" value="running"`, "?entity=1": `name="c.state" value="idle"`} {
+		if query == "?entity=1" { // an entity whose key is NULL
+			if code, _ := w.post(t, path, url.Values{"device": {"1"}, "c.state": {"idle"}}); code != http.StatusOK {
+				t.Fatalf("append with a NULL key: %d", code)
+			}
+		}
+		_, form := w.get(t, path+query)
+		if !strings.Contains(form, want) || !strings.Contains(form, `id="mark-deleted"`) {
+			t.Errorf("the editor of %s lacks %s or Mark deleted:\n%s", query, want, form)
+		}
+	}
 	if code, body := w.post(t, path, url.Values{"device": {"2"}, "c.tsp": {"2026-01-01T10:00:00Z"}, "c.machine": {"m1"}}); code != http.StatusUnprocessableEntity ||
 		!strings.Contains(body, "row-error") {
 		t.Errorf("the same entity and tsp twice: %d\n%s", code, body)
@@ -85,8 +96,8 @@ func TestRowAppend(t *testing.T) {
 		http.Header{"Origin": {"https://evil.example"}, "Sec-Fetch-Site": {"cross-site"}}); code != http.StatusForbidden {
 		t.Errorf("a POST from another site: %d, want 403", code)
 	}
-	if n := len(w.p.TableRows(w.realm, "machines")); n != 1 {
-		t.Errorf("%d rows stored, want 1", n)
+	if n := len(w.p.TableRows(w.realm, "machines")); n != 2 {
+		t.Errorf("%d rows stored, want 2", n)
 	}
 
 	ro := newMachinesWorld(t, platformtest.Console{})
