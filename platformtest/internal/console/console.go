@@ -1,8 +1,9 @@
 // This file holds the Console: its configuration, its routes and the
-// action log. The pages are in one file each (fleet.go, sessions.go,
-// traffic.go, tables.go, chart.go, files.go, agents.go, sql.go, faults.go,
-// env.go), the
-// access checks in auth.go, rendering in render.go.
+// action log. The pages are in one file each (fleet.go with locations.go
+// and mapview.go, sessions.go, traffic.go with traffic_live.go, tables.go
+// with rows.go, chart.go, files.go, agents.go with agentserve.go, sql.go,
+// faults.go, env.go), the access checks in auth.go, rendering in
+// render.go.
 
 package console
 

@@ -22,14 +22,17 @@
 //
 // Pages are plain HTML (html/template) that work without JavaScript; one
 // small script, embedded like the style sheet, follows the live traffic
-// over a WebSocket (/traffic/live; /traffic/stream serves the same as
-// server-sent events to other clients), with a pause button, and refreshes the sessions
-// page and a table's chart and rows. Charts are SVG drawn on the server. Nothing is fetched from
-// elsewhere.
+// over a same-origin WebSocket (/traffic/live; /traffic/stream serves the
+// same as server-sent events to other clients; a WebSocket is no pending
+// fetch, so the page finishes loading), with a pause button, and refreshes
+// the sessions page and a table's chart and rows. Charts and the fleet map
+// (fitted to the devices, zoomed and panned with links) are SVG drawn on
+// the server. Nothing is fetched from elsewhere.
 //
 // Everything is read-only unless Config.Write is set: then the fault
-// buttons and tool calls work, each saying what it will do, and each
-// action is logged (slog and the console's own action log). When
+// buttons, tool calls (offered only on the devices that serve the tool)
+// and row appends from a table's page work, each saying what it will do,
+// and each action is logged (slog and the console's own action log). When
 // Config.Token is set, every request needs it (a bearer token, the cookie
 // the console sets, or ?token= once); POSTs from another origin are
 // refused.

@@ -13,7 +13,8 @@
 // columns a row leaves out are taken from the entity's latest row, so an
 // empty field keeps the entity's value (a secret too). The row is written
 // as the chosen device of the realm; it is not published on
-// transformed.<table> (fleetdb.DB.InsertRows publishes nothing). Marking
+// transformed.<table> and a realm's storage refusal does not apply to it
+// (fleetdb.DB.InsertRows, as Platform.InsertRows). Marking
 // deleted appends the entity with its boolean column "deleted" true:
 // readers that combine the latest marker with deleted = false no longer
 // see the entity.
