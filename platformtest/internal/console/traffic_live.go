@@ -35,14 +35,16 @@ type liveFrame struct {
 const liveWriteTimeout = 10 * time.Second
 
 func (c *Console) trafficLive(w http.ResponseWriter, r *http.Request) {
+	// The tap starts before the handshake is answered, so a viewer that
+	// says it is watching sees every later message.
+	tap := c.cfg.Router.Watch(StreamBuffer)
+	defer tap.Close()
 	up := websocket.Upgrader{} // refuses an Origin other than the request's host
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {
 		return // Upgrade answered the request with the reason
 	}
 	f := parseFilter(r)
-	tap := c.cfg.Router.Watch(StreamBuffer)
-	defer tap.Close()
 	gone := make(chan struct{}) // the viewer closed the page or the link
 	go func() {
 		defer close(gone)
