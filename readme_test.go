@@ -2,6 +2,7 @@ package ironflock_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -154,5 +155,55 @@ func TestREADMEDeviceProgram(t *testing.T) {
 	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("run: %v", err)
+	}
+}
+
+// README: hooks
+// appendWatch counts the appends the platform acknowledged and those it
+// refused; it implements client.HookAppend, one of the small hook
+// interfaces client.WithHooks takes (docs/observability.md).
+type appendWatch struct{ stored, refused atomic.Int64 }
+
+func (w *appendWatch) OnAppend(ctx context.Context, op client.Op, out client.Outcome) {
+	if out.Err != nil {
+		w.refused.Add(1)
+		return
+	}
+	w.stored.Add(1)
+}
+
+// README end
+
+// TestREADMEHooks runs the README's hook: two appends are counted, one
+// refused, and the client's Stats counts what went out.
+func TestREADMEHooks(t *testing.T) {
+	p := platformtest.New(t)
+	inst := p.Install(p.AddDevice("sensor-1"), p.AddApp("my-app", dataTemplate), platformtest.Dev)
+	for k, v := range inst.Env() {
+		t.Setenv(k, v)
+	}
+	ctx := context.Background()
+	var w appendWatch
+	c, err := client.New(client.WithHooks(&w))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Stop(ctx)
+	for range 2 {
+		if _, err := c.AppendToTable(ctx, "sensordata", Reading{Tsp: time.Now(), Temperature: 20}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := c.AppendToTable(ctx, "sensordata", map[string]any{"temperature": 1}); err == nil {
+		t.Error("an append without tsp was stored")
+	}
+	if w.stored.Load() != 2 || w.refused.Load() != 1 {
+		t.Errorf("hook counted %d stored, %d refused; want 2, 1", w.stored.Load(), w.refused.Load())
+	}
+	if st := c.Stats(); st.MessagesOut < 3 || st.BytesOut == 0 || st.Sessions != 1 {
+		t.Errorf("Stats = %+v", st)
 	}
 }
