@@ -183,58 +183,6 @@ func sslMode(conn string) string {
 	return ""
 }
 
-// QuerySQL runs one read-only statement as the realm's read-only role,
-// in the realm's schema, for at most timeout (statement_timeout), and
-// returns at most maxRows rows.
-func (t *pgTables) QuerySQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
-	r, err := t.ensureReader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	cfg, err := pgx.ParseConfig(t.s.cfg.URL)
-	if err != nil {
-		return nil, err
-	}
-	cfg.User, cfg.Password = r.role, r.password
-	cfg.RuntimeParams["application_name"] = "ironflock console"
-	cfg.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(timeout.Milliseconds(), 1), 10)
-	cfg.RuntimeParams["default_transaction_read_only"] = "on"
-	cfg.RuntimeParams["search_path"] = t.searchPath()
-	cfg.RuntimeParams["timezone"] = "UTC"
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("connect as %s: %w", r.role, err)
-	}
-	defer conn.Close(context.WithoutCancel(ctx))
-	// QueryExecModeExec: one statement, never a list of them.
-	rows, err := conn.Query(ctx, query, pgx.QueryExecModeExec)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	res := &SQLResult{}
-	for _, fd := range rows.FieldDescriptions() {
-		res.Columns = append(res.Columns, fd.Name)
-	}
-	for rows.Next() {
-		if len(res.Rows) == maxRows {
-			res.Truncated = true
-			break
-		}
-		vs, err := rows.Values()
-		if err != nil {
-			return nil, err
-		}
-		row := make([]*string, len(vs))
-		for i, v := range vs {
-			row[i] = sqlText(v)
-		}
-		res.Rows = append(res.Rows, row)
-	}
-	rows.Close()
-	return res, rows.Err()
-}
-
 // sqlText renders a value of a direct SQL answer; nil for NULL.
 func sqlText(v any) *string {
 	var s string
