@@ -65,19 +65,11 @@ func (c *Client) SubscribeToDataErrors(ctx context.Context, table string, handle
 	} else if err := checkReadTable(op, table); err != nil {
 		return nil, err
 	}
-	var ss subscribeSettings
-	for _, o := range opts {
-		o(&ss)
+	limit, err := queueOnly(op, table, "data error", opts, handler == nil)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case ss.err != nil:
-		return nil, invalidArg(op, table, "%s", ss.err)
-	case ss.key.match != "":
-		return nil, invalidArg(op, table, "a data error subscription takes no match policy")
-	case handler == nil:
-		return nil, invalidArg(op, table, "handler is nil")
-	}
-	return c.subscribe(ctx, op, key, ss.limit, func(ctx context.Context, ev *Event) {
+	return c.subscribe(ctx, op, key, limit, func(ctx context.Context, ev *Event) {
 		if e, ok := dataErrorOf(ev); ok {
 			handler(ctx, e)
 		}

@@ -51,6 +51,26 @@ type subscribeSettings struct {
 	err   error
 }
 
+// queueOnly applies the options of a subscription that takes only
+// QueueLimit (SubscribeToTable, SubscribeToView, SubscribeToDataErrors):
+// it returns the queue limit, or an error naming op, name and what is
+// wrong (an option's error, a match policy, a nil handler).
+func queueOnly(op, name, kind string, opts []SubscribeOption, nilHandler bool) (int, error) {
+	var ss subscribeSettings
+	for _, o := range opts {
+		o(&ss)
+	}
+	switch {
+	case ss.err != nil:
+		return 0, invalidArg(op, name, "%s", ss.err)
+	case ss.key.match != "":
+		return 0, invalidArg(op, name, "a %s subscription takes no match policy", kind)
+	case nilHandler:
+		return 0, invalidArg(op, name, "handler is nil")
+	}
+	return ss.limit, nil
+}
+
 // Match selects the matching policy: MatchPrefix or MatchWildcard (empty
 // segments match anything). Exact matching is the default.
 func Match(policy string) SubscribeOption {

@@ -67,24 +67,15 @@ func (c *Client) SubscribeToTable(ctx context.Context, table string, handler Tab
 	if err := checkReadTable(op, table); err != nil {
 		return nil, err
 	}
-	var ss subscribeSettings
-	for _, o := range opts {
-		o(&ss)
-	}
-	switch {
-	case ss.err != nil:
-		return nil, invalidArg(op, table, "%s", ss.err)
-	case ss.key.match != "":
-		return nil, invalidArg(op, table, "a table subscription takes no match policy")
-	}
-	if handler == nil {
-		return nil, invalidArg(op, table, "handler is nil")
+	limit, err := queueOnly(op, table, "table", opts, handler == nil)
+	if err != nil {
+		return nil, err
 	}
 	singleTopic, bulkTopic := wire.TransformedTopic(table), wire.TransformedBulkTopic(table)
 	if _, err := c.waitSession(ctx, op, singleTopic, c.waitFor(c.windowDeadline())); err != nil {
 		return nil, err
 	}
-	d := c.newDelivery(singleTopic, ss.limit, func(ctx context.Context, ev *Event) {
+	d := c.newDelivery(singleTopic, limit, func(ctx context.Context, ev *Event) {
 		bulk := ev.Topic == bulkTopic
 		for _, row := range tableRows(ev) {
 			handler(ctx, &TableEvent{Table: table, Row: row, Bulk: bulk, PublisherAuthID: ev.PublisherAuthID})

@@ -49,19 +49,11 @@ func (c *Client) SubscribeToView(ctx context.Context, transform string, handler 
 	if err := checkReadTable(op, transform); err != nil {
 		return nil, err
 	}
-	var ss subscribeSettings
-	for _, o := range opts {
-		o(&ss)
+	limit, err := queueOnly(op, transform, "view", opts, handler == nil)
+	if err != nil {
+		return nil, err
 	}
-	switch {
-	case ss.err != nil:
-		return nil, invalidArg(op, transform, "%s", ss.err)
-	case ss.key.match != "":
-		return nil, invalidArg(op, transform, "a view subscription takes no match policy")
-	case handler == nil:
-		return nil, invalidArg(op, transform, "handler is nil")
-	}
-	return c.subscribe(ctx, op, subKey{topic: wire.TransformedTopic(transform)}, ss.limit, func(ctx context.Context, ev *Event) {
+	return c.subscribe(ctx, op, subKey{topic: wire.TransformedTopic(transform)}, limit, func(ctx context.Context, ev *Event) {
 		rows := tableRows(ev)
 		if rows == nil {
 			rows = []Row{}
