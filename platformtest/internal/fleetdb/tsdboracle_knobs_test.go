@@ -384,7 +384,9 @@ data:
 	}
 	flockdRows := 0
 	for _, r := range stored {
-		if at, ok := r["tsp"].(int64); ok && at >= day.UnixMilli() && at < day.Add(24*time.Hour).UnixMilli() {
+		// Rows carry tsp as the platform sends it: an ISO 8601 text.
+		text, _ := r["tsp"].(string)
+		if at, err := time.Parse(time.RFC3339Nano, text); err == nil && !at.Before(day) && at.Before(day.Add(24*time.Hour)) {
 			flockdRows++
 		}
 	}
