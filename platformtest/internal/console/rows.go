@@ -8,13 +8,13 @@
 //	POST /tables/{realm}/{table}/row  appends the row (needs Config.Write)
 //
 // An edit never changes a stored row: it appends one, as a device's
-// append does, with the platform's rules (fleetdb.DB.InsertRows): values
+// append does, with the platform's rules (fleetdb.DB.AppendRows): values
 // typed by their column, a row needs tsp, and on an entity table the
 // columns a row leaves out are taken from the entity's latest row, so an
 // empty field keeps the entity's value (a secret too). The row is written
-// as the chosen device of the realm; it is not published on
-// transformed.<table> and a realm's storage refusal does not apply to it
-// (fleetdb.DB.InsertRows, as Platform.InsertRows). Marking
+// as the chosen device of the realm and published on transformed.<table>
+// as its append would be; a realm's storage refusal (a fault the router
+// answers) does not apply to it. Marking
 // deleted appends the entity with its boolean column "deleted" true:
 // readers that combine the latest marker with deleted = false no longer
 // see the entity.
@@ -301,7 +301,7 @@ func (c *Console) rowAppend(w http.ResponseWriter, r *http.Request) {
 		d := v.Devices[di]
 		what += " as " + d.Name + ": " + compactJSON(masked(row, t))
 		wr := fleetdb.Writer{DeviceKey: int64(d.Key), Serial: d.Serial, App: v.App}
-		if err := c.cfg.Fleet.InsertRows(r.Context(), realm, t.Name, wr, row); err != nil {
+		if err := c.cfg.Fleet.AppendRows(r.Context(), realm, t.Name, wr, row); err != nil {
 			v.Err = err.Error()
 			c.logAction(what, "refused: "+err.Error())
 		}

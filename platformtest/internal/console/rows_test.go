@@ -1,6 +1,7 @@
 package console_test
 
 import (
+	"context"
 	"html"
 	"net/http"
 	"net/url"
@@ -63,12 +64,24 @@ func TestRowAppend(t *testing.T) {
 	if code != http.StatusUnprocessableEntity || !strings.Contains(html.UnescapeString(body), `column "temp": "warm" is not a number`) {
 		t.Errorf("a bad number: %d\n%s", code, body)
 	}
+	c := clienttest.Start(t, w.in1)
+	fed := make(chan client.Row, 4) // the app's subscribers get the row, as after a device's append
+	if _, err := c.SubscribeToTable(testCtx(t), "machines", func(_ context.Context, ev *client.TableEvent) { fed <- ev.Row }); err != nil {
+		t.Fatal(err)
+	}
 	code, _ = w.post(t, path, url.Values{"device": {"2"}, "c.tsp": {"2026-01-01T10:00:00Z"}, "c.machine": {"m1"},
 		"c.state": {"running"}, "c.temp": {"21.5"}, "c.code": {"s3cret"}})
 	if code != http.StatusOK { // the redirect to the table page, followed
 		t.Fatalf("append: %d", code)
 	}
-	c := clienttest.Start(t, w.in1)
+	select {
+	case row := <-fed:
+		if row["machine"] != "m1" || row["state"] != "running" {
+			t.Errorf("published row %v", row)
+		}
+	case <-testCtx(t).Done():
+		t.Fatal("the console's append was not published on transformed.machines")
+	}
 	rows, err := c.GetHistory(testCtx(t), "machines", &client.Query{Limit: 10})
 	if err != nil {
 		t.Fatal(err)

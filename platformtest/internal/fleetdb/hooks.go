@@ -1,7 +1,8 @@
 // This file holds the control hooks of the data backend (docs/fake.md),
 // which the platform's facade offers tests: direct inserts (no feed), the
 // stored rows (secrets as ciphertext, or decrypted), the chunk budget of a
-// read and the rows of a transform.
+// read and the rows of a transform; and AppendRows, the console's append,
+// which publishes on the feed as a device's append does.
 // They take a context, as every call to the store does (store.go). They
 // serve no URI; SetTransformRows publishes transformed.<transform>
 // (feed.go).
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
 
 // Writer is who a direct insert writes as: the device of an installation.
@@ -27,13 +29,35 @@ type Writer struct {
 // appended them, all or none; nothing is published and the storage
 // refusal does not apply. See platformtest.Platform.InsertRows.
 func (db *DB) InsertRows(ctx context.Context, realm, table string, w Writer, rows ...map[string]any) error {
+	_, _, _, err := db.insert(ctx, realm, table, w, rows)
+	return err
+}
+
+// AppendRows stores rows as InsertRows does and then publishes them on
+// the table's feed (transformed.<table>, or transformed.bulk.<table> for
+// several rows), as the device's append would: the console's row editor.
+func (db *DB) AppendRows(ctx context.Context, realmName, table string, w Writer, rows ...map[string]any) error {
+	b, t, ps, err := db.insert(ctx, realmName, table, w, rows)
+	if err != nil || len(ps) == 0 {
+		return err
+	}
+	feed := make([]map[string]any, len(ps))
+	for i, p := range ps {
+		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
+	}
+	publishFeed(b.currentHost(), t.name, t.private || t.system, feed, len(ps) > 1, realm.Trace{})
+	return nil
+}
+
+// insert types and commits rows for InsertRows and AppendRows.
+func (db *DB) insert(ctx context.Context, realm, table string, w Writer, rows []map[string]any) (*backend, *table, []*pending, error) {
 	b, err := db.backend(ctx, realm)
 	if err != nil {
-		return fmt.Errorf("insert into %q: %w", table, err)
+		return nil, nil, nil, fmt.Errorf("insert into %q: %w", table, err)
 	}
 	t := b.table(table)
 	if t == nil {
-		return fmt.Errorf("insert into %q: the data template of app %q declares no such table", table, w.App)
+		return nil, nil, nil, fmt.Errorf("insert into %q: the data template of app %q declares no such table", table, w.App)
 	}
 	ps := make([]*pending, len(rows))
 	for n, r := range rows {
@@ -44,7 +68,7 @@ func (db *DB) InsertRows(ctx context.Context, realm, table string, w Writer, row
 			i, ok := t.byID[k]
 			switch {
 			case !ok || (t.cols[i].implicit && i == t.id):
-				return fmt.Errorf("insert into %q: row %d: no column %q", table, n, k)
+				return nil, nil, nil, fmt.Errorf("insert into %q: row %d: no column %q", table, n, k)
 			case i == t.devKey:
 				dk = -1
 				if x, ok := bigintValue(normalizeValue(v)).(int64); ok {
@@ -61,17 +85,17 @@ func (db *DB) InsertRows(ctx context.Context, realm, table string, w Writer, row
 		}
 		pd, ferr := t.typed(raw, present, dk, authID)
 		if ferr != nil {
-			return fmt.Errorf("insert into %q: row %d: %v", table, n, describe(ferr))
+			return nil, nil, nil, fmt.Errorf("insert into %q: row %d: %v", table, n, describe(ferr))
 		}
 		ps[n] = pd
 	}
 	if len(ps) == 0 {
-		return nil
+		return b, t, nil, nil
 	}
 	if ferr := b.commit(ctx, t, ps); ferr != nil {
-		return fmt.Errorf("insert into %q: %v", table, describe(ferr))
+		return nil, nil, nil, fmt.Errorf("insert into %q: %v", table, describe(ferr))
 	}
-	return nil
+	return b, t, ps, nil
 }
 
 // describe renders a refusal for a Go error message.
