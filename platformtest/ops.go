@@ -46,8 +46,12 @@ type OpsStats struct {
 	// Sessions is the number of joined device sessions.
 	Sessions int `json:"sessions"`
 	// Metrics are the metrics /metrics serves, by name.
-	Metrics []metrics.Family `json:"metrics"`
+	Metrics []MetricFamily `json:"metrics"`
 }
+
+// MetricFamily is one metric of /metrics and /stats: its name, help, type
+// and series with their labels and values.
+type MetricFamily = metrics.Family
 
 // Stats returns the platform's readiness and metrics, as /stats answers.
 func (p *Platform) Stats() OpsStats {
