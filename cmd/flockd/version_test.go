@@ -3,28 +3,17 @@ package main
 import (
 	"context"
 	"io"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/flockgo/ironflock/internal/version/versiontest"
 )
 
 // TestVersionStamped: flockd built as the release build builds it, with
 // its version stamped (-ldflags -X main.version=…), prints that version
 // for -version.
 func TestVersionStamped(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "flockd")
-	build := exec.Command("go", "build", "-trimpath", "-ldflags", "-X main.version=v9.8.7-stamped", "-o", bin, ".")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	out, err := exec.Command(bin, "-version").Output()
-	if err != nil {
-		t.Fatalf("flockd -version: %v", err)
-	}
-	if got, want := string(out), "flockd v9.8.7-stamped\n"; got != want {
-		t.Errorf("flockd -version printed %q, want %q", got, want)
-	}
+	versiontest.CheckStamped(t, "flockd")
 }
 
 // TestVersionUnstamped: without a stamp -version prints a devel version
