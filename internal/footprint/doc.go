@@ -14,5 +14,8 @@
 // -ldflags=-s -w) for several architectures and reports the sizes, the
 // ratio and the forbidden packages linked; `go run ./internal/footprint/check`
 // runs it, and .ci/run fails when it finds the SDK program over MaxRatio ×
-// the hand-written one or linking a forbidden package.
+// the hand-written one, linking a forbidden package, or grown by more than
+// MaxGrowth bytes of content (Content: its sections, without the padding
+// between segments) over Baseline, the program before the observation
+// hooks, on any of GrowthTargets.
 package footprint

@@ -1,6 +1,8 @@
 package footprint
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,5 +34,50 @@ func TestFailures(t *testing.T) {
 	f := bad.Failures()
 	if len(f) != 2 || !strings.HasPrefix(f[0], "arm/v7: the SDK program is 1.31 ×") || f[1] != "./outbox links go.yaml.in/yaml/v3" {
 		t.Errorf("Failures = %q", f)
+	}
+}
+
+func TestGrowthFailures(t *testing.T) {
+	amd64 := Target{GOARCH: "amd64"}
+	at := func(over int64) []Growth {
+		return []Growth{{Target: amd64, Content: Baseline["amd64"] + over}}
+	}
+	if f := growthFailures(BaselineGo, at(MaxGrowth)); f != nil {
+		t.Errorf("a growth of exactly %d bytes fails: %v", MaxGrowth, f)
+	}
+	if f := growthFailures(BaselineGo, at(MaxGrowth+1)); len(f) != 1 || !strings.HasPrefix(f[0], "amd64: the SDK program's content grew by 50001 bytes") {
+		t.Errorf("growthFailures of %d bytes = %q", MaxGrowth+1, f)
+	}
+	if f := growthFailures("go0.1", at(0)); len(f) != 1 || !strings.Contains(f[0], "baseline was built by "+BaselineGo+", this is go0.1") {
+		t.Errorf("growthFailures of another toolchain = %q", f)
+	}
+	if f := growthFailures(BaselineGo, []Growth{{Target: Target{GOARCH: "riscv64"}}}); len(f) != 1 || f[0] != "riscv64: no baseline for the growth bound" {
+		t.Errorf("growthFailures without a baseline = %q", f)
+	}
+	for _, g := range GrowthTargets {
+		if _, ok := Baseline[g.String()]; !ok {
+			t.Errorf("no baseline for %s", g)
+		}
+	}
+}
+
+func TestContent(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := Content(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n <= 0 || n > fi.Size() {
+		t.Errorf("Content of the test binary = %d bytes, file %d", n, fi.Size())
+	}
+	if _, err := Content(filepath.Join(t.TempDir(), "none")); err == nil || !strings.Contains(err.Error(), "content of") {
+		t.Errorf("Content of a missing file: %v", err)
 	}
 }

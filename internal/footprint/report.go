@@ -27,10 +27,15 @@ type Report struct {
 	// Linked maps a package (a device package or a program) to the
 	// forbidden packages it links.
 	Linked map[string][]string
+	// Growth is the SDK program's growth over Baseline by target, and
+	// GoVersion the go command that built it.
+	Growth    []Growth
+	GoVersion string
 }
 
 // Failures lists what breaks the rules: a ratio above MaxRatio, a
-// forbidden package linked, the hand-written program linking the SDK.
+// forbidden package linked, the hand-written program linking the SDK, a
+// growth over MaxGrowth.
 func (r *Report) Failures() []string {
 	var f []string
 	for _, s := range r.Sizes {
@@ -49,7 +54,7 @@ func (r *Report) Failures() []string {
 			f = append(f, fmt.Sprintf("%s links %s", p, strings.Join(bad, ", ")))
 		}
 	}
-	return f
+	return append(f, growthFailures(r.GoVersion, r.Growth)...)
 }
 
 // Write prints the sizes and the failures to w.
@@ -57,6 +62,13 @@ func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "%-10s %12s %12s %7s\n", "target", "sdk", "handwritten", "ratio")
 	for _, s := range r.Sizes {
 		fmt.Fprintf(w, "%-10s %9.2f MB %9.2f MB %6.2f×\n", s.Target, mb(s.SDK), mb(s.Handwritten), s.Ratio())
+	}
+	if len(r.Growth) > 0 {
+		fmt.Fprintf(w, "\ngrowth of the SDK program over %s (%s), at most %d bytes of content:\n", BaselineCommit, BaselineGo, MaxGrowth)
+		fmt.Fprintf(w, "%-17s %12s %10s %12s\n", "target", "content", "growth", "file")
+		for _, g := range r.Growth {
+			fmt.Fprintf(w, "%-17s %12d %+10d %12d\n", g.Target, g.Content, g.Over(), g.File)
+		}
 	}
 	for _, f := range r.Failures() {
 		fmt.Fprintln(w, "FAIL:", f)
@@ -104,5 +116,11 @@ func Check(ctx context.Context, root string) (*Report, error) {
 		}
 	}
 	r.Linked[HandwrittenProgram] = append(ForbiddenIn(deps, nil), sdk...)
+	if r.GoVersion, err = GoVersion(ctx, root); err != nil {
+		return nil, err
+	}
+	if r.Growth, err = Contents(ctx, root, dir); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
