@@ -170,7 +170,7 @@ func (r *allocRouter) calls(t *testing.T, procedure string, n int) <-chan int {
 }
 
 // startAllocRouter starts the child process, stopped at the end of t.
-func startAllocRouter(t *testing.T) *allocRouter {
+func startAllocRouter(t testing.TB) *allocRouter {
 	t.Helper()
 	cmd := selfexec.Command()
 	cmd.Env = append(os.Environ(), allocRouterEnv+"=1")
@@ -200,11 +200,11 @@ func startAllocRouter(t *testing.T) *allocRouter {
 	return r
 }
 
-// allocClient starts a client of env with serializer ser.
-func allocClient(t *testing.T, env map[string]string, ser client.Serializer) *client.Client {
+// allocClient starts a client of env with serializer ser and opts.
+func allocClient(t testing.TB, env map[string]string, ser client.Serializer, opts ...client.Option) *client.Client {
 	t.Helper()
-	c, err := client.New(client.WithEnv(env), client.WithSerializer(ser),
-		client.WithLogger(slog.New(slog.DiscardHandler)))
+	c, err := client.New(append([]client.Option{client.WithEnv(env), client.WithSerializer(ser),
+		client.WithLogger(slog.New(slog.DiscardHandler))}, opts...)...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -32,6 +33,9 @@ type result struct {
 	VsFloor   float64 `json:"cpu_vs_floor,omitempty"`
 	VsFloor1g float64 `json:"cpu_vs_floor_1g,omitempty"`
 	VsJS      float64 `json:"cpu_vs_autobahn_js,omitempty"`
+	// VsSDK is the ratio to the client sdk's, for the clients sdk-any and
+	// sdk-hooks: what the counting hook costs (0: not measured).
+	VsSDK float64 `json:"cpu_vs_sdk,omitempty"`
 	// Note is set for figures measured by another program (autobahn).
 	Note string `json:"note,omitempty"`
 }
@@ -55,7 +59,7 @@ func newResult(sc, client string, samples []sample) result {
 func addRatios(rs []result) {
 	base := map[string]result{}
 	for _, r := range rs {
-		if r.Client == "floor" || r.Client == "floor-1g" || r.Client == jsScript.Client {
+		if r.Client == "floor" || r.Client == "floor-1g" || r.Client == "sdk" || r.Client == jsScript.Client {
 			base[r.Scenario+"/"+r.Client] = r
 		}
 	}
@@ -68,6 +72,9 @@ func addRatios(rs []result) {
 		}
 		if js, ok := base[rs[i].Scenario+"/"+jsScript.Client]; ok && rs[i].Note == "" {
 			rs[i].VsJS = cpuRatio(rs[i], js)
+		}
+		if sdk, ok := base[rs[i].Scenario+"/sdk"]; ok && strings.HasPrefix(rs[i].Client, "sdk-") {
+			rs[i].VsSDK = cpuRatio(rs[i], sdk)
 		}
 	}
 }
@@ -95,10 +102,14 @@ func cpuRatio(r, base result) float64 {
 // ratios to autobahn-js only when it ran.
 func printTable(w io.Writer, rs []result) error {
 	js := slices.ContainsFunc(rs, func(r result) bool { return r.VsJS != 0 })
+	vsSDK := slices.ContainsFunc(rs, func(r result) bool { return r.VsSDK != 0 })
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := "scenario      client         \tops/s\tCPU µs/op\tallocs/op\tB/op\tCPU ×floor\tCPU ×floor-1g\t"
 	if js {
 		head += "CPU ×autobahn-js\t"
+	}
+	if vsSDK {
+		head += "CPU ×sdk\t"
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range rs {
@@ -110,6 +121,9 @@ func printTable(w io.Writer, rs []result) error {
 			allocs, bytes, ratio(r.VsFloor), ratio(r.VsFloor1g))
 		if js {
 			fmt.Fprintf(tw, "%s\t", ratio(r.VsJS))
+		}
+		if vsSDK {
+			fmt.Fprintf(tw, "%s\t", ratio3(r.VsSDK))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -131,6 +145,14 @@ func ratio(x float64) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.2f×", x)
+}
+
+// ratio3 is ratio to 0.1 %, for the small differences of VsSDK.
+func ratio3(x float64) string {
+	if x == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3f×", x)
 }
 
 // printJSON writes the results as one JSON document.

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -81,5 +82,27 @@ func TestMedian(t *testing.T) {
 	s := func(cpu time.Duration) sample { return sample{Ops: 10, CPU: cpu} }
 	if got := median([]sample{s(300), s(100), s(200)}); got.CPU != 200 {
 		t.Errorf("median CPU %v, want 200ns", got.CPU)
+	}
+}
+
+func TestRatiosToSDK(t *testing.T) {
+	s := func(cpuMicros int) sample {
+		return sample{Ops: 1, Wall: time.Second, CPU: time.Duration(cpuMicros) * time.Microsecond}
+	}
+	rs := []result{
+		newResult("pub1", "sdk", []sample{s(100), s(200)}),
+		newResult("pub1", "sdk-hooks", []sample{s(102), s(206)}),
+		newResult("pub1", "floor", []sample{s(50), s(100)}),
+	}
+	addRatios(rs)
+	if rs[0].VsSDK != 0 || rs[1].VsSDK != 1.025 || rs[2].VsSDK != 0 {
+		t.Errorf("ratios to sdk %v, %v, %v, want 0, 1.025 (the median of 1.02 and 1.03), 0", rs[0].VsSDK, rs[1].VsSDK, rs[2].VsSDK)
+	}
+	var b strings.Builder
+	if err := printTable(&b, rs); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "CPU ×sdk") || !strings.Contains(b.String(), "1.025×") {
+		t.Errorf("table without the ratio to sdk:\n%s", b.String())
 	}
 }
