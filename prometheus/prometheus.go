@@ -1,5 +1,7 @@
-// Package prometheus reads flockd's metrics with Prometheus's own
-// parser: Gather turns what a platform's /metrics endpoint serves
+// Package prometheus is the SDK's Prometheus exporter and reads flockd's
+// metrics with Prometheus's own parser. Exporter collects a client's
+// Stats and what its hooks and an outbox's report, labeled by templates
+// only. Gather turns what a platform's /metrics endpoint serves
 // (platformtest.Platform.WriteMetrics, flockd -ops) into the metric
 // families of Prometheus's data model, for tests that assert on them and
 // for programs that hand them on.
