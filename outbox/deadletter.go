@@ -35,6 +35,10 @@ type DeadLetter struct {
 	// Appended is when the row was appended, Failed when it was refused.
 	Appended time.Time
 	Failed   time.Time
+	// TraceParent and TraceState are the W3C trace context of the row's
+	// Append (with the client's WithTracePropagation), which Retry
+	// delivers the row in; empty when it had none.
+	TraceParent, TraceState string
 }
 
 // pageSize is how many dead letters DeadLetters reads per transaction, so
@@ -95,14 +99,21 @@ func (o *Outbox) deadLetter(table string, recs []record, refusal error) {
 }
 
 // encodeDead is the value of a dead letter: version, table, append and
-// failure times, URI, reason, row.
+// failure times, URI, reason, for a traced row (version 2) its
+// traceparent and tracestate, then the row.
 func encodeDead(table string, r record, uri, why string, failed time.Time) ([]byte, error) {
 	b := []byte{recordVersion}
+	if r.trace.parent != "" {
+		b[0] = tracedVersion
+	}
 	b = appendString(b, table)
 	b = binary.AppendVarint(b, r.appended.UnixNano())
 	b = binary.AppendVarint(b, failed.UnixNano())
 	b = appendString(b, uri)
 	b = appendString(b, why)
+	if r.trace.parent != "" {
+		b = appendString(appendString(b, r.trace.parent), r.trace.state)
+	}
 	if r.row == nil {
 		return append(b, tagNil), nil
 	}
@@ -114,7 +125,7 @@ func decodeDead(key, val []byte) (DeadLetter, error) {
 	bad := func(what string) (DeadLetter, error) {
 		return d, reason(ErrCorrupt, "dead letter %q: bad %s", key, what)
 	}
-	if len(val) == 0 || val[0] != recordVersion {
+	if len(val) == 0 || val[0] != recordVersion && val[0] != tracedVersion {
 		return bad("layout")
 	}
 	table, b, err := chunk(val[1:])
@@ -139,6 +150,16 @@ func decodeDead(key, val []byte) (DeadLetter, error) {
 		return bad("reason")
 	}
 	d.URI, d.Reason = string(uri), string(why)
+	if val[0] == tracedVersion {
+		var parent, state []byte
+		if parent, b, err = chunk(b); err == nil {
+			state, b, err = chunk(b)
+		}
+		if err != nil || len(parent) == 0 {
+			return bad("trace context")
+		}
+		d.TraceParent, d.TraceState = string(parent), string(state)
+	}
 	v, rest, err := decodeWire(b)
 	if err != nil || len(rest) != 0 {
 		return bad("row")
@@ -251,7 +272,7 @@ func (o *Outbox) takeDead(ctx context.Context, ids []string, requeue bool) (int,
 					return err
 				}
 				seq++
-				val := encodeRecord(d.ID, d.Appended, traceCtx{}, row)
+				val := encodeRecord(d.ID, d.Appended, traceCtx{d.TraceParent, d.TraceState}, row)
 				if err := b.Put(u64(seq), val); err != nil {
 					return err
 				}

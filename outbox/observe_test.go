@@ -12,7 +12,9 @@ import (
 
 	"github.com/flockgo/ironflock/client"
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/outbox"
+	"github.com/flockgo/ironflock/platformtest"
 )
 
 type traceKey struct{}
@@ -134,5 +136,59 @@ func TestWithHooksRefusesAValueWithoutHooks(t *testing.T) {
 	_, err := outbox.Open(f.c, t.TempDir(), outbox.WithHooks("nothing"))
 	if !errors.Is(err, outbox.ErrInvalidArgument) {
 		t.Errorf("Open with WithHooks(\"nothing\") = %v, want ErrInvalidArgument", err)
+	}
+}
+
+// A dead letter keeps its row's trace context on disk, and Retry delivers
+// the row in it, after a reopen too.
+func TestRetryKeepsTheTrace(t *testing.T) {
+	leakcheck.Check(t)
+	f := newFixture(t, client.WithTracePropagation(propagator{}))
+	refuse := f.p.Intercept(platformtest.Fault{Kind: platformtest.KindCall, URI: f.bulkProc("readings"), Fail: wire.ErrSecretCiphertext,
+		Args: []any{"refused"}})
+	defer refuse.Cancel()
+	dir := t.TempDir()
+	ob, err := outbox.Open(f.c, dir, outbox.WithIDColumn("row_id"), outbox.WithLogger(quiet))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := ctxT(t)
+	traced, err := ob.Append(context.WithValue(ctx, traceKey{}, "trace-r"), "readings", reading{Tsp: t0, N: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	untraced, err := ob.Append(ctx, "readings", reading{Tsp: t0, N: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ob.Flush(ctx); !errors.Is(err, outbox.ErrUndelivered) {
+		t.Fatalf("Flush = %v, want ErrUndelivered", err)
+	}
+	refuse.Cancel()
+	if err := ob.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	h := &hookLog{enqueued: map[string]string{}, delivered: map[string]string{}}
+	ob = f.open(t, dir, outbox.WithHooks(h))
+	got := map[string][2]string{}
+	for _, d := range deadLetters(t, ob) {
+		got[d.ID] = [2]string{d.TraceParent, d.TraceState}
+	}
+	want := map[string][2]string{traced: {"trace-r", "st=trace-r"}, untraced: {"", ""}}
+	if len(got) != 2 || got[traced] != want[traced] || got[untraced] != want[untraced] {
+		t.Fatalf("dead letters' trace contexts %v, want %v", got, want)
+	}
+	if n, err := ob.Retry(ctx, traced, untraced); err != nil || n != 2 {
+		t.Fatalf("Retry = %d, %v; want 2, nil", n, err)
+	}
+	flush(t, ob)
+	f.wantN(t, "readings", 1, 2)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, p := range map[string]string{traced: "trace-r", untraced: ""} {
+		if d, ok := h.delivered[id]; !ok || d != p {
+			t.Errorf("retried row %s delivered in trace %q (told: %v), want %q", id, d, ok, p)
+		}
 	}
 }
