@@ -23,8 +23,9 @@ import (
 	"github.com/flockgo/ironflock/platformtest"
 )
 
-// perKind is the number of sampled messages of each of the four kinds:
-// 10,000 in all.
+// perKind is the number of sampled messages of each of the five kinds
+// (publish, call, append, publication to a table, outbox row): 12,500 in
+// all.
 const perKind = 2500
 
 const appTemplate = `
@@ -223,9 +224,15 @@ func TestOneTracePerMessage(t *testing.T) {
 
 	// append → stored row, seen through the table's feed
 	appRoots, appGot := newTraces(perKind), newTraces(perKind)
+	ptRoots, ptGot := newTraces(perKind), newTraces(perKind) // publications to the table, rows 2*perKind…
 	if _, err := b.SubscribeToTable(ctx, "readings", func(ctx context.Context, ev *client.TableEvent) {
-		if n, err := strconv.Atoi(fmt.Sprint(ev.Row["n"])); err == nil && n < perKind {
+		n, err := strconv.Atoi(fmt.Sprint(ev.Row["n"]))
+		switch {
+		case err != nil:
+		case n < perKind:
 			appGot.put(n, trace.SpanContextFromContext(ctx).TraceID())
+		case n >= 2*perKind && n < 3*perKind:
+			ptGot.put(n-2*perKind, trace.SpanContextFromContext(ctx).TraceID())
 		}
 	}, client.QueueLimit(2*perKind)); err != nil {
 		t.Fatal(err)
@@ -236,6 +243,12 @@ func TestOneTracePerMessage(t *testing.T) {
 		return err
 	})
 	appGot.wait(t, ctx, "append")
+
+	// publication to a table → stored row, seen through the table's feed
+	w.each(t, ctx, perKind, ptRoots, func(ctx context.Context, i int) error {
+		return a.PublishToTable(ctx, "readings", row{Tsp: t0.Add(2*time.Hour + time.Duration(i)*time.Millisecond), N: 2*perKind + i})
+	})
+	ptGot.wait(t, ctx, "publication to a table")
 
 	// an outbox row delivered after its writer restarted: appended through
 	// a client that never connects, delivered by a new client and outbox
@@ -271,6 +284,7 @@ func TestOneTracePerMessage(t *testing.T) {
 	check(t, "publish", pubRoots, pubGot, names, "send com.example.traced", "process com.example.traced")
 	check(t, "call", callRoots, callGot, names, "call {key}.{key}.{key}.DEV.echo", "process {key}.{key}.{key}.DEV.echo")
 	check(t, "append", appRoots, appGot, names, "send readings", "process transformed.readings")
+	check(t, "publication to a table", ptRoots, ptGot, names, "send readings", "process transformed.readings")
 
 	// the outbox rows: each delivered in a span of its own trace
 	delivered := map[string]trace.TraceID{}

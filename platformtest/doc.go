@@ -35,11 +35,11 @@
 //     subscribers and callees (publisher_authid, caller_authid = serial).
 //   - Trace context (docs/wire.md §13): the _traceparent and _tracestate
 //     options of a PUBLISH go into the details of its EVENTs, those of a
-//     CALL into its INVOCATION's; an append (append.*, appendBulk.*)
-//     continues the trace (a new span id under the caller's trace id),
-//     logs it at debug level and sends it with the rows' realtime feed.
-//     The production router's handling of these keys is not known; rows
-//     written by PUBLISH are stored without it.
+//     CALL into its INVOCATION's; an append (append.*, appendBulk.*) and a
+//     publication to a table continue the trace (a new span id under the
+//     caller's trace id), log it at debug level and send it with the
+//     rows' realtime feed. The production router's handling of these keys
+//     is not known.
 //   - force_reregister: a REGISTER with it takes a procedure over from
 //     another session; the previous owner gets UNREGISTERED with request 0
 //     and details.registration.

@@ -93,7 +93,8 @@ func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv 
 }
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
-	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic}
+	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic,
+		trace: publicationTrace(ev)} // trace.go
 	ctx := context.Background() // a publication has no caller to cancel it
 	if _, err := b.write(ctx, h, t, msg, bulk); err != nil {
 		b.reportRefusal(h, t, msg, writeOp(true, bulk), bulk, err) // dataerrors.go

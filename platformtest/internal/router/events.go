@@ -144,7 +144,9 @@ func (rt *Router) publishFilterFactory(msg *wamp.Publish) nexus.PublishFilter {
 	if disclose, _ := msg.Options[wire.OptDiscloseMe].(bool); !disclose {
 		pub = nil
 	}
-	msg.Arguments = withNote(msg.Arguments, &eventNote{topic: string(msg.Topic), pub: pub, trace: realm.TraceOfOptions(msg.Options)})
+	tr := realm.TraceOfOptions(msg.Options)
+	realm.NotePublicationTrace(msg.Arguments, tr) // for the platform's own subscribers (realm/pubtrace.go)
+	msg.Arguments = withNote(msg.Arguments, &eventNote{topic: string(msg.Topic), pub: pub, trace: tr})
 	return nexus.NewSimplePublishFilter(msg)
 }
 
