@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -15,6 +14,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 const opsTemplate = `data:
@@ -25,39 +25,32 @@ const opsTemplate = `data:
         - {id: v, name: V, dataType: numeric}
 `
 
-// get answers a GET of path from h.
-func get(h http.Handler, path string) *httptest.ResponseRecorder {
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-	return rec
-}
-
 // TestOpsReadyz: /readyz answers 200 while every realm is in the router
 // with its backends attached, 503 naming the realm while it is withheld,
 // and 200 again once it is back; /healthz answers 200 throughout.
 func TestOpsReadyz(t *testing.T) {
 	f := newFixture(t)
 	h := f.p.OpsHandler()
-	if rec := get(h, "/readyz"); rec.Code != http.StatusOK {
+	if rec := worldtest.Get(h, "/readyz"); rec.Code != http.StatusOK {
 		t.Fatalf("/readyz = %d %q, want 200", rec.Code, rec.Body)
 	}
 	f.p.WithholdRealm(f.in1.Realm())
-	rec := get(h, "/readyz")
+	rec := worldtest.Get(h, "/readyz")
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), f.in1.Realm()+" (withheld)") {
 		t.Fatalf("/readyz with %s withheld = %d %q, want 503 naming it", f.in1.Realm(), rec.Code, rec.Body)
 	}
-	if rec := get(h, "/healthz"); rec.Code != http.StatusOK {
+	if rec := worldtest.Get(h, "/healthz"); rec.Code != http.StatusOK {
 		t.Errorf("/healthz = %d, want 200", rec.Code)
 	}
 	var st OpsStats
-	if err := json.Unmarshal(get(h, "/stats").Body.Bytes(), &st); err != nil || st.Ready || st.NotReady == "" {
+	if err := json.Unmarshal(worldtest.Get(h, "/stats").Body.Bytes(), &st); err != nil || st.Ready || st.NotReady == "" {
 		t.Errorf("/stats while withheld: ready %v %q (%v), want not ready with a reason", st.Ready, st.NotReady, err)
 	}
 	f.p.ReleaseRealm(f.in1.Realm())
-	if rec := get(h, "/readyz"); rec.Code != http.StatusOK {
+	if rec := worldtest.Get(h, "/readyz"); rec.Code != http.StatusOK {
 		t.Fatalf("/readyz after release = %d %q, want 200", rec.Code, rec.Body)
 	}
-	if rec := get(h, "/nothing"); rec.Code != http.StatusNotFound {
+	if rec := worldtest.Get(h, "/nothing"); rec.Code != http.StatusNotFound {
 		t.Errorf("/nothing = %d, want 404", rec.Code)
 	}
 }
@@ -97,7 +90,7 @@ func opsWorkload(t *testing.T, n int) string {
 	if len(errs) > 0 {
 		t.Fatalf("%d devices failed, first: %s", len(errs), errs[0])
 	}
-	rec := get(p.OpsHandler(), "/metrics")
+	rec := worldtest.Get(p.OpsHandler(), "/metrics")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("/metrics = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
@@ -106,8 +99,8 @@ func opsWorkload(t *testing.T, n int) string {
 
 // opsDevice is one device's work in opsWorkload; it stays joined.
 func opsDevice(t *testing.T, p *Platform, in *Installation) error {
-	c := connect(t, p, in, serialize.MSGPACK)
-	ctx := testCtx(t)
+	c := worldtest.Connect(t, p, in, serialize.MSGPACK)
+	ctx := worldtest.Ctx(t)
 	fn := wire.DeviceFunction(2, in.Device().Key(), 26, "DEV", "ping")
 	err := c.Register(fn, func(context.Context, *wamp.Invocation) client.InvokeResult {
 		return client.InvokeResult{Args: wamp.List{"pong"}}
@@ -178,14 +171,16 @@ func TestOpsMetricsSeriesIndependentOfDevices(t *testing.T) {
 // TestOpsPostgresLatency: the PostgreSQL store's statements are timed
 // through pgx's tracer, labelled by their keyword.
 func TestOpsPostgresLatency(t *testing.T) {
-	eachPostgres(t, func(t *testing.T, url string) {
-		w := newPGWorld(t, url, opsTemplate)
+	worldtest.EachPostgres(t, func(t *testing.T, url string) {
+		p := New(t, WithPostgres(url, PostgresScratch()))
+		in := p.Install(p.AddProject("plant", Key(2)).AddDevice("press", Key(42)), p.AddApp("interop", opsTemplate, Key(26)), Dev)
+		c := worldtest.Connect(t, p, in, client.MSGPACK)
 		row := map[string]any{"tsp": 1700000000000, "v": 1.5}
-		if _, err := w.c.Call(testCtx(t), "append.2.26.readings", nil, wamp.List{row}, nil, nil); err != nil {
+		if _, err := c.Call(worldtest.Ctx(t), "append.2.26.readings", nil, wamp.List{row}, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		var text strings.Builder
-		if err := w.p.WriteMetrics(&text); err != nil {
+		if err := p.WriteMetrics(&text); err != nil {
 			t.Fatal(err)
 		}
 		s := samples(text.String())

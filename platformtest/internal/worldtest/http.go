@@ -1,0 +1,41 @@
+package worldtest
+
+import (
+	"encoding/base64"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"testing"
+)
+
+// do sends an HTTP request and returns the status and the body.
+func Do(t *testing.T, method, u string, body io.Reader, size int64, header map[string]string) (int, string, http.Header) {
+	t.Helper()
+	req, err := http.NewRequest(method, u, body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.ContentLength = size
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b), resp.Header
+}
+
+func Itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+func B64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+
+// get answers a GET of path from h.
+func Get(h http.Handler, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec
+}

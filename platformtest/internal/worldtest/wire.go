@@ -1,0 +1,287 @@
+package worldtest
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/gorilla/websocket"
+
+	"github.com/gammazero/nexus/v3/client"
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/gammazero/nexus/v3/wamp/crsign"
+)
+
+// testTimeout bounds every wait of a test; reaching it is a failure.
+const Timeout = 20 * time.Second
+
+var quietLog = log.New(io.Discard, "", 0)
+
+func Ctx(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// dialCfg returns a nexus client configuration authenticating with
+// WAMP-CRA as authid with secret.
+func DialConfig(realm, authid, secret string, ser serialize.Serialization) client.Config {
+	return client.Config{
+		Realm:        realm,
+		HelloDetails: wamp.Dict{"authid": authid},
+		AuthHandlers: map[string]client.AuthFunc{
+			"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) {
+				return crsign.RespondChallenge(secret, c, nil), wamp.Dict{}
+			},
+		},
+		Serialization: ser,
+		Logger:        quietLog,
+	}
+}
+
+// dial connects a raw nexus client; the client is closed at the end of the
+// test.
+func Dial(t *testing.T, url string, cfg client.Config) (*client.Client, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
+	defer cancel()
+	c, err := client.ConnectNet(ctx, url, cfg)
+	if err == nil {
+		t.Cleanup(func() { _ = c.Close() })
+	}
+	return c, err
+}
+
+// connect joins the realm of an installation with its per-app credential.
+func Connect(t *testing.T, p Router, in Member, ser serialize.Serialization) *client.Client {
+	t.Helper()
+	id, secret := in.Credentials()
+	c, err := Dial(t, p.URL(), DialConfig(in.Realm(), id, secret, ser))
+	if err != nil {
+		t.Fatalf("join %s as %s: %v", in.Realm(), id, err)
+	}
+	return c
+}
+
+// wireClient speaks WAMP message by message, for tests that look at exact
+// frames.
+type WireClient struct {
+	t      *testing.T
+	Conn   *websocket.Conn
+	ser    serialize.Serializer
+	ptype  int
+	Frames chan frame
+	done   chan struct{}
+	once   sync.Once
+	mu     sync.Mutex
+	req    wamp.ID
+}
+
+// frame is one received message, typed and as the raw list.
+type frame struct {
+	Msg wamp.Message
+	Raw []any
+}
+
+// dialWire opens a WebSocket link with the JSON or msgpack subprotocol.
+func DialWire(t *testing.T, p Router, json bool) *WireClient {
+	t.Helper()
+	proto, ser, ptype := wire.SubprotocolMsgpack, serialize.Serializer(&serialize.MessagePackSerializer{}), websocket.BinaryMessage
+	if json {
+		proto, ser, ptype = wire.SubprotocolJSON, &serialize.JSONSerializer{}, websocket.TextMessage
+	}
+	d := websocket.Dialer{Subprotocols: []string{proto}}
+	conn, rsp, err := d.DialContext(Ctx(t), p.URL(), http.Header{})
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	_ = rsp.Body.Close()
+	c := &WireClient{t: t, Conn: conn, ser: ser, ptype: ptype, Frames: make(chan frame, 1<<16), done: make(chan struct{})}
+	go c.read()
+	t.Cleanup(c.Close)
+	return c
+}
+
+func (c *WireClient) read() {
+	defer close(c.Frames)
+	for {
+		_, b, err := c.Conn.ReadMessage()
+		if err != nil {
+			return
+		}
+		var raw []any
+		_ = c.ser.DeserializeDataItem(b, &raw)
+		msg, err := c.ser.Deserialize(b)
+		if err != nil {
+			continue
+		}
+		select {
+		case c.Frames <- frame{msg, raw}:
+		case <-c.done:
+			return
+		}
+	}
+}
+
+func (c *WireClient) Close() {
+	c.once.Do(func() {
+		close(c.done)
+		_ = c.Conn.Close()
+	})
+}
+
+func (c *WireClient) Send(msg wamp.Message) {
+	c.t.Helper()
+	b, err := c.ser.Serialize(msg)
+	if err != nil {
+		c.t.Fatalf("serialize %v: %v", msg.MessageType(), err)
+	}
+	if err := c.Conn.WriteMessage(c.ptype, b); err != nil {
+		c.t.Fatalf("write %v: %v", msg.MessageType(), err)
+	}
+}
+
+// next returns the next frame, or fails the test when the link closes or
+// the test timeout passes.
+func (c *WireClient) Next() frame {
+	c.t.Helper()
+	f, err := c.NextCtx(Ctx(c.t))
+	if err != nil {
+		c.t.Fatalf("waiting for a message: %v", err)
+	}
+	return f
+}
+
+var ErrLinkClosed = errors.New("link closed")
+
+func (c *WireClient) NextCtx(ctx context.Context) (frame, error) {
+	select {
+	case f, ok := <-c.Frames:
+		if !ok {
+			return frame{}, ErrLinkClosed
+		}
+		return f, nil
+	case <-ctx.Done():
+		return frame{}, ctx.Err()
+	}
+}
+
+// newReq returns the next request ID.
+func (c *WireClient) NewReq() wamp.ID {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.req++
+	return c.req
+}
+
+// join sends HELLO for realm as authid, answers the challenge with secret
+// and returns the final message: WELCOME or ABORT.
+func (c *WireClient) Join(realm, authid, secret string) wamp.Message {
+	c.t.Helper()
+	c.Send(HelloMsg(realm, authid))
+	f := c.Next()
+	ch, ok := f.Msg.(*wamp.Challenge)
+	if !ok {
+		return f.Msg
+	}
+	c.Send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, ch, nil), Extra: wamp.Dict{}})
+	return c.Next().Msg
+}
+
+// helloMsg is the HELLO of a client joining realm as authid with
+// WAMP-CRA.
+func HelloMsg(realm, authid string) *wamp.Hello {
+	return &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
+		"authid":      authid,
+		"authmethods": wamp.List{"wampcra"},
+		"roles": wamp.Dict{
+			"publisher":  wamp.Dict{},
+			"subscriber": wamp.Dict{"features": wamp.Dict{"publisher_identification": true, "pattern_based_subscription": true}},
+			"caller":     wamp.Dict{},
+			"callee":     wamp.Dict{"features": wamp.Dict{"pattern_based_registration": true, "caller_identification": true}},
+		},
+	}}
+}
+
+// mustJoin joins and fails the test unless WELCOME comes back.
+func (c *WireClient) MustJoin(realm, authid, secret string) *wamp.Welcome {
+	c.t.Helper()
+	msg := c.Join(realm, authid, secret)
+	w, ok := msg.(*wamp.Welcome)
+	if !ok {
+		c.t.Fatalf("join %s as %s: got %s %+v", realm, authid, msg.MessageType(), msg)
+	}
+	return w
+}
+
+// joinInstallation joins with the installation's per-app credential.
+func JoinInstallation(t *testing.T, p Router, in Member, json bool) *WireClient {
+	t.Helper()
+	c := DialWire(t, p, json)
+	id, secret := in.Credentials()
+	c.MustJoin(in.Realm(), id, secret)
+	return c
+}
+
+// answer sends msg and returns the first frame answering request req,
+// skipping others (events, invocations) into skipped.
+func (c *WireClient) Answer(req wamp.ID, msg wamp.Message) frame {
+	c.t.Helper()
+	c.Send(msg)
+	for {
+		f := c.Next()
+		if RequestOf(f.Msg) == req {
+			return f
+		}
+	}
+}
+
+// requestOf returns the request ID a router answer refers to.
+func RequestOf(msg wamp.Message) wamp.ID {
+	switch m := msg.(type) {
+	case *wamp.Error:
+		return m.Request
+	case *wamp.Published:
+		return m.Request
+	case *wamp.Subscribed:
+		return m.Request
+	case *wamp.Registered:
+		return m.Request
+	case *wamp.Unregistered:
+		return m.Request
+	case *wamp.Result:
+		return m.Request
+	case *wamp.Unsubscribed:
+		return m.Request
+	}
+	return 0
+}
+
+// errorURI returns the error URI of an ERROR or ABORT, "" otherwise.
+func ErrorURI(msg wamp.Message) string {
+	switch m := msg.(type) {
+	case *wamp.Error:
+		return string(m.Error)
+	case *wamp.Abort:
+		return string(m.Reason)
+	}
+	return ""
+}
+
+// setLocation updates the location of in's device over the wire.
+func SetLocation(t *testing.T, p Router, in Member, long, lat float64) {
+	t.Helper()
+	c := Connect(t, p, in, client.JSON)
+	if _, err := c.Call(Ctx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": long, "lat": lat}}, nil, nil); err != nil {
+		t.Fatalf("location update: %v", err)
+	}
+	_ = c.Close()
+}
