@@ -51,8 +51,8 @@ consumes:
 // crossFixture is a project with a provider app "weather" (installed in
 // DEV on one device), a consumer "dash" (installed in DEV on another) that
 // consumes it, and a consumer "all" that consumes "*", on a platform whose
-// rows are in one store of the conformance suite (fleetdb_stores_test.go).
-// The tests of discovery read no rows and take the first store.
+// rows are in one store of the conformance suite (worldtest.Backends).
+// The tests of discovery read no rows and take the memory store.
 type crossFixture struct {
 	p                    *Platform
 	pr                   *Project

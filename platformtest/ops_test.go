@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -16,6 +17,13 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
+
+// get answers a GET of path from h.
+func get(h http.Handler, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec
+}
 
 const opsTemplate = `data:
   tables:
@@ -31,26 +39,26 @@ const opsTemplate = `data:
 func TestOpsReadyz(t *testing.T) {
 	f := newFixture(t)
 	h := f.p.OpsHandler()
-	if rec := worldtest.Get(h, "/readyz"); rec.Code != http.StatusOK {
+	if rec := get(h, "/readyz"); rec.Code != http.StatusOK {
 		t.Fatalf("/readyz = %d %q, want 200", rec.Code, rec.Body)
 	}
 	f.p.WithholdRealm(f.in1.Realm())
-	rec := worldtest.Get(h, "/readyz")
+	rec := get(h, "/readyz")
 	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), f.in1.Realm()+" (withheld)") {
 		t.Fatalf("/readyz with %s withheld = %d %q, want 503 naming it", f.in1.Realm(), rec.Code, rec.Body)
 	}
-	if rec := worldtest.Get(h, "/healthz"); rec.Code != http.StatusOK {
+	if rec := get(h, "/healthz"); rec.Code != http.StatusOK {
 		t.Errorf("/healthz = %d, want 200", rec.Code)
 	}
 	var st OpsStats
-	if err := json.Unmarshal(worldtest.Get(h, "/stats").Body.Bytes(), &st); err != nil || st.Ready || st.NotReady == "" {
+	if err := json.Unmarshal(get(h, "/stats").Body.Bytes(), &st); err != nil || st.Ready || st.NotReady == "" {
 		t.Errorf("/stats while withheld: ready %v %q (%v), want not ready with a reason", st.Ready, st.NotReady, err)
 	}
 	f.p.ReleaseRealm(f.in1.Realm())
-	if rec := worldtest.Get(h, "/readyz"); rec.Code != http.StatusOK {
+	if rec := get(h, "/readyz"); rec.Code != http.StatusOK {
 		t.Fatalf("/readyz after release = %d %q, want 200", rec.Code, rec.Body)
 	}
-	if rec := worldtest.Get(h, "/nothing"); rec.Code != http.StatusNotFound {
+	if rec := get(h, "/nothing"); rec.Code != http.StatusNotFound {
 		t.Errorf("/nothing = %d, want 404", rec.Code)
 	}
 }
@@ -90,7 +98,7 @@ func opsWorkload(t *testing.T, n int) string {
 	if len(errs) > 0 {
 		t.Fatalf("%d devices failed, first: %s", len(errs), errs[0])
 	}
-	rec := worldtest.Get(p.OpsHandler(), "/metrics")
+	rec := get(p.OpsHandler(), "/metrics")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("/metrics = %d %q", rec.Code, rec.Header().Get("Content-Type"))
 	}

@@ -18,7 +18,7 @@ import (
 
 // The benchmarks of the data backend's stores, through the wire as a
 // device calls them, one sub-benchmark per store of the conformance
-// suite (fleetStores), so that a run compares them on the same machine.
+// suite (storetest.Kinds), so that a run compares them on the same machine.
 // A PostgreSQL table loaded for a benchmark is vacuumed and analysed
 // first (settle), as autovacuum does to a table that filled over time:
 //

@@ -36,7 +36,7 @@ func newDrops(t *testing.T, tb testing.TB, opts ...platformtest.Option) *dropsFi
 	p := platformtest.New(tb, opts...)
 	pr := p.AddProject("plant", platformtest.Key(2))
 	d := pr.AddDevice("press", platformtest.Key(42), platformtest.Serial("06a0bf96-a539-4d6a-8471-ac7adc67616e"))
-	in := p.Install(d, p.AddApp("interop", worldtest.DBTemplate, platformtest.Key(26)), platformtest.Dev)
+	in := p.Install(d, p.AddApp("interop", dbTemplate, platformtest.Key(26)), platformtest.Dev)
 	return &dropsFixture{p: p, in: in, c: worldtest.Connect(t, p, in, client.MSGPACK), logs: logs}
 }
 

@@ -17,7 +17,7 @@ import (
 // The tests of what only the PostgreSQL store does (transforms computed
 // from their SQL, retention, downsampling, migrations, direct SQL, a lost
 // server) run when $IRONFLOCK_TEST_POSTGRES names a database, as the
-// conformance suite's PostgreSQL entry does (fleetdb_stores_test.go).
+// conformance suite's PostgreSQL entry does (worldtest.Backends).
 
 // pgWorld is a platform on PostgreSQL whose app (swarm 2, app 26) has a
 // data template of the test's, installed on device 42 in DEV, with a raw

@@ -6,10 +6,10 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 )
 
-// filesClient is a raw client of the file service's procedures, as a
+// FilesClient is a raw client of the file service's procedures, as a
 // Python or JavaScript app calls them.
 type FilesClient struct {
-	C *client.Client
+	C *client.Client // the app's session
 }
 
 // envelope calls a files.* procedure with payload (nil: no arguments) and
@@ -27,7 +27,7 @@ func (f FilesClient) envelope(t *testing.T, uri string, payload map[string]any) 
 	return env
 }
 
-// ok returns the payload of a successful call.
+// OK returns the payload of a successful call.
 func (f FilesClient) OK(t *testing.T, uri string, payload map[string]any) map[string]any {
 	t.Helper()
 	env := f.envelope(t, uri, payload)
@@ -38,7 +38,7 @@ func (f FilesClient) OK(t *testing.T, uri string, payload map[string]any) map[st
 	return p
 }
 
-// refused checks that a call fails with code and returns the reason.
+// Refused checks that a call fails with code and returns the reason.
 func (f FilesClient) Refused(t *testing.T, uri string, payload map[string]any, code string) string {
 	t.Helper()
 	env := f.envelope(t, uri, payload)

@@ -4,12 +4,11 @@ import (
 	"encoding/base64"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"testing"
 )
 
-// do sends an HTTP request and returns the status and the body.
+// Do sends an HTTP request and returns the status and the body.
 func Do(t *testing.T, method, u string, body io.Reader, size int64, header map[string]string) (int, string, http.Header) {
 	t.Helper()
 	req, err := http.NewRequest(method, u, body)
@@ -29,13 +28,8 @@ func Do(t *testing.T, method, u string, body io.Reader, size int64, header map[s
 	return resp.StatusCode, string(b), resp.Header
 }
 
+// Itoa is n in decimal.
 func Itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
+// B64 is s in standard base64, as the file service takes data.
 func B64(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
-
-// get answers a GET of path from h.
-func Get(h http.Handler, path string) *httptest.ResponseRecorder {
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-	return rec
-}

@@ -11,14 +11,14 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
 )
 
-// restAnswer is an answer of the management API.
+// RESTAnswer is an answer of the management API.
 type RESTAnswer struct {
-	Status int
-	Header http.Header
-	Body   []byte
+	Status int         // 0: the request could not be sent (RESTSend)
+	Header http.Header // the answer's header
+	Body   []byte      // the answer's body
 }
 
-// restDo sends a request with plain net/http. path is relative to the
+// RESTDo sends a request with plain net/http. path is relative to the
 // server root when it starts with /v1/, else to /v1/platform. token ""
 // sends no Authorization header.
 func RESTDo(t testing.TB, p Server, method, path, token, body string) RESTAnswer {
@@ -30,7 +30,7 @@ func RESTDo(t testing.TB, p Server, method, path, token, body string) RESTAnswer
 	return a
 }
 
-// restSend is restDo for any goroutine: a failure to send is an answer
+// RESTSend is restDo for any goroutine: a failure to send is an answer
 // with status 0 and the error as body.
 func RESTSend(p Server, method, path, token, body string) RESTAnswer {
 	fail := func(err error) RESTAnswer { return RESTAnswer{Body: []byte(err.Error())} }
@@ -63,7 +63,7 @@ func RESTSend(p Server, method, path, token, body string) RESTAnswer {
 	return RESTAnswer{Status: rsp.StatusCode, Header: rsp.Header, Body: b}
 }
 
-// restOK sends a request, fails unless the status is want, and decodes
+// RESTOK sends a request, fails unless the status is want, and decodes
 // the body into out (when not nil).
 func RESTOK(t testing.TB, p Server, method, path, token, body string, want int, out any) RESTAnswer {
 	t.Helper()
@@ -79,7 +79,7 @@ func RESTOK(t testing.TB, p Server, method, path, token, body string, want int, 
 	return a
 }
 
-// checkErrorAnswer checks the shape of an error answer: JSON content type
+// CheckErrorAnswer checks the shape of an error answer: JSON content type
 // and a body of exactly {"error", "code"}, both non-empty strings.
 func CheckErrorAnswer(t testing.TB, a RESTAnswer, wantStatus int, wantCode string) {
 	t.Helper()

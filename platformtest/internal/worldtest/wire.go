@@ -3,95 +3,39 @@ package worldtest
 import (
 	"context"
 	"errors"
-	"io"
-	"log"
 	"net/http"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/gorilla/websocket"
 
-	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/gammazero/nexus/v3/wamp/crsign"
 )
 
-// testTimeout bounds every wait of a test; reaching it is a failure.
-const Timeout = 20 * time.Second
-
-var quietLog = log.New(io.Discard, "", 0)
-
-func Ctx(t *testing.T) context.Context {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	t.Cleanup(cancel)
-	return ctx
-}
-
-// dialCfg returns a nexus client configuration authenticating with
-// WAMP-CRA as authid with secret.
-func DialConfig(realm, authid, secret string, ser serialize.Serialization) client.Config {
-	return client.Config{
-		Realm:        realm,
-		HelloDetails: wamp.Dict{"authid": authid},
-		AuthHandlers: map[string]client.AuthFunc{
-			"wampcra": func(c *wamp.Challenge) (string, wamp.Dict) {
-				return crsign.RespondChallenge(secret, c, nil), wamp.Dict{}
-			},
-		},
-		Serialization: ser,
-		Logger:        quietLog,
-	}
-}
-
-// dial connects a raw nexus client; the client is closed at the end of the
-// test.
-func Dial(t *testing.T, url string, cfg client.Config) (*client.Client, error) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
-	defer cancel()
-	c, err := client.ConnectNet(ctx, url, cfg)
-	if err == nil {
-		t.Cleanup(func() { _ = c.Close() })
-	}
-	return c, err
-}
-
-// connect joins the realm of an installation with its per-app credential.
-func Connect(t *testing.T, p Router, in Member, ser serialize.Serialization) *client.Client {
-	t.Helper()
-	id, secret := in.Credentials()
-	c, err := Dial(t, p.URL(), DialConfig(in.Realm(), id, secret, ser))
-	if err != nil {
-		t.Fatalf("join %s as %s: %v", in.Realm(), id, err)
-	}
-	return c
-}
-
-// wireClient speaks WAMP message by message, for tests that look at exact
+// WireClient speaks WAMP message by message, for tests that look at exact
 // frames.
 type WireClient struct {
 	t      *testing.T
-	Conn   *websocket.Conn
+	Conn   *websocket.Conn // the link, for tests that write raw bytes
 	ser    serialize.Serializer
 	ptype  int
-	Frames chan frame
+	Frames chan Frame // what the router sent, in order; closed with the link
 	done   chan struct{}
 	once   sync.Once
 	mu     sync.Mutex
 	req    wamp.ID
 }
 
-// frame is one received message, typed and as the raw list.
-type frame struct {
-	Msg wamp.Message
-	Raw []any
+// Frame is one received message, typed and as the raw list.
+type Frame struct {
+	Msg wamp.Message // the message
+	Raw []any        // the message as the list it travelled as
 }
 
-// dialWire opens a WebSocket link with the JSON or msgpack subprotocol.
+// DialWire opens a WebSocket link with the JSON or msgpack subprotocol.
 func DialWire(t *testing.T, p Router, json bool) *WireClient {
 	t.Helper()
 	proto, ser, ptype := wire.SubprotocolMsgpack, serialize.Serializer(&serialize.MessagePackSerializer{}), websocket.BinaryMessage
@@ -104,7 +48,7 @@ func DialWire(t *testing.T, p Router, json bool) *WireClient {
 		t.Fatalf("dial: %v", err)
 	}
 	_ = rsp.Body.Close()
-	c := &WireClient{t: t, Conn: conn, ser: ser, ptype: ptype, Frames: make(chan frame, 1<<16), done: make(chan struct{})}
+	c := &WireClient{t: t, Conn: conn, ser: ser, ptype: ptype, Frames: make(chan Frame, 1<<16), done: make(chan struct{})}
 	go c.read()
 	t.Cleanup(c.Close)
 	return c
@@ -124,13 +68,14 @@ func (c *WireClient) read() {
 			continue
 		}
 		select {
-		case c.Frames <- frame{msg, raw}:
+		case c.Frames <- Frame{msg, raw}:
 		case <-c.done:
 			return
 		}
 	}
 }
 
+// Close closes the link; the test's cleanup does it too.
 func (c *WireClient) Close() {
 	c.once.Do(func() {
 		close(c.done)
@@ -138,6 +83,7 @@ func (c *WireClient) Close() {
 	})
 }
 
+// Send sends msg, failing the test when it cannot.
 func (c *WireClient) Send(msg wamp.Message) {
 	c.t.Helper()
 	b, err := c.ser.Serialize(msg)
@@ -149,9 +95,9 @@ func (c *WireClient) Send(msg wamp.Message) {
 	}
 }
 
-// next returns the next frame, or fails the test when the link closes or
+// Next returns the next Frame, or fails the test when the link closes or
 // the test timeout passes.
-func (c *WireClient) Next() frame {
+func (c *WireClient) Next() Frame {
 	c.t.Helper()
 	f, err := c.NextCtx(Ctx(c.t))
 	if err != nil {
@@ -160,21 +106,24 @@ func (c *WireClient) Next() frame {
 	return f
 }
 
+// ErrLinkClosed is NextCtx's error once the router closed the link.
 var ErrLinkClosed = errors.New("link closed")
 
-func (c *WireClient) NextCtx(ctx context.Context) (frame, error) {
+// NextCtx returns the next frame, ErrLinkClosed when the link closed, or
+// ctx's error.
+func (c *WireClient) NextCtx(ctx context.Context) (Frame, error) {
 	select {
 	case f, ok := <-c.Frames:
 		if !ok {
-			return frame{}, ErrLinkClosed
+			return Frame{}, ErrLinkClosed
 		}
 		return f, nil
 	case <-ctx.Done():
-		return frame{}, ctx.Err()
+		return Frame{}, ctx.Err()
 	}
 }
 
-// newReq returns the next request ID.
+// NewReq returns the next request ID.
 func (c *WireClient) NewReq() wamp.ID {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -182,7 +131,7 @@ func (c *WireClient) NewReq() wamp.ID {
 	return c.req
 }
 
-// join sends HELLO for realm as authid, answers the challenge with secret
+// Join sends HELLO for realm as authid, answers the challenge with secret
 // and returns the final message: WELCOME or ABORT.
 func (c *WireClient) Join(realm, authid, secret string) wamp.Message {
 	c.t.Helper()
@@ -196,7 +145,7 @@ func (c *WireClient) Join(realm, authid, secret string) wamp.Message {
 	return c.Next().Msg
 }
 
-// helloMsg is the HELLO of a client joining realm as authid with
+// HelloMsg is the HELLO of a client joining realm as authid with
 // WAMP-CRA.
 func HelloMsg(realm, authid string) *wamp.Hello {
 	return &wamp.Hello{Realm: wamp.URI(realm), Details: wamp.Dict{
@@ -211,7 +160,7 @@ func HelloMsg(realm, authid string) *wamp.Hello {
 	}}
 }
 
-// mustJoin joins and fails the test unless WELCOME comes back.
+// MustJoin joins and fails the test unless WELCOME comes back.
 func (c *WireClient) MustJoin(realm, authid, secret string) *wamp.Welcome {
 	c.t.Helper()
 	msg := c.Join(realm, authid, secret)
@@ -222,7 +171,7 @@ func (c *WireClient) MustJoin(realm, authid, secret string) *wamp.Welcome {
 	return w
 }
 
-// joinInstallation joins with the installation's per-app credential.
+// JoinInstallation joins with the installation's per-app credential.
 func JoinInstallation(t *testing.T, p Router, in Member, json bool) *WireClient {
 	t.Helper()
 	c := DialWire(t, p, json)
@@ -231,9 +180,9 @@ func JoinInstallation(t *testing.T, p Router, in Member, json bool) *WireClient 
 	return c
 }
 
-// answer sends msg and returns the first frame answering request req,
+// Answer sends msg and returns the first Frame answering request req,
 // skipping others (events, invocations) into skipped.
-func (c *WireClient) Answer(req wamp.ID, msg wamp.Message) frame {
+func (c *WireClient) Answer(req wamp.ID, msg wamp.Message) Frame {
 	c.t.Helper()
 	c.Send(msg)
 	for {
@@ -244,7 +193,7 @@ func (c *WireClient) Answer(req wamp.ID, msg wamp.Message) frame {
 	}
 }
 
-// requestOf returns the request ID a router answer refers to.
+// RequestOf returns the request ID a router answer refers to.
 func RequestOf(msg wamp.Message) wamp.ID {
 	switch m := msg.(type) {
 	case *wamp.Error:
@@ -265,7 +214,7 @@ func RequestOf(msg wamp.Message) wamp.ID {
 	return 0
 }
 
-// errorURI returns the error URI of an ERROR or ABORT, "" otherwise.
+// ErrorURI returns the error URI of an ERROR or ABORT, "" otherwise.
 func ErrorURI(msg wamp.Message) string {
 	switch m := msg.(type) {
 	case *wamp.Error:
@@ -274,14 +223,4 @@ func ErrorURI(msg wamp.Message) string {
 		return string(m.Reason)
 	}
 	return ""
-}
-
-// setLocation updates the location of in's device over the wire.
-func SetLocation(t *testing.T, p Router, in Member, long, lat float64) {
-	t.Helper()
-	c := Connect(t, p, in, client.JSON)
-	if _, err := c.Call(Ctx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": long, "lat": lat}}, nil, nil); err != nil {
-		t.Fatalf("location update: %v", err)
-	}
-	_ = c.Close()
 }

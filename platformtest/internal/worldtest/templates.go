@@ -1,29 +1,6 @@
 package worldtest
 
-import (
-	"bytes"
-	"sync"
-)
-
-// syncBuffer is a log sink safe for concurrent writers.
-type SyncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *SyncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *SyncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-// agentsYAML is an agent template with two agents: assistant (main) reads
+// AgentsYAML is an agent template with two agents: assistant (main) reads
 // temperatures and delegates to expert, which schedules services.
 const AgentsYAML = `assistant:
   main: true
@@ -63,7 +40,7 @@ expert:
           days: {type: integer}
 `
 
-// restartTemplate has a table with an entity key (a seed row inserted
+// RestartTemplate has a table with an entity key (a seed row inserted
 // twice is a conflict) and a materialized transform without schedule.
 const RestartTemplate = `
 data:
