@@ -18,47 +18,8 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
-
-// agentsYAML is an agent template with two agents: assistant (main) reads
-// temperatures and delegates to expert, which schedules services.
-const agentsYAML = `assistant:
-  main: true
-  system_prompt: You help operators.
-  max_context_tokens: 4096
-  messages_after_summary: 10
-  max_iterations: 3
-  tools:
-    read_temperature:
-      description: Reads a temperature.
-      topic: read_temperature
-      parameters:
-        type: object
-        properties:
-          sensor: {type: string}
-          unit: {type: string, enum: [C, F]}
-        required: [sensor]
-    ask_expert:
-      description: Asks the maintenance expert.
-      delegate: expert
-      parameters:
-        type: object
-        properties:
-          question: {type: string}
-expert:
-  system_prompt: You plan maintenance.
-  max_context_tokens: 4096
-  messages_after_summary: 10
-  max_iterations: 2
-  tools:
-    schedule:
-      description: Books a service.
-      topic: maintenance.schedule
-      parameters:
-        type: object
-        properties:
-          days: {type: integer}
-`
 
 // agentWorld is a platform with the app of agentsYAML installed on two
 // devices in DEV, and a raw WAMP session per device.
@@ -72,7 +33,7 @@ func newAgentWorld(t *testing.T) *agentWorld {
 	t.Helper()
 	p := New(t)
 	pr := p.AddProject("plant", Key(2))
-	app := p.AddAppWithAgents("bot", "", agentsYAML, Key(26))
+	app := p.AddAppWithAgents("bot", "", worldtest.AgentsYAML, Key(26))
 	w := &agentWorld{p: p, app: app}
 	w.in1 = p.Install(pr.AddDevice("press-1", Key(42)), app, Dev)
 	w.in2 = p.Install(pr.AddDevice("press-2", Key(43)), app, Dev)
@@ -101,7 +62,7 @@ func (iv *invocations) all() []*wamp.Invocation {
 // with fn, and returns what it receives.
 func serve(t *testing.T, w *agentWorld, in *Installation, topic string, fn func(*wamp.Invocation) client.InvokeResult) *invocations {
 	t.Helper()
-	c := connect(t, w.p, in, serialize.MSGPACK)
+	c := worldtest.Connect(t, w.p, in, serialize.MSGPACK)
 	iv := &invocations{}
 	uri := wire.DeviceFunction(2, in.Device().Key(), 26, "DEV", topic)
 	if err := c.Register(uri, func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
@@ -120,7 +81,7 @@ func reply(args ...any) func(*wamp.Invocation) client.InvokeResult {
 func TestCallToolConventions(t *testing.T) {
 	w := newAgentWorld(t)
 	iv := serve(t, w, w.in1, "read_temperature", reply(map[string]any{"celsius": 21.5}))
-	ctx := testCtx(t)
+	ctx := worldtest.Ctx(t)
 	args := map[string]any{"unit": "C", "sensor": "inlet"}
 	for _, tc := range []struct {
 		opts       []ToolOption
@@ -185,7 +146,7 @@ func normalizeKw(kw wamp.Dict) wamp.Dict {
 func TestCallToolPositionalGaps(t *testing.T) {
 	w := newAgentWorld(t)
 	iv := serve(t, w, w.in1, "read_temperature", reply())
-	ctx := testCtx(t)
+	ctx := worldtest.Ctx(t)
 	// Only the second parameter: the first travels as null; none: args [].
 	for _, args := range []map[string]any{{"unit": "F"}, {}} {
 		call, err := w.p.CallTool(ctx, w.in1, "", "read_temperature", args, Convention(PositionalArgs))
@@ -215,7 +176,7 @@ func TestCallToolAnswers(t *testing.T) {
 		}
 		return client.InvokeResult{Args: wamp.List{"x"}, Kwargs: wamp.Dict{"b": true}}
 	})
-	ctx := testCtx(t)
+	ctx := worldtest.Ctx(t)
 	for _, tc := range []struct {
 		sensor  string
 		result  any
@@ -252,7 +213,7 @@ func TestCallToolAnswers(t *testing.T) {
 func TestCallToolCanceled(t *testing.T) {
 	w := newAgentWorld(t)
 	started := make(chan struct{})
-	c := connect(t, w.p, w.in1, serialize.MSGPACK)
+	c := worldtest.Connect(t, w.p, w.in1, serialize.MSGPACK)
 	if err := c.Register("2.42.26.DEV.read_temperature", func(ctx context.Context, _ *wamp.Invocation) client.InvokeResult {
 		close(started)
 		<-ctx.Done()
@@ -260,7 +221,7 @@ func TestCallToolCanceled(t *testing.T) {
 	}, nil); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(testCtx(t))
+	ctx, cancel := context.WithCancel(worldtest.Ctx(t))
 	go func() {
 		<-started
 		cancel()
@@ -275,7 +236,7 @@ func TestRunAgentDelegateChain(t *testing.T) {
 	w := newAgentWorld(t)
 	serve(t, w, w.in1, "read_temperature", reply(21.5))
 	iv := serve(t, w, w.in2, "maintenance.schedule", reply("booked"))
-	run, err := w.p.RunAgent(testCtx(t), w.in1, "", Script{
+	run, err := w.p.RunAgent(worldtest.Ctx(t), w.in1, "", Script{
 		"assistant": {
 			UseTool("read_temperature", map[string]any{"sensor": "inlet"}),
 			UseTool("ask_expert", map[string]any{"question": "service soon?"}),
@@ -340,7 +301,7 @@ func TestRunAgentMaxIterations(t *testing.T) {
 
 	// The expert (max_iterations 2) tries a third call: stopped, its next
 	// answer dropped; the assistant goes on and answers.
-	run, err := w.p.RunAgent(testCtx(t), w.in1, "assistant", Script{
+	run, err := w.p.RunAgent(worldtest.Ctx(t), w.in1, "assistant", Script{
 		"assistant": {UseTool("ask_expert", nil), Answer("the expert did not answer")},
 		"expert":    {schedule, schedule, schedule, Answer("never read")},
 	})
@@ -354,7 +315,7 @@ func TestRunAgentMaxIterations(t *testing.T) {
 	}
 
 	// The assistant itself (max_iterations 3): the run stops.
-	run, err = w.p.RunAgent(testCtx(t), w.in1, "", Script{"assistant": {read, read, read, read, Answer("never")}})
+	run, err = w.p.RunAgent(worldtest.Ctx(t), w.in1, "", Script{"assistant": {read, read, read, read, Answer("never")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,11 +349,11 @@ func panics(f func()) (msg string) {
 
 func TestAgentMisuse(t *testing.T) {
 	p := startedPlatform(t)
-	app := p.AddAppWithAgents("bot", "", agentsYAML)
+	app := p.AddAppWithAgents("bot", "", worldtest.AgentsYAML)
 	plain := p.AddApp("plain", "")
 	d := p.AddDevice("d")
 	in, inPlain := p.Install(d, app, Dev), p.Install(d, plain, Dev)
-	ctx := testCtx(t)
+	ctx := worldtest.Ctx(t)
 	for _, tc := range []struct {
 		name string
 		f    func()
@@ -418,8 +379,8 @@ func TestAgentMisuse(t *testing.T) {
 func TestFlockdToolRoute(t *testing.T) {
 	w := newAgentWorld(t)
 	pr := w.in1.Device().Project()
-	w.p.AddUser("alice", aliceToken, map[*Project]string{pr: RoleAdmin})
-	w.p.AddUser("bob", bobToken, map[*Project]string{pr: RoleViewer})
+	w.p.AddUser("alice", worldtest.AliceToken, map[*Project]string{pr: RoleAdmin})
+	w.p.AddUser("bob", worldtest.BobToken, map[*Project]string{pr: RoleViewer})
 	serve(t, w, w.in1, "read_temperature", func(inv *wamp.Invocation) client.InvokeResult {
 		if len(inv.Arguments) == 2 {
 			return client.InvokeResult{Args: wamp.List{fmt.Sprint(inv.Arguments...)}}
@@ -429,18 +390,18 @@ func TestFlockdToolRoute(t *testing.T) {
 	const path = rest.FlockdPrefix + "/devices/42/apps/26/agents/assistant/tools/read_temperature"
 
 	var ok rest.ToolCall
-	restOK(t, w.p, "POST", path, aliceToken, `{"arguments":{"sensor":"inlet","unit":"C"},"convention":"positional"}`, 200, &ok)
+	worldtest.RESTOK(t, w.p, "POST", path, worldtest.AliceToken, `{"arguments":{"sensor":"inlet","unit":"C"},"convention":"positional"}`, 200, &ok)
 	if !ok.OK || ok.Result != "inletC" || ok.Procedure != "2.42.26.DEV.read_temperature" || ok.Convention != "positional" || ok.Error != nil {
 		t.Errorf("answer %+v", ok)
 	}
 	var refused rest.ToolCall
-	a := restOK(t, w.p, "POST", path+"?stage=DEV", aliceToken, `{"arguments":{"sensor":"inlet","device_key":42}}`, 200, &refused)
+	a := worldtest.RESTOK(t, w.p, "POST", path+"?stage=DEV", worldtest.AliceToken, `{"arguments":{"sensor":"inlet","device_key":42}}`, 200, &refused)
 	if refused.OK || refused.Result != nil || refused.Error == nil || refused.Error.URI != wire.ErrInvalidArgument || refused.Error.Message != "want positional" {
-		t.Errorf("refusal %s", a.body)
+		t.Errorf("refusal %s", a.Body)
 	}
 	var raw map[string]any
-	if err := json.Unmarshal(a.body, &raw); err != nil || raw["kwargs"] == nil || raw["result"] != nil {
-		t.Errorf("body %s", a.body)
+	if err := json.Unmarshal(a.Body, &raw); err != nil || raw["kwargs"] == nil || raw["result"] != nil {
+		t.Errorf("body %s", a.Body)
 	}
 	if n := len(w.p.ToolCalls()); n != 2 {
 		t.Errorf("%d calls recorded", n)
@@ -452,24 +413,24 @@ func TestFlockdToolRoute(t *testing.T) {
 		code              string
 	}{
 		{path, "", `{}`, http.StatusUnauthorized, wire.CodeUnauthenticated},
-		{path, bobToken, `{}`, http.StatusForbidden, wire.CodeForbidden},
-		{strings.Replace(path, "/42/", "/99/", 1), aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
-		{strings.Replace(path, "/26/", "/27/", 1), aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
-		{strings.Replace(path, "assistant", "ghost", 1), aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
-		{strings.Replace(path, "read_temperature", "ghost", 1), aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
-		{strings.Replace(path, "read_temperature", "ask_expert", 1), aliceToken, `{}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{path + "?stage=PROD", aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
-		{path, aliceToken, ``, http.StatusBadRequest, wire.CodeInvalidJSON},
-		{path, aliceToken, `{"arguments":[1]}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{path, aliceToken, `{"convention":"sideways"}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{path, aliceToken, `{"keep_device_key":"yes"}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{path, aliceToken, `{"arguments":{"device_key":43}}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{path, aliceToken, `{"other":1}`, http.StatusUnprocessableEntity, wire.CodeValidation},
-		{rest.Prefix + "/devices/42/apps/26/agents/assistant/tools/read_temperature", aliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{path, worldtest.BobToken, `{}`, http.StatusForbidden, wire.CodeForbidden},
+		{strings.Replace(path, "/42/", "/99/", 1), worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{strings.Replace(path, "/26/", "/27/", 1), worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{strings.Replace(path, "assistant", "ghost", 1), worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{strings.Replace(path, "read_temperature", "ghost", 1), worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{strings.Replace(path, "read_temperature", "ask_expert", 1), worldtest.AliceToken, `{}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{path + "?stage=PROD", worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
+		{path, worldtest.AliceToken, ``, http.StatusBadRequest, wire.CodeInvalidJSON},
+		{path, worldtest.AliceToken, `{"arguments":[1]}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{path, worldtest.AliceToken, `{"convention":"sideways"}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{path, worldtest.AliceToken, `{"keep_device_key":"yes"}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{path, worldtest.AliceToken, `{"arguments":{"device_key":43}}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{path, worldtest.AliceToken, `{"other":1}`, http.StatusUnprocessableEntity, wire.CodeValidation},
+		{rest.Prefix + "/devices/42/apps/26/agents/assistant/tools/read_temperature", worldtest.AliceToken, `{}`, http.StatusNotFound, wire.CodeNotFound},
 	} {
-		checkErrorAnswer(t, restDo(t, w.p, "POST", tc.path, tc.token, tc.body), tc.status, tc.code)
+		worldtest.CheckErrorAnswer(t, worldtest.RESTDo(t, w.p, "POST", tc.path, tc.token, tc.body), tc.status, tc.code)
 	}
-	checkErrorAnswer(t, restDo(t, w.p, "GET", path, aliceToken, ""), http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed)
+	worldtest.CheckErrorAnswer(t, worldtest.RESTDo(t, w.p, "GET", path, worldtest.AliceToken, ""), http.StatusMethodNotAllowed, wire.CodeMethodNotAllowed)
 	if n := len(w.p.ToolCalls()); n != 2 {
 		t.Errorf("%d calls recorded after refused requests", n)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestAuthIDRewrittenToSerial joins with the per-app and the legacy
@@ -21,7 +22,7 @@ import (
 func TestAuthIDRewrittenToSerial(t *testing.T) {
 	f := newFixture(t)
 	serial := f.d1.Serial()
-	callee := connect(t, f.p, f.in2, client.MSGPACK)
+	callee := worldtest.Connect(t, f.p, f.in2, client.MSGPACK)
 	seen := make(chan wamp.Dict, 2)
 	proc := wire.DeviceFunction(2, 43, 26, "DEV", "whoami")
 	err := callee.Register(proc, func(_ context.Context, inv *wamp.Invocation) client.InvokeResult {
@@ -38,7 +39,7 @@ func TestAuthIDRewrittenToSerial(t *testing.T) {
 		{"legacy", serial, serial},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := dial(t, f.p.URL(), dialCfg(f.in1.Realm(), tc.authid, tc.secret, client.JSON))
+			c, err := worldtest.Dial(t, f.p.URL(), worldtest.DialConfig(f.in1.Realm(), tc.authid, tc.secret, client.JSON))
 			if err != nil {
 				t.Fatalf("join: %v", err)
 			}
@@ -48,7 +49,7 @@ func TestAuthIDRewrittenToSerial(t *testing.T) {
 			if got := c.RealmDetails()["authrole"]; got != wire.RoleApp {
 				t.Errorf("WELCOME authrole = %v, want app", got)
 			}
-			if _, err := c.Call(testCtx(t), proc, nil, nil, nil, nil); err != nil {
+			if _, err := c.Call(worldtest.Ctx(t), proc, nil, nil, nil, nil); err != nil {
 				t.Fatalf("call: %v", err)
 			}
 			d := <-seen
@@ -103,9 +104,9 @@ func TestAuthRefusals(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			before := len(f.p.AuthLog())
-			c := dialWire(t, f.p, false)
-			msg := c.join(tc.realm, tc.authid, tc.secret)
-			if got := errorURI(msg); got != tc.abort {
+			c := worldtest.DialWire(t, f.p, false)
+			msg := c.Join(tc.realm, tc.authid, tc.secret)
+			if got := worldtest.ErrorURI(msg); got != tc.abort {
 				t.Fatalf("join: got %s %v, want ABORT %s", msg.MessageType(), msg, tc.abort)
 			}
 			log := f.p.AuthLog()[before:]
@@ -126,8 +127,8 @@ func TestAuthRefusals(t *testing.T) {
 func TestAuthLeadingZeros(t *testing.T) {
 	f := newFixture(t)
 	_, secret := f.in1.Credentials()
-	c := dialWire(t, f.p, false)
-	w := c.mustJoin(f.in1.Realm(), "app-026-dev-e01@"+f.d1.Serial(), secret)
+	c := worldtest.DialWire(t, f.p, false)
+	w := c.MustJoin(f.in1.Realm(), "app-026-dev-e01@"+f.d1.Serial(), secret)
 	if w.Details["authid"] != f.d1.Serial() {
 		t.Errorf("authid = %v, want the serial", w.Details["authid"])
 	}
@@ -137,23 +138,23 @@ func TestAuthLeadingZeros(t *testing.T) {
 // closes its sessions; released, it admits again.
 func TestWithheldRealm(t *testing.T) {
 	f := newFixture(t)
-	c := connect(t, f.p, f.in1, client.MSGPACK)
+	c := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	f.p.WithholdRealm(f.in1.Realm())
 	select {
 	case <-c.Done():
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatal("session on a withheld realm stayed open")
 	}
 	if g := c.RouterGoodbye(); g == nil || g.Reason != wamp.URI(wire.CloseSystemShutdown) {
 		t.Errorf("router goodbye = %+v, want %s", g, wire.CloseSystemShutdown)
 	}
 	id, secret := f.in1.Credentials()
-	w := dialWire(t, f.p, false)
-	if got := errorURI(w.join(f.in1.Realm(), id, secret)); got != wire.ErrNoSuchRealm {
+	w := worldtest.DialWire(t, f.p, false)
+	if got := worldtest.ErrorURI(w.Join(f.in1.Realm(), id, secret)); got != wire.ErrNoSuchRealm {
 		t.Fatalf("join while withheld: %q, want %s", got, wire.ErrNoSuchRealm)
 	}
 	f.p.ReleaseRealm(f.in1.Realm())
-	connect(t, f.p, f.in1, client.MSGPACK)
+	worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 }
 
 // TestWithholdBeforeInstall keeps a realm out that does not exist yet.
@@ -164,11 +165,11 @@ func TestWithholdBeforeInstall(t *testing.T) {
 	p.WithholdRealm(wire.Realm(1, 1, string(Dev)))
 	in := p.Install(d, a, Dev)
 	id, secret := in.Credentials()
-	if got := errorURI(dialWire(t, p, true).join(in.Realm(), id, secret)); got != wire.ErrNoSuchRealm {
+	if got := worldtest.ErrorURI(worldtest.DialWire(t, p, true).Join(in.Realm(), id, secret)); got != wire.ErrNoSuchRealm {
 		t.Fatalf("join: %q, want %s", got, wire.ErrNoSuchRealm)
 	}
 	p.ReleaseRealm(in.Realm())
-	joinInstallation(t, p, in, true)
+	worldtest.JoinInstallation(t, p, in, true)
 }
 
 // TestRotation: the new epoch works at once, the previous one for 15
@@ -187,7 +188,7 @@ func TestRotation(t *testing.T) {
 		t.Errorf("Env has %s/%s, want the rotated pair", env[wire.EnvAppAuthID], env[wire.EnvAppAuthSecret])
 	}
 	join := func(id, secret string) string {
-		return errorURI(dialWire(t, f.p, false).join(f.in1.Realm(), id, secret))
+		return worldtest.ErrorURI(worldtest.DialWire(t, f.p, false).Join(f.in1.Realm(), id, secret))
 	}
 	if got := join(newID, newSecret); got != "" {
 		t.Errorf("new epoch: %s", got)
@@ -219,7 +220,7 @@ func TestUninstallStopsCredentials(t *testing.T) {
 	f := newFixture(t)
 	id, secret := f.in1.Credentials()
 	f.p.Uninstall(f.in1)
-	if got := errorURI(dialWire(t, f.p, false).join(f.in1.Realm(), id, secret)); got != wire.ErrAuthenticationFailed {
+	if got := worldtest.ErrorURI(worldtest.DialWire(t, f.p, false).Join(f.in1.Realm(), id, secret)); got != wire.ErrAuthenticationFailed {
 		t.Fatalf("join after uninstall: %q", got)
 	}
 	if log := f.p.AuthLog(); log[len(log)-1].Reason != registry.DenyNotInstalled {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestUnauthenticatedCapRetryAfter: over the cap of links awaiting
@@ -22,16 +23,16 @@ import (
 // with the count when the waiting links are down to half the cap.
 func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 	const capacity, refused = 8, 5
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
 		withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
-	var waiting []*wireClient
+	var waiting []*worldtest.WireClient
 	var challenges []*wamp.Challenge
 	for range capacity {
-		c := dialWire(t, f.p, false)
-		c.send(helloMsg(f.in1.Realm(), id))
-		ch, ok := c.next().msg.(*wamp.Challenge)
+		c := worldtest.DialWire(t, f.p, false)
+		c.Send(worldtest.HelloMsg(f.in1.Realm(), id))
+		ch, ok := c.Next().Msg.(*wamp.Challenge)
 		if !ok {
 			t.Fatal("HELLO not answered with CHALLENGE")
 		}
@@ -39,7 +40,7 @@ func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 	}
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
 	for i := range refused {
-		_, rsp, err := d.DialContext(testCtx(t), f.p.URL(), nil)
+		_, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
 		if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable {
 			t.Fatalf("link %d over the cap: err %v, response %v, want 503", i+1, err, rsp)
 		}
@@ -59,12 +60,12 @@ func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 		t.Errorf("flockd_auth_busy_total = %q, want %d", got, refused)
 	}
 	for i, c := range waiting {
-		c.send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[i], nil), Extra: wamp.Dict{}})
-		if msg := c.next().msg; msg.MessageType() != wamp.WELCOME {
+		c.Send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[i], nil), Extra: wamp.Dict{}})
+		if msg := c.Next().Msg; msg.MessageType() != wamp.WELCOME {
 			t.Fatalf("answered challenge: %v", msg)
 		}
 	}
-	dialWire(t, f.p, false).mustJoin(f.in1.Realm(), id, secret)
+	worldtest.DialWire(t, f.p, false).MustJoin(f.in1.Realm(), id, secret)
 	if !strings.Contains(logs.String(), "links awaiting authentication are under the cap again\" refused="+strconv.Itoa(refused)) {
 		t.Errorf("the end of the episode is not logged with its count:\n%s", logs)
 	}

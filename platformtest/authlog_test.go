@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 	"github.com/gammazero/nexus/v3/client"
 )
 
@@ -14,7 +15,7 @@ func TestAuthLogBounded(t *testing.T) {
 	d := p.AddDevice("d")
 	in := p.Install(d, p.AddApp("a", ""), Dev)
 	for i := range 12 {
-		if _, err := dial(t, p.URL(), dialCfg(in.Realm(), fmt.Sprintf("stranger-%02d", i), "x", client.MSGPACK)); err == nil {
+		if _, err := worldtest.Dial(t, p.URL(), worldtest.DialConfig(in.Realm(), fmt.Sprintf("stranger-%02d", i), "x", client.MSGPACK)); err == nil {
 			t.Fatal("a stranger joined")
 		}
 	}

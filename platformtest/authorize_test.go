@@ -7,6 +7,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestAuthorizerRules runs every rule of role app over the wire, on realm
@@ -15,7 +16,7 @@ import (
 // not_authorized (a call to nothing answers no_such_procedure).
 func TestAuthorizerRules(t *testing.T) {
 	f := newFixture(t)
-	c := joinInstallation(t, f.p, f.in1, false)
+	c := worldtest.JoinInstallation(t, f.p, f.in1, false)
 	const refused = wire.ErrNotAuthorized
 	pub := func(topic string) wamp.Message {
 		return &wamp.Publish{Topic: wamp.URI(topic), Options: wamp.Dict{wire.OptAcknowledge: true}}
@@ -112,9 +113,9 @@ func TestAuthorizerRules(t *testing.T) {
 		{"register roundrobin", reg("2.42.26.DEV.rr", wamp.Dict{"invoke": "roundrobin"}), refused},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			req := c.newReq()
+			req := c.NewReq()
 			setRequest(tc.msg, req)
-			got := errorURI(c.answer(req, tc.msg).msg)
+			got := worldtest.ErrorURI(c.Answer(req, tc.msg).Msg)
 			if got != tc.want {
 				t.Errorf("answer %q, want %q", got, orAllowed(tc.want))
 			}
@@ -146,12 +147,12 @@ func setRequest(msg wamp.Message, req wamp.ID) {
 // publisher_authid = the serial, without the app asking for it.
 func TestPublisherDisclosed(t *testing.T) {
 	f := newFixture(t)
-	subscriber := connect(t, f.p, f.in2, client.MSGPACK)
+	subscriber := worldtest.Connect(t, f.p, f.in2, client.MSGPACK)
 	events := make(chan *wamp.Event, 1)
 	if err := subscriber.Subscribe("my.topic", func(e *wamp.Event) { events <- e }, nil); err != nil {
 		t.Fatal(err)
 	}
-	publisher := connect(t, f.p, f.in1, client.JSON)
+	publisher := worldtest.Connect(t, f.p, f.in1, client.JSON)
 	if err := publisher.Publish("my.topic", wamp.Dict{wire.OptAcknowledge: true}, wamp.List{1}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +161,7 @@ func TestPublisherDisclosed(t *testing.T) {
 		if e.Details["publisher_authid"] != f.d1.Serial() || e.Details["publisher_authrole"] != wire.RoleApp {
 			t.Errorf("event details %v, want publisher_authid %s", e.Details, f.d1.Serial())
 		}
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatal("no event")
 	}
 	// The recording keeps the options the app sent, without disclose_me.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestAuthOutage: while an authenticator outage lasts, valid credentials
@@ -16,11 +17,11 @@ import (
 // its platform time or with the function AuthOutage returns.
 func TestAuthOutage(t *testing.T) {
 	f := newFixture(t)
-	joined := connect(t, f.p, f.in2, client.MSGPACK)
+	joined := worldtest.Connect(t, f.p, f.in2, client.MSGPACK)
 	id, secret := f.in1.Credentials()
 	join := func(secret string) (uri, reason string) {
 		t.Helper()
-		uri = errorURI(dialWire(t, f.p, false).join(f.in1.Realm(), id, secret))
+		uri = worldtest.ErrorURI(worldtest.DialWire(t, f.p, false).Join(f.in1.Realm(), id, secret))
 		log := f.p.AuthLog()
 		return uri, log[len(log)-1].Reason
 	}

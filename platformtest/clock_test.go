@@ -3,6 +3,8 @@ package platformtest
 import (
 	"testing"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 func TestClockStartAndAdvance(t *testing.T) {
@@ -38,7 +40,7 @@ func TestClockAfter(t *testing.T) {
 	}
 	select {
 	case <-byTime:
-	case <-time.After(testTimeout):
+	case <-time.After(worldtest.Timeout):
 		t.Fatal("After(1ms) never fired")
 	}
 	select {

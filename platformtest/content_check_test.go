@@ -13,6 +13,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // flipBlob flips one bit in the middle of the blob of dir holding size
@@ -72,22 +73,22 @@ func TestDamagedContentNotServed(t *testing.T) {
 	if data, ok, err := bucket.Content("default", "fine.txt"); err != nil || !ok || !bytes.Equal(data, fine) {
 		t.Errorf("Content of fine.txt: %q, %v", data, err)
 	}
-	get := call(t, w.c, wire.FilesGet, map[string]any{"key": "small.txt"}, nil, false)
-	env, _ := get.args[0].(map[string]any)
-	if get.errURI == "" && (env == nil || env["success"] == true) {
-		t.Errorf("files.read.get of the damaged object: %v", get.args)
-	} else if !strings.Contains(fmt.Sprint(get.args, get.errArgs, get.errKw), "does not match") {
-		t.Errorf("files.read.get of the damaged object does not say why: %v", fmt.Sprint(get.args, get.errArgs, get.errKw))
+	get := worldtest.Call(t, w.c, wire.FilesGet, map[string]any{"key": "small.txt"}, nil, false)
+	env, _ := get.Args[0].(map[string]any)
+	if get.ErrURI == "" && (env == nil || env["success"] == true) {
+		t.Errorf("files.read.get of the damaged object: %v", get.Args)
+	} else if !strings.Contains(fmt.Sprint(get.Args, get.ErrArgs, get.ErrKw), "does not match") {
+		t.Errorf("files.read.get of the damaged object does not say why: %v", fmt.Sprint(get.Args, get.ErrArgs, get.ErrKw))
 	}
-	ranged := call(t, w.c, wire.FilesGet, map[string]any{"key": "big.bin", "offset": 100, "length": 10}, nil, false)
-	if env, _ := ranged.args[0].(map[string]any); ranged.errURI == "" && (env == nil || env["success"] == true) {
-		t.Errorf("a ranged files.read.get of the damaged object: %v", ranged.args)
+	ranged := worldtest.Call(t, w.c, wire.FilesGet, map[string]any{"key": "big.bin", "offset": 100, "length": 10}, nil, false)
+	if env, _ := ranged.Args[0].(map[string]any); ranged.ErrURI == "" && (env == nil || env["success"] == true) {
+		t.Errorf("a ranged files.read.get of the damaged object: %v", ranged.Args)
 	}
 
 	url := func(key string) string {
 		return w.files(t, wire.FilesReadURL, map[string]any{"key": key})["url"].(string)
 	}
-	if code, body, _ := do(t, http.MethodGet, url("small.txt"), nil, 0, nil); code != http.StatusInternalServerError || !strings.Contains(body, smallBlob) {
+	if code, body, _ := worldtest.Do(t, http.MethodGet, url("small.txt"), nil, 0, nil); code != http.StatusInternalServerError || !strings.Contains(body, smallBlob) {
 		t.Errorf("GET of the small damaged object: %d %q", code, body)
 	}
 	req, _ := http.NewRequest(http.MethodGet, url("big.bin"), nil)
@@ -100,11 +101,11 @@ func TestDamagedContentNotServed(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || err == nil || len(body) >= len(big) {
 		t.Errorf("GET of the large damaged object: %d, %d of %d bytes, %v: want the answer cut", resp.StatusCode, len(body), len(big), err)
 	}
-	code, body2, _ := do(t, http.MethodGet, url("big.bin"), nil, 0, map[string]string{"Range": "bytes=1000-1999"})
+	code, body2, _ := worldtest.Do(t, http.MethodGet, url("big.bin"), nil, 0, map[string]string{"Range": "bytes=1000-1999"})
 	if code != http.StatusInternalServerError || !strings.Contains(body2, bigBlob) {
 		t.Errorf("ranged GET of the large damaged object: %d %q", code, body2)
 	}
-	if code, body, _ := do(t, http.MethodGet, url("fine.txt"), nil, 0, nil); code != http.StatusOK || body != string(fine) {
+	if code, body, _ := worldtest.Do(t, http.MethodGet, url("fine.txt"), nil, 0, nil); code != http.StatusOK || body != string(fine) {
 		t.Errorf("GET of an untouched object: %d %q", code, body)
 	}
 }

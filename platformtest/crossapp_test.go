@@ -12,6 +12,8 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 const providerTemplate = `
@@ -49,8 +51,8 @@ consumes:
 // crossFixture is a project with a provider app "weather" (installed in
 // DEV on one device), a consumer "dash" (installed in DEV on another) that
 // consumes it, and a consumer "all" that consumes "*", on a platform whose
-// rows are in one store of the conformance suite (fleetdb_stores_test.go).
-// The tests of discovery read no rows and take the first store.
+// rows are in one store of the conformance suite (worldtest.Backends).
+// The tests of discovery read no rows and take the memory store.
 type crossFixture struct {
 	p                    *Platform
 	pr                   *Project
@@ -58,9 +60,9 @@ type crossFixture struct {
 	provIn, dashIn, allI *Installation
 }
 
-func newCross(t *testing.T, s fleetStore) *crossFixture {
+func newCross(t *testing.T, s worldtest.Store[Option]) *crossFixture {
 	t.Helper()
-	p := New(t, s.options(t)...)
+	p := New(t, s.Options(t)...)
 	pr := p.AddProject("plant", Key(2))
 	f := &crossFixture{p: p, pr: pr}
 	f.weather = p.AddApp("weather", providerTemplate, Key(77))
@@ -77,20 +79,20 @@ func newCross(t *testing.T, s fleetStore) *crossFixture {
 func joinAs(t *testing.T, p *Platform, in *Installation, realm string) (*client.Client, error) {
 	t.Helper()
 	id, secret := in.Credentials()
-	return dial(t, p.URL(), dialCfg(realm, id, secret, client.MSGPACK))
+	return worldtest.Dial(t, p.URL(), worldtest.DialConfig(realm, id, secret, client.MSGPACK))
 }
 
 // TestResolve: discovery refuses in the documented order and answers the
 // shared catalog per stage, echoing the caller's spelling.
 func TestResolve(t *testing.T) {
-	f := newCross(t, fleetStores[0])
-	c := connect(t, f.p, f.dashIn, client.MSGPACK)
-	resolve := func(name any) callResult {
-		return call(t, c, wire.AppAccessResolve, map[string]any{"app": name}, nil, false)
+	f := newCross(t, backends.Store(t, storetest.Memory))
+	c := worldtest.Connect(t, f.p, f.dashIn, client.MSGPACK)
+	resolve := func(name any) worldtest.CallResult {
+		return worldtest.Call(t, c, wire.AppAccessResolve, map[string]any{"app": name}, nil, false)
 	}
-	resolve("weather").refused(t, "without a grant", wire.ErrAppAccessNoGrant)
+	resolve("weather").Refused(t, "without a grant", wire.ErrAppAccessNoGrant)
 	f.p.Grant(f.pr, f.dash, "weather")
-	got := resolve("WEATHER").ok(t, "resolve").args[0].(map[string]any)
+	got := resolve("WEATHER").OK(t, "resolve").Args[0].(map[string]any)
 	col := func(id, name, typ string) map[string]any {
 		return map[string]any{"id": id, "name": name, "description": "", "dataType": typ}
 	}
@@ -107,28 +109,28 @@ func TestResolve(t *testing.T) {
 	}
 	// A PROD backend adds the prod stage.
 	f.p.Install(f.p.DeviceByKey(7), f.weather, Prod)
-	if stages := resolve("weather").ok(t, "resolve").args[0].(map[string]any)["stages"].(map[string]any); len(stages) != 2 {
+	if stages := resolve("weather").OK(t, "resolve").Args[0].(map[string]any)["stages"].(map[string]any); len(stages) != 2 {
 		t.Errorf("stages %v, want dev and prod", stages)
 	}
 
-	all := connect(t, f.p, f.allI, client.MSGPACK)
+	all := worldtest.Connect(t, f.p, f.allI, client.MSGPACK)
 	f.p.Grant(f.pr, f.all, Wildcard)
-	call(t, all, wire.AppAccessResolve, map[string]any{"app": "nosuch"}, nil, false).refused(t, "unknown app", wire.ErrAppAccessUnknownApp)
+	worldtest.Call(t, all, wire.AppAccessResolve, map[string]any{"app": "nosuch"}, nil, false).Refused(t, "unknown app", wire.ErrAppAccessUnknownApp)
 	lonely := f.p.AddApp("lonely", providerTemplate)
 	_ = lonely
-	call(t, all, wire.AppAccessResolve, map[string]any{"app": "lonely"}, nil, false).refused(t, "no backend", wire.ErrAppAccessNotInstalled)
-	resolve(7).refused(t, "a name that is not a string", wire.ErrInvalidArgument)
-	call(t, c, wire.AppAccessResolve, nil, nil, false).refused(t, "no args", wire.ErrInvalidArgument)
+	worldtest.Call(t, all, wire.AppAccessResolve, map[string]any{"app": "lonely"}, nil, false).Refused(t, "no backend", wire.ErrAppAccessNotInstalled)
+	resolve(7).Refused(t, "a name that is not a string", wire.ErrInvalidArgument)
+	worldtest.Call(t, c, wire.AppAccessResolve, nil, nil, false).Refused(t, "no args", wire.ErrInvalidArgument)
 }
 
 // TestList: listing needs the wildcard grant and names every other app of
 // the project that shares something, in lower case.
 func TestList(t *testing.T) {
-	f := newCross(t, fleetStores[0])
-	c := connect(t, f.p, f.allI, client.MSGPACK)
-	call(t, c, wire.AppAccessList, nil, nil, false).refused(t, "without the wildcard grant", wire.ErrAppAccessNoGrant)
+	f := newCross(t, backends.Store(t, storetest.Memory))
+	c := worldtest.Connect(t, f.p, f.allI, client.MSGPACK)
+	worldtest.Call(t, c, wire.AppAccessList, nil, nil, false).Refused(t, "without the wildcard grant", wire.ErrAppAccessNoGrant)
 	f.p.Grant(f.pr, f.all, Wildcard)
-	got := call(t, c, wire.AppAccessList, nil, nil, false).ok(t, "list").args[0].([]any)
+	got := worldtest.Call(t, c, wire.AppAccessList, nil, nil, false).OK(t, "list").Args[0].([]any)
 	var names []string
 	for _, e := range got {
 		names = append(names, e.(map[string]any)["app"].(string))
@@ -146,7 +148,7 @@ func TestList(t *testing.T) {
 // TestGrantNeedsConsumes: a grant for an app the consumer does not consume
 // is a provisioning mistake.
 func TestGrantNeedsConsumes(t *testing.T) {
-	f := newCross(t, fleetStores[0])
+	f := newCross(t, backends.Store(t, storetest.Memory))
 	var err error
 	f.p.reg.Do(func(s *registry.State) { err = s.Grant(f.pr.m, f.dash.m, "all") })
 	if err == nil || !strings.Contains(err.Error(), "does not consume") {
@@ -162,9 +164,9 @@ func TestGrantNeedsConsumes(t *testing.T) {
 // the provider's realm as app_reader, reads shared tables and feeds with
 // secrets masked, and may do nothing else; without a grant, or with the
 // legacy credential, it cannot join.
-func TestReaderRole(t *testing.T) { eachStore(t, testReaderRole) }
+func TestReaderRole(t *testing.T) { backends.EachStore(t, testReaderRole) }
 
-func testReaderRole(t *testing.T, s fleetStore) {
+func testReaderRole(t *testing.T, s worldtest.Store[Option]) {
 	f := newCross(t, s)
 	if _, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm()); err == nil {
 		t.Fatal("joined the provider realm without a grant")
@@ -174,7 +176,7 @@ func testReaderRole(t *testing.T, s fleetStore) {
 		t.Errorf("refusal reason %q, want no_grant", last.Reason)
 	}
 	serial := f.dashIn.Device().Serial()
-	if _, err := dial(t, f.p.URL(), dialCfg(f.provIn.Realm(), serial, serial, client.MSGPACK)); err == nil {
+	if _, err := worldtest.Dial(t, f.p.URL(), worldtest.DialConfig(f.provIn.Realm(), serial, serial, client.MSGPACK)); err == nil {
 		t.Fatal("the legacy credential joined a provider realm")
 	}
 	f.p.Grant(f.pr, f.dash, "weather")
@@ -185,15 +187,15 @@ func testReaderRole(t *testing.T, s fleetStore) {
 	if role := r.RealmDetails()["authrole"]; role != wire.RoleAppReader {
 		t.Fatalf("role %v", role)
 	}
-	if err := f.p.InsertRows(f.provIn, "readings", map[string]any{"tsp": t0, "temp": 21.5, "api_key": "k1"}); err != nil {
+	if err := f.p.InsertRows(f.provIn, "readings", map[string]any{"tsp": worldtest.T0, "temp": 21.5, "api_key": "k1"}); err != nil {
 		t.Fatal(err)
 	}
-	rows := call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 10}, nil, false).ok(t, "history").rows(t)
+	rows := worldtest.Call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 10}, nil, false).OK(t, "history").Rows(t)
 	if len(rows) != 1 || rows[0]["api_key"] != SecretPlaceholder || rows[0]["temp"] != 21.5 {
 		t.Errorf("reader rows %v", rows)
 	}
-	call(t, r, wire.SeriesProc("readings"), map[string]any{"metrics": []any{map[string]any{"ref": "temp", "method": "MAX"}},
-		"limit": 10, "timeRange": []any{t0.UnixMilli(), nil}}, nil, false).ok(t, "series")
+	worldtest.Call(t, r, wire.SeriesProc("readings"), map[string]any{"metrics": []any{map[string]any{"ref": "temp", "method": "MAX"}},
+		"limit": 10, "timeRange": []any{worldtest.T0.UnixMilli(), nil}}, nil, false).OK(t, "series")
 	for _, tc := range []struct{ what, proc, uri string }{
 		{"private table", wire.HistoryProc("private_stats"), wire.ErrNotAuthorized},
 		{"error-logs", wire.HistoryProc("error-logs"), wire.ErrNotAuthorized},
@@ -202,11 +204,11 @@ func testReaderRole(t *testing.T, s fleetStore) {
 		{"verify", "secret.verify.readings", wire.ErrNotAuthorized},
 		{"discovery", wire.AppAccessResolve, wire.ErrNotAuthorized},
 	} {
-		call(t, r, tc.proc, map[string]any{"limit": 1}, nil, false).refused(t, tc.what, tc.uri)
+		worldtest.Call(t, r, tc.proc, map[string]any{"limit": 1}, nil, false).Refused(t, tc.what, tc.uri)
 	}
-	call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 1, "filterAnd": []any{pred("api_key", "=", "k1")}}, nil, false).
-		refused(t, "filter on a secret", wire.ErrSecretColumn)
-	if err := r.Publish("2.77.readings", wamp.Dict{wire.OptAcknowledge: true}, wamp.List{map[string]any{"tsp": t0.UnixMilli()}}, nil); err == nil {
+	worldtest.Call(t, r, wire.HistoryProc("readings"), map[string]any{"limit": 1, "filterAnd": []any{worldtest.Pred("api_key", "=", "k1")}}, nil, false).
+		Refused(t, "filter on a secret", wire.ErrSecretColumn)
+	if err := r.Publish("2.77.readings", wamp.Dict{wire.OptAcknowledge: true}, wamp.List{map[string]any{"tsp": worldtest.T0.UnixMilli()}}, nil); err == nil {
 		t.Error("a reader published on the provider realm")
 	}
 	if err := r.Register("2.42.77.DEV.fn", func(_ context.Context, _ *wamp.Invocation) client.InvokeResult { return client.InvokeResult{} }, nil); err == nil {
@@ -221,13 +223,13 @@ func testReaderRole(t *testing.T, s fleetStore) {
 
 	// Feeds: the shared table arrives with secrets masked; the private one
 	// does not arrive.
-	shared := subscribe(t, r, wire.TransformedTopic("readings"))
-	private := subscribe(t, r, wire.TransformedTopic("private_stats"))
-	station := connect(t, f.p, f.provIn, client.MSGPACK)
+	shared := worldtest.Subscribe(t, r, wire.TransformedTopic("readings"))
+	private := worldtest.Subscribe(t, r, wire.TransformedTopic("private_stats"))
+	station := worldtest.Connect(t, f.p, f.provIn, client.MSGPACK)
 	meta := map[string]any{"DEVICE_SERIAL_NUMBER": f.provIn.Device().Serial(), "DEVICE_KEY": "7"}
-	call(t, station, wire.AppendProc(2, 77, "private_stats"), map[string]any{"tsp": t0.UnixMilli(), "n": 1}, meta, false).ok(t, "private append")
-	call(t, station, wire.AppendProc(2, 77, "readings"), map[string]any{"tsp": t0.Add(time.Second).UnixMilli(), "temp": 3, "api_key": "k2"}, meta, false).ok(t, "append")
-	ev := nextEvent(t, shared, "shared feed")
+	worldtest.Call(t, station, wire.AppendProc(2, 77, "private_stats"), map[string]any{"tsp": worldtest.T0.UnixMilli(), "n": 1}, meta, false).OK(t, "private append")
+	worldtest.Call(t, station, wire.AppendProc(2, 77, "readings"), map[string]any{"tsp": worldtest.T0.Add(time.Second).UnixMilli(), "temp": 3, "api_key": "k2"}, meta, false).OK(t, "append")
+	ev := worldtest.NextEvent(t, shared, "shared feed")
 	if row := ev[0].(map[string]any); row["api_key"] != SecretPlaceholder || row["temp"] != int64(3) {
 		t.Errorf("feed row %v", row)
 	}
@@ -241,9 +243,9 @@ func testReaderRole(t *testing.T, s fleetStore) {
 // TestRevokeEndsReaderSessions: revoking ends the reader's session on the
 // provider realm and its next join is refused; another consumer's reader
 // with its own grant stays.
-func TestRevokeEndsReaderSessions(t *testing.T) { eachStore(t, testRevokeEndsReaderSessions) }
+func TestRevokeEndsReaderSessions(t *testing.T) { backends.EachStore(t, testRevokeEndsReaderSessions) }
 
-func testRevokeEndsReaderSessions(t *testing.T, s fleetStore) {
+func testRevokeEndsReaderSessions(t *testing.T, s worldtest.Store[Option]) {
 	f := newCross(t, s)
 	f.p.Grant(f.pr, f.dash, "weather")
 	f.p.Grant(f.pr, f.all, Wildcard)
@@ -258,13 +260,13 @@ func testRevokeEndsReaderSessions(t *testing.T, s fleetStore) {
 	f.p.Revoke(f.pr, f.dash, "weather")
 	select {
 	case <-r.Done():
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatal("the revoked reader is still connected")
 	}
 	if _, err := joinAs(t, f.p, f.dashIn, f.provIn.Realm()); err == nil {
 		t.Error("rejoined after the revocation")
 	}
-	call(t, other, wire.HistoryProc("readings"), map[string]any{"limit": 1}, nil, false).ok(t, "the other reader")
+	worldtest.Call(t, other, wire.HistoryProc("readings"), map[string]any{"limit": 1}, nil, false).OK(t, "the other reader")
 	if len(f.p.Grants()) != 1 {
 		t.Errorf("grants after revoke: %+v", f.p.Grants())
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // damageObjects are the file objects of the damage test's world, by key,
@@ -149,7 +150,7 @@ func TestDataDirDamage(t *testing.T) {
 			w.p.AddDevice(fmt.Sprintf("dev-%02d", i))
 			rows := make([]map[string]any, 25)
 			for j := range rows {
-				rows[j] = map[string]any{"tsp": ms(time.Duration(i*100+j) * time.Second), "temp": float64(i*100 + j), "label": fmt.Sprint(i, "/", j)}
+				rows[j] = map[string]any{"tsp": worldtest.Ms(time.Duration(i*100+j) * time.Second), "temp": float64(i*100 + j), "label": fmt.Sprint(i, "/", j)}
 			}
 			if err := w.p.InsertRows(w.in, "readings", rows...); err != nil {
 				t.Fatal(err)
@@ -289,7 +290,7 @@ func damageOutcome(t *testing.T, tr damageTrial, dir, realm, want string) (outco
 		}
 	}()
 	_, checkErr := CheckDataDir(dir)
-	p, err := Start(WithDataDir(dir), WithStartTime(t0.Add(24*time.Hour)), WithLogger(slog.New(slog.DiscardHandler)))
+	p, err := Start(WithDataDir(dir), WithStartTime(worldtest.T0.Add(24*time.Hour)), WithLogger(slog.New(slog.DiscardHandler)))
 	if err != nil {
 		if !errors.Is(err, datadir.ErrDamaged) || !strings.Contains(err.Error(), dir+": "+tr.file) {
 			t.Errorf("%s: the start's refusal does not name %s: %v", tr.name, tr.file, err)

@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/websocket"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // edgeGet sends GET path to p with the Host header host and returns the
@@ -20,7 +21,7 @@ func edgeGet(t *testing.T, p *Platform, path, host string) (int, string) {
 		t.Fatal(err)
 	}
 	req.Host = host
-	req.Header.Set("Authorization", "Bearer "+aliceToken)
+	req.Header.Set("Authorization", "Bearer "+worldtest.AliceToken)
 	rsp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +36,8 @@ func edgeGet(t *testing.T, p *Platform, path, host string) (int, string) {
 // name now resolves to 127.0.0.1 must not reach the console, the REST API,
 // the object store or the router), plus the hosts it was told to allow.
 func TestHostGuard(t *testing.T) {
-	p, _ := restAdmin(t, WithConsole(Console{}), WithAllowedHosts("flockd.test", "Dev-Box."))
+	p := New(t, WithConsole(Console{}), WithAllowedHosts("flockd.test", "Dev-Box."))
+	p.AddUser("alice", worldtest.AliceToken, map[*Project]string{p.AddProject("p", Key(1)): RoleAdmin})
 	port := p.addr[strings.LastIndex(p.addr, ":"):]
 	for _, host := range []string{"attacker.example", "attacker.example" + port, "localhost.attacker.example",
 		"127.0.0.1.nip.io" + port, "10.0.0.1" + port, "[fe80::1]" + port, "evil.localhost", "flockd.test.attacker.example"} {
@@ -69,7 +71,7 @@ func wsDial(t *testing.T, p *Platform, origin string) (int, string) {
 	if origin != "" {
 		h.Set("Origin", origin)
 	}
-	conn, rsp, err := d.DialContext(testCtx(t), p.URL(), h)
+	conn, rsp, err := d.DialContext(worldtest.Ctx(t), p.URL(), h)
 	if conn != nil {
 		_ = conn.Close()
 	}

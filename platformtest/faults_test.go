@@ -13,13 +13,14 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 func waitDone(t *testing.T, c *client.Client, what string) {
 	t.Helper()
 	select {
 	case <-c.Done():
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatalf("%s: client still connected", what)
 	}
 }
@@ -27,7 +28,7 @@ func waitDone(t *testing.T, c *client.Client, what string) {
 // waitSessionGone waits until the platform no longer lists session id.
 func waitSessionGone(t *testing.T, p *Platform, id uint64) {
 	t.Helper()
-	if err := p.rt.WaitGone(testCtx(t), id); err != nil {
+	if err := p.rt.WaitGone(worldtest.Ctx(t), id); err != nil {
 		t.Fatalf("session %d still present: %v", id, err)
 	}
 }
@@ -35,15 +36,15 @@ func waitSessionGone(t *testing.T, p *Platform, id uint64) {
 func TestDropConnections(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
-	a := connect(t, f.p, f.in1, client.MSGPACK)
-	b := connect(t, f.p, f.in2, client.JSON)
+	a := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
+	b := worldtest.Connect(t, f.p, f.in2, client.JSON)
 	f.p.DropConnections()
 	waitDone(t, a, "after DropConnections")
 	waitDone(t, b, "after DropConnections")
 	waitSessionGone(t, f.p, uint64(a.ID()))
 	waitSessionGone(t, f.p, uint64(b.ID()))
-	connect(t, f.p, f.in1, client.MSGPACK)
-	if err := f.p.WaitSessions(testCtx(t), f.in1.Realm(), 1); err != nil {
+	worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
+	if err := f.p.WaitSessions(worldtest.Ctx(t), f.in1.Realm(), 1); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -52,7 +53,7 @@ func TestRestartKeepsState(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
 	id, secret := f.in1.Rotate()
-	a := connect(t, f.p, f.in1, client.MSGPACK)
+	a := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	url := f.p.URL()
 	if err := f.p.Restart(); err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestRestartKeepsState(t *testing.T) {
 	if f.p.URL() != url {
 		t.Errorf("URL changed: %s -> %s", url, f.p.URL())
 	}
-	c, err := dial(t, f.p.URL(), dialCfg(f.in1.Realm(), id, secret, client.MSGPACK))
+	c, err := worldtest.Dial(t, f.p.URL(), worldtest.DialConfig(f.in1.Realm(), id, secret, client.MSGPACK))
 	if err != nil {
 		t.Fatalf("join after restart: %v", err)
 	}
@@ -73,13 +74,13 @@ func TestRestartKeepsState(t *testing.T) {
 func TestDownUp(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
-	a := connect(t, f.p, f.in1, client.MSGPACK)
+	a := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	f.p.Down()
 	waitDone(t, a, "after Down")
 	id, secret := f.in1.Credentials()
-	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), worldtest.Timeout)
 	defer cancel()
-	if c, err := client.ConnectNet(ctx, f.p.URL(), dialCfg(f.in1.Realm(), id, secret, client.MSGPACK)); err == nil {
+	if c, err := client.ConnectNet(ctx, f.p.URL(), worldtest.DialConfig(f.in1.Realm(), id, secret, client.MSGPACK)); err == nil {
 		_ = c.Close()
 		t.Fatal("joined a platform that is down")
 	}
@@ -90,7 +91,7 @@ func TestDownUp(t *testing.T) {
 	if err := f.p.Up(); err != nil {
 		t.Fatalf("second Up: %v", err)
 	}
-	connect(t, f.p, f.in1, client.MSGPACK)
+	worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 }
 
 // TestFreezeConnections: a frozen link is silently dead. The client's
@@ -103,13 +104,13 @@ func TestFreezeConnections(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t, WithServerKeepalive(time.Second))
 	id, secret := f.in1.Credentials()
-	cfg := dialCfg(f.in1.Realm(), id, secret, client.MSGPACK)
+	cfg := worldtest.DialConfig(f.in1.Realm(), id, secret, client.MSGPACK)
 	cfg.WsCfg.KeepAlive = time.Second
-	watcher, err := dial(t, f.p.URL(), cfg)
+	watcher, err := worldtest.Dial(t, f.p.URL(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw := joinInstallation(t, f.p, f.in2, false)
+	raw := worldtest.JoinInstallation(t, f.p, f.in2, false)
 	sessions := f.p.Sessions()
 
 	f.p.FreezeConnections()
@@ -118,7 +119,7 @@ func TestFreezeConnections(t *testing.T) {
 		waitSessionGone(t, f.p, s.ID)
 	}
 	select {
-	case _, open := <-raw.frames:
+	case _, open := <-raw.Frames:
 		if !open {
 			t.Fatal("the frozen link was closed")
 		}
@@ -126,14 +127,14 @@ func TestFreezeConnections(t *testing.T) {
 	default:
 	}
 
-	fresh := joinInstallation(t, f.p, f.in1, true)
-	req := fresh.newReq()
-	if got := errorURI(fresh.answer(req, &wamp.Call{Request: req, Procedure: "nothing.here", Options: wamp.Dict{}}).msg); got != wire.ErrNoSuchProcedure {
+	fresh := worldtest.JoinInstallation(t, f.p, f.in1, true)
+	req := fresh.NewReq()
+	if got := worldtest.ErrorURI(fresh.Answer(req, &wamp.Call{Request: req, Procedure: "nothing.here", Options: wamp.Dict{}}).Msg); got != wire.ErrNoSuchProcedure {
 		t.Fatalf("new link after freeze: %q", got)
 	}
 
 	f.p.DropConnections()
-	if _, err := raw.nextCtx(testCtx(t)); err != errLinkClosed {
+	if _, err := raw.NextCtx(worldtest.Ctx(t)); err != worldtest.ErrLinkClosed {
 		t.Fatalf("frozen link after DropConnections: %v", err)
 	}
 }
@@ -142,11 +143,11 @@ func TestFreezeConnections(t *testing.T) {
 // and lets later ones through.
 func TestRefuse(t *testing.T) {
 	f := newFixture(t)
-	c := joinInstallation(t, f.p, f.in1, false)
+	c := worldtest.JoinInstallation(t, f.p, f.in1, false)
 	f.p.Refuse(Refusal{Kind: KindSubscribe, URI: "my.topic", Error: "app.error.busy", Args: []any{"later"}, Times: 1})
 	subscribe := func() wamp.Message {
-		req := c.newReq()
-		return c.answer(req, &wamp.Subscribe{Request: req, Topic: "my.topic", Options: wamp.Dict{}}).msg
+		req := c.NewReq()
+		return c.Answer(req, &wamp.Subscribe{Request: req, Topic: "my.topic", Options: wamp.Dict{}}).Msg
 	}
 	first, ok := subscribe().(*wamp.Error)
 	if !ok || first.Error != "app.error.busy" || first.Type != wamp.SUBSCRIBE {
@@ -161,8 +162,8 @@ func TestRefuse(t *testing.T) {
 
 	cancel := f.p.Refuse(Refusal{Kind: KindCall})
 	call := func() string {
-		req := c.newReq()
-		return errorURI(c.answer(req, &wamp.Call{Request: req, Procedure: "any.proc", Options: wamp.Dict{}}).msg)
+		req := c.NewReq()
+		return worldtest.ErrorURI(c.Answer(req, &wamp.Call{Request: req, Procedure: "any.proc", Options: wamp.Dict{}}).Msg)
 	}
 	for range 2 {
 		if got := call(); got != wire.ErrNotAuthorized {

@@ -16,13 +16,6 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 )
 
-// withFleetStore makes the data backends keep their rows in the store
-// open returns, opened when the platform starts (and closed with it),
-// instead of in memory. The options of the other stores are built on it.
-func withFleetStore(open func() (fleetdb.Store, error)) Option {
-	return func(s *settings) { s.fleetStore = open }
-}
-
 // openFleetStore opens the store the options chose: the data folder's
 // fleet.db with a folder (datadir.go), in memory by default (with its
 // bound, memory.go).

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestDiskFullTmpfs is TestDiskFullREST on a real full disk: the data
@@ -33,11 +34,11 @@ func TestDiskFullTmpfs(t *testing.T) {
 	pr := p.AddProject("plant", Key(2))
 	p.AddUser("alice", "alice-token", map[*Project]string{pr: RoleAdmin})
 	const tok = "alice-token"
-	create := func(name string) restAnswer {
-		return restDo(t, p, http.MethodPost, "/swarms/2/devices", tok, fmt.Sprintf(`{"name":%q}`, name))
+	create := func(name string) worldtest.RESTAnswer {
+		return worldtest.RESTDo(t, p, http.MethodPost, "/swarms/2/devices", tok, fmt.Sprintf(`{"name":%q}`, name))
 	}
-	if a := create("before"); a.status >= 300 {
-		t.Fatalf("create before: %d %s", a.status, a.body)
+	if a := create("before"); a.Status >= 300 {
+		t.Fatalf("create before: %d %s", a.Status, a.Body)
 	}
 	filler := filepath.Join(mnt, "filler")
 	f, err := os.Create(filler)
@@ -63,13 +64,13 @@ func TestDiskFullTmpfs(t *testing.T) {
 	for i := range 50 {
 		a := create(fmt.Sprintf("refused-%d", i))
 		switch {
-		case a.status == http.StatusInternalServerError:
+		case a.Status == http.StatusInternalServerError:
 			refused++
-		case a.status >= 300:
-			t.Fatalf("create on a full disk: %d %s", a.status, a.body)
+		case a.Status >= 300:
+			t.Fatalf("create on a full disk: %d %s", a.Status, a.Body)
 		} // else it fit in pages bbolt had already: acknowledged, and kept
 
-		restOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil) // reads go on
+		worldtest.RESTOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil) // reads go on
 	}
 	if refused == 0 {
 		t.Fatal("no change was refused on the full disk")
@@ -81,13 +82,13 @@ func TestDiskFullTmpfs(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	if a := create("after"); a.status >= 300 {
-		t.Fatalf("create once there is room: %d %s", a.status, a.body)
+	if a := create("after"); a.Status >= 300 {
+		t.Fatalf("create once there is room: %d %s", a.Status, a.Body)
 	}
 	check := func(p *Platform) {
 		t.Helper()
-		a := restOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil)
-		kept := strings.Count(string(a.body), `"name":"refused-`)
+		a := worldtest.RESTOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil)
+		kept := strings.Count(string(a.Body), `"name":"refused-`)
 		if kept != 50-refused {
 			t.Errorf("%d refused-* devices kept, %d were acknowledged", kept, 50-refused)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestDiskFullREST: while the data folder's disk is full, a REST change
@@ -23,22 +24,22 @@ import (
 func TestDiskFullREST(t *testing.T) {
 	leakcheck.Check(t)
 	dir := filepath.Join(t.TempDir(), "data")
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	p := New(t, WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	pr := p.AddProject("plant", Key(2))
 	p.AddUser("alice", "alice-token", map[*Project]string{pr: RoleAdmin})
 	const tok = "alice-token"
-	create := func(name string) restAnswer {
-		return restDo(t, p, http.MethodPost, "/swarms/2/devices", tok, fmt.Sprintf(`{"name":%q}`, name))
+	create := func(name string) worldtest.RESTAnswer {
+		return worldtest.RESTDo(t, p, http.MethodPost, "/swarms/2/devices", tok, fmt.Sprintf(`{"name":%q}`, name))
 	}
 	names := func(p *Platform) []string {
 		t.Helper()
-		a := restOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil)
+		a := worldtest.RESTOK(t, p, http.MethodGet, "/devices", tok, "", http.StatusOK, nil)
 		var devs []struct {
 			Name string `json:"name"`
 		}
-		if err := json.Unmarshal(a.body, &devs); err != nil {
-			t.Fatalf("devices: %v: %s", err, a.body)
+		if err := json.Unmarshal(a.Body, &devs); err != nil {
+			t.Fatalf("devices: %v: %s", err, a.Body)
 		}
 		var out []string
 		for _, d := range devs {
@@ -46,15 +47,15 @@ func TestDiskFullREST(t *testing.T) {
 		}
 		return out
 	}
-	if a := create("before"); a.status != http.StatusOK && a.status != http.StatusCreated {
-		t.Fatalf("create before: %d %s", a.status, a.body)
+	if a := create("before"); a.Status != http.StatusOK && a.Status != http.StatusCreated {
+		t.Fatalf("create before: %d %s", a.Status, a.Body)
 	}
 
 	p.data.SimulateFull(true)
 	const refused = 20
 	for i := range refused {
-		if a := create(fmt.Sprintf("refused-%d", i)); a.status != http.StatusInternalServerError || !strings.Contains(string(a.body), "nothing of it is") {
-			t.Fatalf("create on a full disk: %d %s", a.status, a.body)
+		if a := create(fmt.Sprintf("refused-%d", i)); a.Status != http.StatusInternalServerError || !strings.Contains(string(a.Body), "nothing of it is") {
+			t.Fatalf("create on a full disk: %d %s", a.Status, a.Body)
 		}
 		if got := names(p); len(got) != 1 || got[0] != "before" { // a read while full: 200, without the refused device
 			t.Fatalf("devices while full: %v", got)
@@ -65,8 +66,8 @@ func TestDiskFullREST(t *testing.T) {
 	}
 
 	p.data.SimulateFull(false)
-	if a := create("after"); a.status != http.StatusOK && a.status != http.StatusCreated {
-		t.Fatalf("create once there is room: %d %s", a.status, a.body)
+	if a := create("after"); a.Status != http.StatusOK && a.Status != http.StatusCreated {
+		t.Fatalf("create once there is room: %d %s", a.Status, a.Body)
 	}
 	if got := names(p); strings.Join(got, ",") != "before,after" {
 		t.Errorf("devices once there is room: %v, want before,after (no refused device kept later)", got)

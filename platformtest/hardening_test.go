@@ -22,25 +22,8 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
-
-// syncBuffer is a log sink safe for concurrent writers.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // stalledSubscriber joins in's realm with a raw WebSocket, subscribes to
 // topic and then never reads again. It returns the session ID.
@@ -48,7 +31,7 @@ func stalledSubscriber(t *testing.T, p *Platform, in *Installation, topic string
 	t.Helper()
 	ser := &serialize.MessagePackSerializer{}
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}, ReadBufferSize: 1024, WriteBufferSize: 1024}
-	conn, rsp, err := d.DialContext(testCtx(t), p.URL(), nil)
+	conn, rsp, err := d.DialContext(worldtest.Ctx(t), p.URL(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,10 +104,10 @@ func heapWatch() (peak func() uint64, stop func()) {
 // with a log line once its outbound queue passes the byte bound, and the
 // router's heap stays near that bound instead of growing with the flood.
 func TestSlowSubscriberDropped(t *testing.T) {
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	f := newFixture(t, WithoutRecording(), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	stalled := stalledSubscriber(t, f.p, f.in2, "flood")
-	pub := connect(t, f.p, f.in1, client.MSGPACK)
+	pub := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 
 	const event, total = 1 << 20, 300 // 300 MiB in all; the queue bound is 16 MiB
 	payload := bytes.Repeat([]byte{'x'}, event)
@@ -138,7 +121,7 @@ func TestSlowSubscriberDropped(t *testing.T) {
 			t.Fatalf("publish %d: %v", i, err)
 		}
 	}
-	if err := f.p.rt.WaitGone(testCtx(t), stalled); err != nil {
+	if err := f.p.rt.WaitGone(worldtest.Ctx(t), stalled); err != nil {
 		t.Fatalf("stalled subscriber still connected: %v", err)
 	}
 	stop()
@@ -170,7 +153,7 @@ func TestPingsWhileWriteBlocked(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := f.p.rt.WaitGone(testCtx(t), stalled); err != nil {
+	if err := f.p.rt.WaitGone(worldtest.Ctx(t), stalled); err != nil {
 		t.Fatalf("stalled subscriber still connected: %v", err)
 	}
 }
@@ -180,7 +163,7 @@ func TestPingsWhileWriteBlocked(t *testing.T) {
 func TestRecordingRing(t *testing.T) {
 	publishAll := func(p *Platform, in *Installation, n, size int) {
 		t.Helper()
-		c := connect(t, p, in, client.MSGPACK)
+		c := worldtest.Connect(t, p, in, client.MSGPACK)
 		for i := range n {
 			if err := c.Publish("ring", wamp.Dict{wire.OptAcknowledge: true}, wamp.List{i, strings.Repeat("x", size)}, nil); err != nil {
 				t.Fatal(err)
@@ -230,7 +213,7 @@ func TestRecordingRing(t *testing.T) {
 // anyway.
 func TestPreAuthLimit(t *testing.T) {
 	leakcheck.Check(t)
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	runtime.GC()
 	var ms runtime.MemStats
@@ -239,7 +222,7 @@ func TestPreAuthLimit(t *testing.T) {
 	const sockets = 16
 	var conns []*websocket.Conn
 	for range sockets {
-		c, rsp, err := websocket.DefaultDialer.DialContext(testCtx(t), f.p.URL(), http.Header{"Sec-WebSocket-Protocol": {wire.SubprotocolMsgpack}})
+		c, rsp, err := websocket.DefaultDialer.DialContext(worldtest.Ctx(t), f.p.URL(), http.Header{"Sec-WebSocket-Protocol": {wire.SubprotocolMsgpack}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -252,7 +235,7 @@ func TestPreAuthLimit(t *testing.T) {
 		}
 		_, _ = w.Write(bytes.Repeat([]byte{0x90}, 1<<20)) // ends with an error once the server closes
 	}
-	deadline, _ := testCtx(t).Deadline()
+	deadline, _ := worldtest.Ctx(t).Deadline()
 	for i, c := range conns {
 		_ = c.SetReadDeadline(deadline)
 		if _, _, err := c.ReadMessage(); err == nil {
@@ -285,12 +268,12 @@ func TestUnauthenticatedCap(t *testing.T) {
 	const capacity = 8
 	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
-	var waiting []*wireClient
+	var waiting []*worldtest.WireClient
 	var challenges []*wamp.Challenge
 	for range capacity {
-		c := dialWire(t, f.p, false)
-		c.send(helloMsg(f.in1.Realm(), id))
-		msg := c.next().msg
+		c := worldtest.DialWire(t, f.p, false)
+		c.Send(worldtest.HelloMsg(f.in1.Realm(), id))
+		msg := c.Next().Msg
 		ch, ok := msg.(*wamp.Challenge)
 		if !ok {
 			t.Fatalf("HELLO answered with %v, want CHALLENGE", msg)
@@ -298,18 +281,18 @@ func TestUnauthenticatedCap(t *testing.T) {
 		waiting, challenges = append(waiting, c), append(challenges, ch)
 	}
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
-	_, rsp, err := d.DialContext(testCtx(t), f.p.URL(), nil)
+	_, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
 	if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable {
 		t.Fatalf("link %d: err %v, response %v, want 503", capacity+1, err, rsp)
 	}
 	_ = rsp.Body.Close()
 	// One waiting link joins: its slot is free once WELCOME has come.
-	waiting[0].send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[0], nil), Extra: wamp.Dict{}})
-	if msg := waiting[0].next().msg; msg.MessageType() != wamp.WELCOME {
+	waiting[0].Send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[0], nil), Extra: wamp.Dict{}})
+	if msg := waiting[0].Next().Msg; msg.MessageType() != wamp.WELCOME {
 		t.Fatalf("answered challenge: %v", msg)
 	}
-	joined := dialWire(t, f.p, false)
-	joined.mustJoin(f.in1.Realm(), id, secret)
+	joined := worldtest.DialWire(t, f.p, false)
+	joined.MustJoin(f.in1.Realm(), id, secret)
 	// The default cap is 256.
 	if got := router.DefaultLimits().MaxUnauthenticated; got != 256 {
 		t.Errorf("default cap %d, want 256 (docs/flockd.md)", got)
@@ -319,45 +302,45 @@ func TestUnauthenticatedCap(t *testing.T) {
 // TestProtocolViolations: what cannot be decoded is answered as WAMP says.
 func TestProtocolViolations(t *testing.T) {
 	f := newFixture(t)
-	raw := func(c *wireClient, text string) {
+	raw := func(c *worldtest.WireClient, text string) {
 		t.Helper()
-		if err := c.conn.WriteMessage(websocket.TextMessage, []byte(text)); err != nil {
+		if err := c.Conn.WriteMessage(websocket.TextMessage, []byte(text)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	abort := func(c *wireClient, what string) {
+	abort := func(c *worldtest.WireClient, what string) {
 		t.Helper()
-		fr := c.next()
-		if a, ok := fr.msg.(*wamp.Abort); !ok || a.Reason != wamp.ErrProtocolViolation {
-			t.Fatalf("%s: got %+v, want ABORT wamp.error.protocol_violation", what, fr.msg)
+		fr := c.Next()
+		if a, ok := fr.Msg.(*wamp.Abort); !ok || a.Reason != wamp.ErrProtocolViolation {
+			t.Fatalf("%s: got %+v, want ABORT wamp.error.protocol_violation", what, fr.Msg)
 		}
-		if _, err := c.nextCtx(testCtx(t)); err != errLinkClosed {
+		if _, err := c.NextCtx(worldtest.Ctx(t)); err != worldtest.ErrLinkClosed {
 			t.Fatalf("%s: link still open after ABORT: %v", what, err)
 		}
 	}
 
-	garbage := dialWire(t, f.p, true)
+	garbage := worldtest.DialWire(t, f.p, true)
 	raw(garbage, `{"not": "a wamp message"}`)
 	abort(garbage, "garbage before HELLO")
 
-	c := joinInstallation(t, f.p, f.in1, true)
+	c := worldtest.JoinInstallation(t, f.p, f.in1, true)
 	// A CALL whose arguments are not a list: the request ID can be read.
 	raw(c, `[48, 7, {}, "any.proc", "not-a-list"]`)
-	fr := c.next()
-	if e, ok := fr.msg.(*wamp.Error); !ok || e.Type != wamp.CALL || e.Request != 7 || e.Error != wire.ErrInvalidArgument {
-		t.Fatalf("undecodable CALL: got %+v, want ERROR for request 7", fr.msg)
+	fr := c.Next()
+	if e, ok := fr.Msg.(*wamp.Error); !ok || e.Type != wamp.CALL || e.Request != 7 || e.Error != wire.ErrInvalidArgument {
+		t.Fatalf("undecodable CALL: got %+v, want ERROR for request 7", fr.Msg)
 	}
 	// An acknowledged PUBLISH likewise; an unacknowledged one gets nothing.
 	raw(c, `[16, 8, {}, "any.topic", "not-a-list"]`)
 	raw(c, `[16, 9, {"acknowledge": true}, "any.topic", "not-a-list"]`)
-	fr = c.next()
-	if e, ok := fr.msg.(*wamp.Error); !ok || e.Type != wamp.PUBLISH || e.Request != 9 {
-		t.Fatalf("undecodable acknowledged PUBLISH: got %+v, want ERROR for request 9", fr.msg)
+	fr = c.Next()
+	if e, ok := fr.Msg.(*wamp.Error); !ok || e.Type != wamp.PUBLISH || e.Request != 9 {
+		t.Fatalf("undecodable acknowledged PUBLISH: got %+v, want ERROR for request 9", fr.Msg)
 	}
 	// The session goes on.
-	req := c.newReq()
-	if fr := c.answer(req, &wamp.Call{Request: req, Procedure: "nothing.here", Options: wamp.Dict{}}); errorURI(fr.msg) != wire.ErrNoSuchProcedure {
-		t.Fatalf("session after refused requests: %+v", fr.msg)
+	req := c.NewReq()
+	if fr := c.Answer(req, &wamp.Call{Request: req, Procedure: "nothing.here", Options: wamp.Dict{}}); worldtest.ErrorURI(fr.Msg) != wire.ErrNoSuchProcedure {
+		t.Fatalf("session after refused requests: %+v", fr.Msg)
 	}
 	// A message type WAMP does not have ends the session.
 	raw(c, `[255, 1, {}]`)
@@ -376,17 +359,17 @@ func TestStrictAuth(t *testing.T) {
 			}
 			f := newFixture(t, opts...)
 			serial := f.d1.Serial()
-			msg := dialWire(t, f.p, false).join(f.in1.Realm(), serial, serial)
+			msg := worldtest.DialWire(t, f.p, false).Join(f.in1.Realm(), serial, serial)
 			log := f.p.AuthLog()
 			last := log[len(log)-1]
 			if strict {
-				if errorURI(msg) != wire.ErrAuthenticationFailed || last.Reason != registry.DenyLegacyDenied {
+				if worldtest.ErrorURI(msg) != wire.ErrAuthenticationFailed || last.Reason != registry.DenyLegacyDenied {
 					t.Fatalf("legacy join in strict mode: %+v, log %+v", msg, last)
 				}
 			} else if _, ok := msg.(*wamp.Welcome); !ok || !last.Admitted {
 				t.Fatalf("legacy join by default: %+v", msg)
 			}
-			joinInstallation(t, f.p, f.in1, false) // the per-app credential joins either way
+			worldtest.JoinInstallation(t, f.p, f.in1, false) // the per-app credential joins either way
 		})
 	}
 }

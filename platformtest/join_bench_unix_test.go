@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 	"github.com/gammazero/nexus/v3/client"
 )
 
@@ -42,7 +43,7 @@ func BenchmarkJoinFleet(b *testing.B) {
 				in := ins[(i*7919)%len(ins)] // spread over the fleet
 				i++
 				id, secret := in.Credentials()
-				c, err := client.ConnectNet(ctx, p.URL(), dialCfg(in.Realm(), id, secret, client.MSGPACK))
+				c, err := client.ConnectNet(ctx, p.URL(), worldtest.DialConfig(in.Realm(), id, secret, client.MSGPACK))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -16,6 +16,7 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // keepTemplate is the data template of the tests of what a data folder
@@ -56,7 +57,7 @@ type keptWorld struct {
 // provisioning the world when the folder is new.
 func openKeptWorld(t *testing.T, dir, addr string) *keptWorld {
 	t.Helper()
-	opts := []Option{WithDataDir(dir), WithStartTime(t0.Add(24 * time.Hour))}
+	opts := []Option{WithDataDir(dir), WithStartTime(worldtest.T0.Add(24 * time.Hour))}
 	if addr != "" {
 		opts = append(opts, WithAddr(addr))
 	}
@@ -66,7 +67,7 @@ func openKeptWorld(t *testing.T, dir, addr string) *keptWorld {
 		pr := p.AddProject("plant", Key(2))
 		in = p.Install(pr.AddDevice("press", Key(42)), p.AddApp("interop", keepTemplate, Key(26)), Dev)
 	}
-	return &keptWorld{p: p, in: in, c: connect(t, p, in, client.JSON)}
+	return &keptWorld{p: p, in: in, c: worldtest.Connect(t, p, in, client.JSON)}
 }
 
 func (w *keptWorld) meta() map[string]any {
@@ -76,7 +77,7 @@ func (w *keptWorld) meta() map[string]any {
 // files calls a files.* procedure and returns its payload.
 func (w *keptWorld) files(t *testing.T, uri string, payload map[string]any) map[string]any {
 	t.Helper()
-	env := call(t, w.c, uri, payload, nil, false).ok(t, uri).args[0].(map[string]any)
+	env := worldtest.Call(t, w.c, uri, payload, nil, false).OK(t, uri).Args[0].(map[string]any)
 	if env["success"] != true {
 		t.Fatalf("%s %v: %v", uri, payload, env)
 	}
@@ -94,21 +95,21 @@ func TestRestartKeepsRowsAndObjects(t *testing.T) {
 	leakcheck.Check(t)
 	dir := filepath.Join(t.TempDir(), "data")
 	w := openKeptWorld(t, dir, "")
-	call(t, w.c, "append.2.26.readings", map[string]any{"tsp": ms(time.Second), "temp": 21.5, "n": 7, "label": "a",
-		"payload": map[string]any{"k": []any{1.0, "x"}}}, w.meta(), false).ok(t, "append")
-	call(t, w.c, "appendBulk.2.26.readings", []any{
-		map[string]any{"tsp": ms(2 * time.Second), "temp": -3.25},
-		map[string]any{"tsp": ms(3 * time.Second), "label": "c"},
-	}, w.meta(), false).ok(t, "bulk")
-	call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": ms(time.Second), "machine": "m1", "state": "on", "api_key": "s3cret"}, w.meta(), false).ok(t, "secret")
-	call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": ms(2 * time.Second), "machine": "m1", "state": "off", "api_key": SecretPlaceholder}, w.meta(), false).ok(t, "merge")
-	if err := w.p.InsertRows(w.in, "error-logs", map[string]any{"tsp": ms(time.Second), "msg": "one"}, map[string]any{"tsp": ms(2 * time.Second), "msg": "two"}); err != nil {
+	worldtest.Call(t, w.c, "append.2.26.readings", map[string]any{"tsp": worldtest.Ms(time.Second), "temp": 21.5, "n": 7, "label": "a",
+		"payload": map[string]any{"k": []any{1.0, "x"}}}, w.meta(), false).OK(t, "append")
+	worldtest.Call(t, w.c, "appendBulk.2.26.readings", []any{
+		map[string]any{"tsp": worldtest.Ms(2 * time.Second), "temp": -3.25},
+		map[string]any{"tsp": worldtest.Ms(3 * time.Second), "label": "c"},
+	}, w.meta(), false).OK(t, "bulk")
+	worldtest.Call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": worldtest.Ms(time.Second), "machine": "m1", "state": "on", "api_key": "s3cret"}, w.meta(), false).OK(t, "secret")
+	worldtest.Call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": worldtest.Ms(2 * time.Second), "machine": "m1", "state": "off", "api_key": SecretPlaceholder}, w.meta(), false).OK(t, "merge")
+	if err := w.p.InsertRows(w.in, "error-logs", map[string]any{"tsp": worldtest.Ms(time.Second), "msg": "one"}, map[string]any{"tsp": worldtest.Ms(2 * time.Second), "msg": "two"}); err != nil {
 		t.Fatal(err)
 	}
-	w.files(t, wire.FilesPut, map[string]any{"key": "a.txt", "data": b64("hello")})
+	w.files(t, wire.FilesPut, map[string]any{"key": "a.txt", "data": worldtest.B64("hello")})
 	up := w.files(t, wire.FilesWriteURL, map[string]any{"namespace": "photos", "key": "big.bin", "content_type": "application/octet-stream"})
 	big := strings.Repeat("0123456789abcdef", 8192)
-	if code, body, _ := do(t, http.MethodPut, up["url"].(string), strings.NewReader(big), int64(len(big)), map[string]string{"Content-Type": "application/octet-stream"}); code != http.StatusOK {
+	if code, body, _ := worldtest.Do(t, http.MethodPut, up["url"].(string), strings.NewReader(big), int64(len(big)), map[string]string{"Content-Type": "application/octet-stream"}); code != http.StatusOK {
 		t.Fatalf("upload: %d %s", code, body)
 	}
 	w.files(t, wire.FilesCopy, map[string]any{"key": "a.txt", "to": "b.txt"})
@@ -133,13 +134,13 @@ func TestRestartKeepsRowsAndObjects(t *testing.T) {
 	if len(creds) != 2 || creds[0]["api_key"] != "s3cret" || creds[1]["api_key"] != "s3cret" || creds[1]["state"] != "off" {
 		t.Errorf("secrets after the restart: %v", creds)
 	}
-	latest := call(t, w.c, "history.transformed.credentials", q("limit", 10, "filterAnd", list(pred("latest_flag", "=", true))), nil, false).ok(t, "latest").rows(t)
+	latest := worldtest.Call(t, w.c, "history.transformed.credentials", worldtest.Q("limit", 10, "filterAnd", worldtest.List(worldtest.Pred("latest_flag", "=", true))), nil, false).OK(t, "latest").Rows(t)
 	if len(latest) != 1 || latest[0]["state"] != "off" {
 		t.Errorf("latest after the restart: %v", latest)
 	}
-	call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": ms(2 * time.Second), "machine": "m1", "state": "again"}, w.meta(), false).
-		refused(t, "the same entity and tsp after the restart", wire.ErrEntityKeyConflict)
-	if err := w.p.InsertRows(w.in, "error-logs", map[string]any{"tsp": ms(3 * time.Second), "msg": "three"}); err != nil {
+	worldtest.Call(t, w.c, "append.2.26.credentials", map[string]any{"tsp": worldtest.Ms(2 * time.Second), "machine": "m1", "state": "again"}, w.meta(), false).
+		Refused(t, "the same entity and tsp after the restart", wire.ErrEntityKeyConflict)
+	if err := w.p.InsertRows(w.in, "error-logs", map[string]any{"tsp": worldtest.Ms(3 * time.Second), "msg": "three"}); err != nil {
 		t.Fatal(err)
 	}
 	if logs := w.p.TableRows(realm, "error-logs"); len(logs) != 3 || logs[2]["id"] != int64(3) {
@@ -153,14 +154,14 @@ func TestRestartKeepsRowsAndObjects(t *testing.T) {
 			t.Errorf("%s/%s after the restart: %d bytes, %v", o.ns, o.key, len(got), ok)
 		}
 	}
-	if code, body, _ := do(t, http.MethodGet, share, nil, 0, nil); code != http.StatusOK || body != big {
+	if code, body, _ := worldtest.Do(t, http.MethodGet, share, nil, 0, nil); code != http.StatusOK || body != big {
 		t.Errorf("read URL made before the restart: %d, %d bytes", code, len(body))
 	}
 	if got := w.files(t, wire.FilesNamespaces, nil)["sad_key"]; got != sad {
 		t.Errorf("sad_key %v after the restart, was %v", got, sad)
 	}
 	serial := w.in.Device().Serial()
-	req, _ := http.NewRequest(http.MethodGet, w.p.HTTPURL()+"/f/"+itoa(sad.(int64))+"/default/a.txt", nil)
+	req, _ := http.NewRequest(http.MethodGet, w.p.HTTPURL()+"/f/"+worldtest.Itoa(sad.(int64))+"/default/a.txt", nil)
 	req.SetBasicAuth(serial, serial)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -209,16 +210,16 @@ installations:
 // table and a column, NULL in the stored rows, and the realm serves the
 // new table at once. A realm that leaves the configuration goes with its
 // rows and objects.
-func TestMigrateKeptData(t *testing.T) { eachStore(t, testMigrateKeptData) }
+func TestMigrateKeptData(t *testing.T) { backends.EachStore(t, testMigrateKeptData) }
 
-func testMigrateKeptData(t *testing.T, s fleetStore) {
-	p := New(t, s.options(t)...)
+func testMigrateKeptData(t *testing.T, s worldtest.Store[Option]) {
+	p := New(t, s.Options(t)...)
 	in := mustReconcile(t, p, migrateSeedOf(t)).Installations[0]
 	realm := in.Realm()
-	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0, "v": 1, "note": "a"}, map[string]any{"tsp": t0.Add(time.Second), "v": 2, "note": "b"}); err != nil {
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": worldtest.T0, "v": 1, "note": "a"}, map[string]any{"tsp": worldtest.T0.Add(time.Second), "v": 2, "note": "b"}); err != nil {
 		t.Fatal(err)
 	}
-	if err := p.InsertRows(in, "old", map[string]any{"tsp": t0, "x": 1}); err != nil {
+	if err := p.InsertRows(in, "old", map[string]any{"tsp": worldtest.T0, "x": 1}); err != nil {
 		t.Fatal(err)
 	}
 	p.StoreFile(realm, "default", "keep.txt", []byte("kept"), "text/plain")
@@ -234,27 +235,27 @@ func testMigrateKeptData(t *testing.T, s fleetStore) {
 	mustReconcile(t, p, migrateSeedOf(t, edits...), AllowDrop())
 	rows := p.TableRows(realm, "readings")
 	want := []map[string]any{
-		{"tsp": iso(0), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
-		{"tsp": iso(time.Second), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
+		{"tsp": worldtest.ISO(0), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
+		{"tsp": worldtest.ISO(time.Second), "v": nil, "w": nil, "device_key": int64(in.Device().Key()), "authid": in.Device().Serial()},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("readings after the migration (-want +got):\n%s", diff)
 	}
-	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0.Add(2 * time.Second), "v": "two", "w": "new"}); err != nil {
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": worldtest.T0.Add(2 * time.Second), "v": "two", "w": "new"}); err != nil {
 		t.Errorf("a row of the new columns: %v", err)
 	}
-	if err := p.InsertRows(in, "old", map[string]any{"tsp": t0}); err == nil {
+	if err := p.InsertRows(in, "old", map[string]any{"tsp": worldtest.T0}); err == nil {
 		t.Error("the removed table took a row")
 	}
 	objects := p.FileObjects(realm)
 	if len(objects) != 1 || objects[0].Key != "keep.txt" {
 		t.Errorf("objects after the migration: %+v", objects)
 	}
-	c := connect(t, p, in, client.JSON)
-	if got := call(t, c, "history.transformed.fresh", q("limit", 10), nil, false).ok(t, "history of the new table").rows(t); len(got) != 0 {
+	c := worldtest.Connect(t, p, in, client.JSON)
+	if got := worldtest.Call(t, c, "history.transformed.fresh", worldtest.Q("limit", 10), nil, false).OK(t, "history of the new table").Rows(t); len(got) != 0 {
 		t.Errorf("the new table holds %v", got)
 	}
-	call(t, c, "history.transformed.old", q("limit", 10), nil, false).refused(t, "history of the removed table", "wamp.error.no_such_procedure")
+	worldtest.Call(t, c, "history.transformed.old", worldtest.Q("limit", 10), nil, false).Refused(t, "history of the removed table", "wamp.error.no_such_procedure")
 
 	mustReconcile(t, p, migrateSeedOf(t, append(edits, "installations:\n  - {project: plant, device: press, app: sensors}\n", "installations: []\n")...))
 	st := p.storage()
@@ -275,7 +276,7 @@ func TestRestartWithChangedTemplate(t *testing.T) {
 	p := New(t, WithDataDir(dir))
 	in := mustReconcile(t, p, migrateSeedOf(t)).Installations[0]
 	realm := in.Realm()
-	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0, "v": 1, "note": "a"}); err != nil {
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": worldtest.T0, "v": 1, "note": "a"}); err != nil {
 		t.Fatal(err)
 	}
 	p.StoreFile(realm, "photos", "p.png", []byte("png"), "image/png")
@@ -291,12 +292,12 @@ func TestRestartWithChangedTemplate(t *testing.T) {
 		t.Fatalf("realm %s after the restart, was %s", in.Realm(), realm)
 	}
 	p.StoreFile(realm, "snapshots", "s.json", []byte("{}"), "application/json")
-	if err := p.InsertRows(in, "readings", map[string]any{"tsp": t0.Add(time.Second), "v": 2, "note": "b", "w": "new"}); err != nil {
+	if err := p.InsertRows(in, "readings", map[string]any{"tsp": worldtest.T0.Add(time.Second), "v": 2, "note": "b", "w": "new"}); err != nil {
 		t.Fatalf("a row of the new column: %v", err)
 	}
 	dev := map[string]any{"device_key": int64(in.Device().Key()), "authid": in.Device().Serial()}
 	row := func(sec int, v int64, note string, w any) map[string]any {
-		r := map[string]any{"tsp": iso(time.Duration(sec) * time.Second), "v": v, "note": note, "w": w}
+		r := map[string]any{"tsp": worldtest.ISO(time.Duration(sec) * time.Second), "v": v, "note": note, "w": w}
 		for k, x := range dev {
 			r[k] = x
 		}
@@ -316,15 +317,15 @@ func TestRestartWithChangedTemplate(t *testing.T) {
 		t.Errorf("photos/p.png after the restart: %q, %v", got, ok)
 	}
 
-	c := connect(t, p, in, client.JSON)
+	c := worldtest.Connect(t, p, in, client.JSON)
 	meta := map[string]any{"DEVICE_SERIAL_NUMBER": in.Device().Serial()}
-	call(t, c, wire.AppendProc(in.Device().Project().Key(), in.App().Key(), "readings"),
-		map[string]any{"tsp": ms(2 * time.Second), "v": 3.0, "w": "wamp"}, meta, false).ok(t, "append of the new column")
-	rows := call(t, c, "history.transformed.readings", q("limit", 1), nil, false).ok(t, "history").rows(t)
+	worldtest.Call(t, c, wire.AppendProc(in.Device().Project().Key(), in.App().Key(), "readings"),
+		map[string]any{"tsp": worldtest.Ms(2 * time.Second), "v": 3.0, "w": "wamp"}, meta, false).OK(t, "append of the new column")
+	rows := worldtest.Call(t, c, "history.transformed.readings", worldtest.Q("limit", 1), nil, false).OK(t, "history").Rows(t)
 	if len(rows) != 1 || rows[0]["w"] != "wamp" {
 		t.Errorf("history of the new column: %v", rows)
 	}
-	env := call(t, c, wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "w.txt", "data": b64("over wamp")}, nil, false).ok(t, "put").args[0].(map[string]any)
+	env := worldtest.Call(t, c, wire.FilesPut, map[string]any{"namespace": "snapshots", "key": "w.txt", "data": worldtest.B64("over wamp")}, nil, false).OK(t, "put").Args[0].(map[string]any)
 	if env["success"] != true {
 		t.Errorf("put into the new namespace: %v", env)
 	}
@@ -377,7 +378,7 @@ func TestBlobsCheckedAtStart(t *testing.T) {
 	if err != nil || rep.LeftBlobs != 2 || rep.Objects != 2 || rep.ObjectBytes != 9 {
 		t.Fatalf("check: %+v, %v", rep, err)
 	}
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	p := New(t, WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	if len(p.FileObjects(realm)) != 2 || len(blobFiles(t, dir)) != 2 || !strings.Contains(logs.String(), "blobs=1 half_written=1") {
 		t.Errorf("after the start: %d objects, blobs %v, log:\n%s", len(p.FileObjects(realm)), blobFiles(t, dir), logs)
@@ -429,33 +430,33 @@ func TestBlobsCheckedAtStart(t *testing.T) {
 func TestDiskFull(t *testing.T) {
 	leakcheck.Check(t)
 	w := openKeptWorld(t, filepath.Join(t.TempDir(), "data"), "")
-	appendRow := func(sec int) callResult {
-		return call(t, w.c, "append.2.26.readings", map[string]any{"tsp": ms(time.Duration(sec) * time.Second), "temp": 1.0}, w.meta(), false)
+	appendRow := func(sec int) worldtest.CallResult {
+		return worldtest.Call(t, w.c, "append.2.26.readings", map[string]any{"tsp": worldtest.Ms(time.Duration(sec) * time.Second), "temp": 1.0}, w.meta(), false)
 	}
-	appendRow(1).ok(t, "append before")
-	w.files(t, wire.FilesPut, map[string]any{"key": "before.txt", "data": b64("x")})
+	appendRow(1).OK(t, "append before")
+	w.files(t, wire.FilesPut, map[string]any{"key": "before.txt", "data": worldtest.B64("x")})
 	up := w.files(t, wire.FilesWriteURL, map[string]any{"key": "up.txt", "content_type": "text/plain"})["url"].(string)
 
 	w.p.data.SimulateFull(true)
-	appendRow(2).refused(t, "append on a full disk", wire.ErrStorageFull)
-	call(t, w.c, "appendBulk.2.26.readings", []any{map[string]any{"tsp": ms(3 * time.Second)}}, w.meta(), false).
-		refused(t, "bulk append on a full disk", wire.ErrStorageFull)
-	env := call(t, w.c, wire.FilesPut, map[string]any{"key": "full.txt", "data": b64("y")}, nil, false).ok(t, "put").args[0].(map[string]any)
+	appendRow(2).Refused(t, "append on a full disk", wire.ErrStorageFull)
+	worldtest.Call(t, w.c, "appendBulk.2.26.readings", []any{map[string]any{"tsp": worldtest.Ms(3 * time.Second)}}, w.meta(), false).
+		Refused(t, "bulk append on a full disk", wire.ErrStorageFull)
+	env := worldtest.Call(t, w.c, wire.FilesPut, map[string]any{"key": "full.txt", "data": worldtest.B64("y")}, nil, false).OK(t, "put").Args[0].(map[string]any)
 	if env["success"] != false || env["code"] != wire.FileInternal || !strings.Contains(env["reason"].(string), "the object store is full") {
 		t.Errorf("put on a full disk: %v", env)
 	}
-	env = call(t, w.c, wire.FilesCopy, map[string]any{"key": "before.txt", "to": "copy.txt"}, nil, false).ok(t, "copy").args[0].(map[string]any)
+	env = worldtest.Call(t, w.c, wire.FilesCopy, map[string]any{"key": "before.txt", "to": "copy.txt"}, nil, false).OK(t, "copy").Args[0].(map[string]any)
 	if env["success"] != false || env["code"] != wire.FileInternal {
 		t.Errorf("copy on a full disk: %v", env)
 	}
-	code, body, _ := do(t, http.MethodPut, up, strings.NewReader("zz"), 2, map[string]string{"Content-Type": "text/plain"})
+	code, body, _ := worldtest.Do(t, http.MethodPut, up, strings.NewReader("zz"), 2, map[string]string{"Content-Type": "text/plain"})
 	if code != http.StatusInsufficientStorage || !strings.Contains(body, "XMinioStorageFull") {
 		t.Errorf("upload on a full disk: %d %s", code, body)
 	}
-	if rows := call(t, w.c, "history.transformed.readings", q("limit", 10), nil, false).ok(t, "read on a full disk").rows(t); len(rows) != 1 {
+	if rows := worldtest.Call(t, w.c, "history.transformed.readings", worldtest.Q("limit", 10), nil, false).OK(t, "read on a full disk").Rows(t); len(rows) != 1 {
 		t.Errorf("read on a full disk: %v", rows)
 	}
-	if got := w.files(t, wire.FilesGet, map[string]any{"key": "before.txt"}); got["data"] != b64("x") {
+	if got := w.files(t, wire.FilesGet, map[string]any{"key": "before.txt"}); got["data"] != worldtest.B64("x") {
 		t.Errorf("file read on a full disk: %v", got)
 	}
 	if objs := w.p.FileObjects(w.in.Realm()); len(objs) != 1 {
@@ -466,9 +467,9 @@ func TestDiskFull(t *testing.T) {
 	}
 
 	w.p.data.SimulateFull(false)
-	appendRow(2).ok(t, "append once there is room")
-	w.files(t, wire.FilesPut, map[string]any{"key": "full.txt", "data": b64("y")})
-	if code, body, _ := do(t, http.MethodPut, up, strings.NewReader("zz"), 2, map[string]string{"Content-Type": "text/plain"}); code != http.StatusOK {
+	appendRow(2).OK(t, "append once there is room")
+	w.files(t, wire.FilesPut, map[string]any{"key": "full.txt", "data": worldtest.B64("y")})
+	if code, body, _ := worldtest.Do(t, http.MethodPut, up, strings.NewReader("zz"), 2, map[string]string{"Content-Type": "text/plain"}); code != http.StatusOK {
 		t.Errorf("upload once there is room: %d %s", code, body)
 	}
 	if rows := w.p.TableRows(w.in.Realm(), "readings"); len(rows) != 2 {
@@ -482,20 +483,20 @@ func TestDiskFull(t *testing.T) {
 // go on), the log says so once, and the console's overview shows it.
 func TestMemoryRowLimit(t *testing.T) {
 	leakcheck.Check(t)
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	p := New(t, WithMemoryRowLimit(3), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	in := p.Install(p.AddDevice("press"), p.AddApp("interop", keepTemplate), Dev)
-	c := connect(t, p, in, client.JSON)
+	c := worldtest.Connect(t, p, in, client.JSON)
 	meta := map[string]any{"DEVICE_SERIAL_NUMBER": in.Device().Serial()}
 	proc := wire.AppendProc(in.Device().Project().Key(), in.App().Key(), "readings")
-	call(t, c, wire.AppendBulkProc(in.Device().Project().Key(), in.App().Key(), "readings"), []any{
-		map[string]any{"tsp": ms(time.Second)}, map[string]any{"tsp": ms(2 * time.Second)},
-	}, meta, false).ok(t, "two rows")
-	call(t, c, proc, map[string]any{"tsp": ms(3 * time.Second)}, meta, false).ok(t, "the third row")
+	worldtest.Call(t, c, wire.AppendBulkProc(in.Device().Project().Key(), in.App().Key(), "readings"), []any{
+		map[string]any{"tsp": worldtest.Ms(time.Second)}, map[string]any{"tsp": worldtest.Ms(2 * time.Second)},
+	}, meta, false).OK(t, "two rows")
+	worldtest.Call(t, c, proc, map[string]any{"tsp": worldtest.Ms(3 * time.Second)}, meta, false).OK(t, "the third row")
 	for i := range 3 {
-		call(t, c, proc, map[string]any{"tsp": ms(time.Duration(4+i) * time.Second)}, meta, false).refused(t, "past the bound", wire.ErrStorageFull)
+		worldtest.Call(t, c, proc, map[string]any{"tsp": worldtest.Ms(time.Duration(4+i) * time.Second)}, meta, false).Refused(t, "past the bound", wire.ErrStorageFull)
 	}
-	if rows := call(t, c, "history.transformed.readings", q("limit", 10), nil, false).ok(t, "read").rows(t); len(rows) != 3 {
+	if rows := worldtest.Call(t, c, "history.transformed.readings", worldtest.Q("limit", 10), nil, false).OK(t, "read").Rows(t); len(rows) != 3 {
 		t.Errorf("read at the bound: %d rows", len(rows))
 	}
 	if n := strings.Count(logs.String(), "in-memory store full"); n != 1 {
@@ -509,10 +510,10 @@ func TestMemoryRowLimit(t *testing.T) {
 // TestFilesRetention: objects of a namespace with retention go, with
 // their content, once older than it allows on the platform clock; other
 // namespaces keep theirs.
-func TestFilesRetention(t *testing.T) { eachFileStore(t, testFilesRetention) }
+func TestFilesRetention(t *testing.T) { backends.EachFileStore(t, testFilesRetention) }
 
-func testFilesRetention(t *testing.T, s fileStore) {
-	p := New(t, s.options(t)...)
+func testFilesRetention(t *testing.T, s worldtest.Store[Option]) {
+	p := New(t, s.Options(t)...)
 	in := p.Install(p.AddDevice("press"), p.AddApp("plant", `
 data:
   tables: []

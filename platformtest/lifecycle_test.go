@@ -12,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestCloseLeavesNothing closes a platform with links in every state and
@@ -19,11 +20,11 @@ import (
 func TestCloseLeavesNothing(t *testing.T) {
 	leakcheck.Check(t)
 	f := newFixture(t)
-	a := connect(t, f.p, f.in1, client.MSGPACK)
-	b := connect(t, f.p, f.in2, client.JSON)
-	frozen := joinInstallation(t, f.p, f.in1, false)
+	a := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
+	b := worldtest.Connect(t, f.p, f.in2, client.JSON)
+	frozen := worldtest.JoinInstallation(t, f.p, f.in1, false)
 	f.p.FreezeConnections()
-	half := dialWire(t, f.p, true) // upgraded, no HELLO yet
+	half := worldtest.DialWire(t, f.p, true) // upgraded, no HELLO yet
 	idle, err := net.Dial("tcp", strings.TrimPrefix(f.p.HTTPURL(), "http://"))
 	if err != nil {
 		t.Fatal(err)
@@ -35,15 +36,15 @@ func TestCloseLeavesNothing(t *testing.T) {
 	f.p.Close() // idempotent
 	waitDone(t, a, "after Close")
 	waitDone(t, b, "after Close")
-	for _, c := range []*wireClient{frozen, half} {
-		if _, err := c.nextCtx(testCtx(t)); err != errLinkClosed {
+	for _, c := range []*worldtest.WireClient{frozen, half} {
+		if _, err := c.NextCtx(worldtest.Ctx(t)); err != worldtest.ErrLinkClosed {
 			t.Errorf("link after Close: %v", err)
 		}
 	}
 	if err := f.p.Up(); err == nil {
 		t.Error("Up after Close succeeded")
 	}
-	if err := f.p.WaitSessions(testCtx(t), "", 1); err == nil {
+	if err := f.p.WaitSessions(worldtest.Ctx(t), "", 1); err == nil {
 		t.Error("WaitSessions after Close succeeded")
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestLocationUpdate: an update sets the position of the caller's device,
@@ -24,10 +25,10 @@ func TestLocationUpdate(t *testing.T) {
 	if loc, ok := f.d1.Location(); ok {
 		t.Fatalf("a new device has a location: %+v", loc)
 	}
-	c := connect(t, f.p, f.in1, client.MSGPACK)
+	c := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	before := f.p.Clock().Now()
 	// The metadata and an extra key name the other device: they do not count.
-	res, err := c.Call(testCtx(t), wire.LocationProc, nil,
+	res, err := c.Call(worldtest.Ctx(t), wire.LocationProc, nil,
 		wamp.List{map[string]any{"long": 8.68, "lat": 50.11, "device_key": int64(f.d2.Key())}},
 		wamp.Dict{"DEVICE_KEY": "43", "DEVICE_SERIAL_NUMBER": f.d2.Serial()}, nil)
 	if err != nil {
@@ -49,8 +50,8 @@ func TestLocationUpdate(t *testing.T) {
 	}
 
 	f.p.Clock().Advance(time.Hour)
-	j := connect(t, f.p, f.in1, client.JSON)
-	if _, err := j.Call(testCtx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": -180, "lat": 90}}, nil, nil); err != nil {
+	j := worldtest.Connect(t, f.p, f.in1, client.JSON)
+	if _, err := j.Call(worldtest.Ctx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": -180, "lat": 90}}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := f.d1.Location(); got.Long != -180 || got.Lat != 90 || !got.UpdatedAt.After(loc.UpdatedAt) {
@@ -62,8 +63,8 @@ func TestLocationUpdate(t *testing.T) {
 // naming the field and its range, and the stored position stays.
 func TestLocationRefusals(t *testing.T) {
 	f := newFixture(t)
-	c := connect(t, f.p, f.in1, client.MSGPACK)
-	if _, err := c.Call(testCtx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": 1.5, "lat": 2.5}}, nil, nil); err != nil {
+	c := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
+	if _, err := c.Call(worldtest.Ctx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": 1.5, "lat": 2.5}}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	stored, _ := f.d1.Location()
@@ -79,7 +80,7 @@ func TestLocationRefusals(t *testing.T) {
 		{"not a number", wamp.List{map[string]any{"long": "east", "lat": 0.0}}, `args[0].long must be a number from -180 to 180, got the string "east"`},
 		{"no arguments", nil, "args[0] must be an object"},
 	} {
-		_, err := c.Call(testCtx(t), wire.LocationProc, nil, tc.args, nil, nil)
+		_, err := c.Call(worldtest.Ctx(t), wire.LocationProc, nil, tc.args, nil, nil)
 		var re client.RPCError
 		if !errors.As(err, &re) || re.Err.Error != wire.ErrInvalidArgument {
 			t.Errorf("%s: %v, want %s", tc.name, err, wire.ErrInvalidArgument)
@@ -98,11 +99,11 @@ func TestLocationRefusals(t *testing.T) {
 // no_such_procedure, as one without it would.
 func TestWithoutLocationService(t *testing.T) {
 	f := newFixture(t, WithoutLocationService())
-	c := joinInstallation(t, f.p, f.in1, false)
-	req := c.newReq()
-	msg := c.answer(req, &wamp.Call{Request: req, Procedure: wire.LocationProc, Options: wamp.Dict{},
-		Arguments: wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}}).msg
-	if got := errorURI(msg); got != wire.ErrNoSuchProcedure {
+	c := worldtest.JoinInstallation(t, f.p, f.in1, false)
+	req := c.NewReq()
+	msg := c.Answer(req, &wamp.Call{Request: req, Procedure: wire.LocationProc, Options: wamp.Dict{},
+		Arguments: wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}}).Msg
+	if got := worldtest.ErrorURI(msg); got != wire.ErrNoSuchProcedure {
 		t.Fatalf("location update: %q, want %s", got, wire.ErrNoSuchProcedure)
 	}
 	if loc, ok := f.d1.Location(); ok {
@@ -110,36 +111,28 @@ func TestWithoutLocationService(t *testing.T) {
 	}
 }
 
-// setLocation updates the location of in's device over the wire.
-func setLocation(t *testing.T, p *Platform, in *Installation, long, lat float64) {
-	t.Helper()
-	c := connect(t, p, in, client.JSON)
-	if _, err := c.Call(testCtx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": long, "lat": lat}}, nil, nil); err != nil {
-		t.Fatalf("location update: %v", err)
-	}
-	_ = c.Close()
-}
-
 // TestRESTDeviceLocation: the device record, one or in a list, under both
 // prefixes, carries the location with updated_at in ISO UTC with
 // milliseconds, or null before the first update.
 func TestRESTDeviceLocation(t *testing.T) {
-	p, pr := restAdmin(t, WithStartTime(time.Date(2026, 3, 4, 5, 6, 7, 891234567, time.FixedZone("CET", 3600))))
+	p := New(t, WithStartTime(time.Date(2026, 3, 4, 5, 6, 7, 891234567, time.FixedZone("CET", 3600))))
+	pr := p.AddProject("p", Key(1))
+	p.AddUser("alice", worldtest.AliceToken, map[*Project]string{pr: RoleAdmin})
 	d := pr.AddDevice("d", Key(1))
 	pr.AddDevice("o", Key(2))
 	in := p.Install(d, p.AddApp("a", ""), Dev)
 	raw := func(path string) []map[string]any {
 		t.Helper()
-		a := restOK(t, p, "GET", path, aliceToken, "", 200, nil)
+		a := worldtest.RESTOK(t, p, "GET", path, worldtest.AliceToken, "", 200, nil)
 		var list []map[string]any
 		if strings.HasSuffix(path, "/devices") {
-			if err := json.Unmarshal(a.body, &list); err != nil {
+			if err := json.Unmarshal(a.Body, &list); err != nil {
 				t.Fatal(err)
 			}
 			return list
 		}
 		var one map[string]any
-		if err := json.Unmarshal(a.body, &one); err != nil {
+		if err := json.Unmarshal(a.Body, &one); err != nil {
 			t.Fatal(err)
 		}
 		return []map[string]any{one}
@@ -151,7 +144,7 @@ func TestRESTDeviceLocation(t *testing.T) {
 			}
 		}
 	}
-	setLocation(t, p, in, 8.68, -50.5)
+	worldtest.SetLocation(t, p, in, 8.68, -50.5)
 	stored, _ := d.Location()
 	want := map[string]any{"long": 8.68, "lat": -50.5, "updated_at": stored.UpdatedAt.Format("2006-01-02T15:04:05.000Z")}
 	if !strings.HasPrefix(want["updated_at"].(string), "2026-03-04T04:06:") {
@@ -177,9 +170,9 @@ func TestRESTDeviceLocation(t *testing.T) {
 // set a position.
 func TestLocationOfDeletedDevice(t *testing.T) {
 	f := newFixture(t)
-	c := connect(t, f.p, f.in1, client.MSGPACK)
+	c := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	f.p.reg.Do(func(s *registry.State) { s.DeleteDevice(f.d1.m) })
-	_, err := c.Call(testCtx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}, nil, nil)
+	_, err := c.Call(worldtest.Ctx(t), wire.LocationProc, nil, wamp.List{map[string]any{"long": 1.0, "lat": 2.0}}, nil, nil)
 	var re client.RPCError
 	if !errors.As(err, &re) || re.Err.Error != wire.ErrRuntimeError {
 		t.Fatalf("%v, want %s", err, wire.ErrRuntimeError)

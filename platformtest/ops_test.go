@@ -15,7 +15,15 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
+
+// get answers a GET of path from h.
+func get(h http.Handler, path string) *httptest.ResponseRecorder {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	return rec
+}
 
 const opsTemplate = `data:
   tables:
@@ -24,13 +32,6 @@ const opsTemplate = `data:
         - {id: tsp, name: T, dataType: timestamp}
         - {id: v, name: V, dataType: numeric}
 `
-
-// get answers a GET of path from h.
-func get(h http.Handler, path string) *httptest.ResponseRecorder {
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
-	return rec
-}
 
 // TestOpsReadyz: /readyz answers 200 while every realm is in the router
 // with its backends attached, 503 naming the realm while it is withheld,
@@ -106,8 +107,8 @@ func opsWorkload(t *testing.T, n int) string {
 
 // opsDevice is one device's work in opsWorkload; it stays joined.
 func opsDevice(t *testing.T, p *Platform, in *Installation) error {
-	c := connect(t, p, in, serialize.MSGPACK)
-	ctx := testCtx(t)
+	c := worldtest.Connect(t, p, in, serialize.MSGPACK)
+	ctx := worldtest.Ctx(t)
 	fn := wire.DeviceFunction(2, in.Device().Key(), 26, "DEV", "ping")
 	err := c.Register(fn, func(context.Context, *wamp.Invocation) client.InvokeResult {
 		return client.InvokeResult{Args: wamp.List{"pong"}}
@@ -178,14 +179,16 @@ func TestOpsMetricsSeriesIndependentOfDevices(t *testing.T) {
 // TestOpsPostgresLatency: the PostgreSQL store's statements are timed
 // through pgx's tracer, labelled by their keyword.
 func TestOpsPostgresLatency(t *testing.T) {
-	eachPostgres(t, func(t *testing.T, url string) {
-		w := newPGWorld(t, url, opsTemplate)
+	worldtest.EachPostgres(t, func(t *testing.T, url string) {
+		p := New(t, WithPostgres(url, PostgresScratch()))
+		in := p.Install(p.AddProject("plant", Key(2)).AddDevice("press", Key(42)), p.AddApp("interop", opsTemplate, Key(26)), Dev)
+		c := worldtest.Connect(t, p, in, client.MSGPACK)
 		row := map[string]any{"tsp": 1700000000000, "v": 1.5}
-		if _, err := w.c.Call(testCtx(t), "append.2.26.readings", nil, wamp.List{row}, nil, nil); err != nil {
+		if _, err := c.Call(worldtest.Ctx(t), "append.2.26.readings", nil, wamp.List{row}, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		var text strings.Builder
-		if err := w.p.WriteMetrics(&text); err != nil {
+		if err := p.WriteMetrics(&text); err != nil {
 			t.Fatal(err)
 		}
 		s := samples(text.String())

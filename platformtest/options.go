@@ -42,7 +42,7 @@ type settings struct {
 	console *Console
 
 	// fleetStore opens where the data backends keep their rows
-	// (fleetdb.go); nil: in the data folder, or in memory.
+	// (WithPostgres, postgres.go); nil: in the data folder, or in memory.
 	fleetStore func() (fleetdb.Store, error)
 
 	// memoryRows bounds the rows of the in-memory store

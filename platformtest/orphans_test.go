@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestOrphansKeptUntilRecordsKnownWhole: content no record names is
@@ -39,13 +40,13 @@ func TestOrphansKeptUntilRecordsKnownWhole(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, datadir.CommitsFile), append(slot, slot...), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	p := New(t, WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	p.Close()
 	if _, err := os.Stat(orphan); err != nil || !strings.Contains(logs.String(), "content no record names kept") {
 		t.Fatalf("first start: the orphan %v; log:\n%s", err, logs)
 	}
-	logs = &syncBuffer{}
+	logs = &worldtest.SyncBuffer{}
 	p = New(t, WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	p.Close()
 	if _, err := os.Stat(orphan); err == nil || !strings.Contains(logs.String(), "blobs=1") {

@@ -25,6 +25,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/testhooks"
 )
 
 // Platform is an in-memory IronFlock platform: a WAMP router with the
@@ -174,7 +175,7 @@ func (p *Platform) Clock() *Clock { return p.clock }
 // idempotent.
 func (p *Platform) Close() {
 	p.closing.Do(func() {
-		if auditOnClose && p.tb != nil {
+		if testhooks.AuditOnClose && p.tb != nil {
 			if err := p.reg.Audit(); err != nil {
 				p.tb.Errorf("platformtest: %v", err)
 			}
@@ -187,11 +188,6 @@ func (p *Platform) Close() {
 		p.log.Info("platform closed")
 	})
 }
-
-// auditOnClose makes Close of a platform made by New check that the
-// registry kept every change it made (registry.Audit); this package's
-// tests set it.
-var auditOnClose = false
 
 // reconcile brings the router's realms in line with the provisioned ones
 // (an install may have created a realm).

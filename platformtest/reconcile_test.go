@@ -12,6 +12,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // reconcileSeed is a configuration in the shape flockd reads. Its
@@ -80,9 +81,9 @@ func editedSeed(t *testing.T, src string, edits ...string) *Seed {
 
 // dataPlatform starts a platform on the data folder dir that logs to the
 // returned buffer.
-func dataPlatform(t *testing.T, dir string) (*Platform, *syncBuffer) {
+func dataPlatform(t *testing.T, dir string) (*Platform, *worldtest.SyncBuffer) {
 	t.Helper()
-	logs := &syncBuffer{}
+	logs := &worldtest.SyncBuffer{}
 	p := New(t, WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(logs, nil))))
 	return p, logs
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestForceReregisterTakeover: a second session of the same device
@@ -24,58 +25,58 @@ func TestForceReregisterTakeover(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture(t)
 			proc := wamp.URI(wire.DeviceFunction(2, 42, 26, "DEV", "fn"))
-			old := joinInstallation(t, f.p, f.in1, json)
-			req := old.newReq()
-			first, ok := old.answer(req, &wamp.Register{Request: req, Procedure: proc, Options: wamp.Dict{}}).msg.(*wamp.Registered)
+			old := worldtest.JoinInstallation(t, f.p, f.in1, json)
+			req := old.NewReq()
+			first, ok := old.Answer(req, &wamp.Register{Request: req, Procedure: proc, Options: wamp.Dict{}}).Msg.(*wamp.Registered)
 			if !ok {
 				t.Fatal("first registration failed")
 			}
 
 			// Without force_reregister the procedure is taken.
-			other := dialWire(t, f.p, false)
-			other.mustJoin(f.in1.Realm(), f.d1.Serial(), f.d1.Serial())
-			req = other.newReq()
-			if got := errorURI(other.answer(req, &wamp.Register{Request: req, Procedure: proc, Options: wamp.Dict{}}).msg); got != wire.ErrProcedureExists {
+			other := worldtest.DialWire(t, f.p, false)
+			other.MustJoin(f.in1.Realm(), f.d1.Serial(), f.d1.Serial())
+			req = other.NewReq()
+			if got := worldtest.ErrorURI(other.Answer(req, &wamp.Register{Request: req, Procedure: proc, Options: wamp.Dict{}}).Msg); got != wire.ErrProcedureExists {
 				t.Fatalf("plain re-register: %q, want %s", got, wire.ErrProcedureExists)
 			}
 
 			// Another device may not take it over.
-			intruder := joinInstallation(t, f.p, f.in2, false)
-			req = intruder.newReq()
+			intruder := worldtest.JoinInstallation(t, f.p, f.in2, false)
+			req = intruder.NewReq()
 			force := wamp.Dict{wire.OptForceReregister: true}
-			if got := errorURI(intruder.answer(req, &wamp.Register{Request: req, Procedure: proc, Options: force}).msg); got != wire.ErrNotAuthorized {
+			if got := worldtest.ErrorURI(intruder.Answer(req, &wamp.Register{Request: req, Procedure: proc, Options: force}).Msg); got != wire.ErrNotAuthorized {
 				t.Fatalf("foreign takeover: %q, want not_authorized", got)
 			}
 
-			req = other.newReq()
-			second, ok := other.answer(req, &wamp.Register{Request: req, Procedure: proc, Options: force}).msg.(*wamp.Registered)
+			req = other.NewReq()
+			second, ok := other.Answer(req, &wamp.Register{Request: req, Procedure: proc, Options: force}).Msg.(*wamp.Registered)
 			if !ok {
 				t.Fatal("takeover registration failed")
 			}
 
-			got := old.next()
+			got := old.Next()
 			want := []any{int64(wamp.UNREGISTERED), int64(0), map[string]any{"registration": int64(first.Registration)}}
-			if diff := cmp.Diff(want, normalizeRaw(got.raw)); diff != "" {
+			if diff := cmp.Diff(want, normalizeRaw(got.Raw)); diff != "" {
 				t.Fatalf("old owner got (-want +got):\n%s", diff)
 			}
 			// Nothing else reached the old owner: its next answer is the
 			// one to its own next request.
-			req = old.newReq()
-			old.send(&wamp.Call{Request: req, Procedure: wire.SessionGetProc, Options: wamp.Dict{}, Arguments: wamp.List{1}})
-			if f := old.next(); requestOf(f.msg) != req {
-				t.Fatalf("old owner got %s %+v before its call's answer", f.msg.MessageType(), f.msg)
+			req = old.NewReq()
+			old.Send(&wamp.Call{Request: req, Procedure: wire.SessionGetProc, Options: wamp.Dict{}, Arguments: wamp.List{1}})
+			if f := old.Next(); worldtest.RequestOf(f.Msg) != req {
+				t.Fatalf("old owner got %s %+v before its call's answer", f.Msg.MessageType(), f.Msg)
 			}
 
 			// Calls reach the new owner.
-			caller := joinInstallation(t, f.p, f.in2, false)
-			req = caller.newReq()
-			caller.send(&wamp.Call{Request: req, Procedure: proc, Options: wamp.Dict{}})
-			inv, ok := other.next().msg.(*wamp.Invocation)
+			caller := worldtest.JoinInstallation(t, f.p, f.in2, false)
+			req = caller.NewReq()
+			caller.Send(&wamp.Call{Request: req, Procedure: proc, Options: wamp.Dict{}})
+			inv, ok := other.Next().Msg.(*wamp.Invocation)
 			if !ok || inv.Registration != second.Registration {
 				t.Fatalf("new owner got %+v, want an invocation of %d", inv, second.Registration)
 			}
-			other.send(&wamp.Yield{Request: inv.Request, Options: wamp.Dict{}, Arguments: wamp.List{"new"}})
-			res, ok := caller.next().msg.(*wamp.Result)
+			other.Send(&wamp.Yield{Request: inv.Request, Options: wamp.Dict{}, Arguments: wamp.List{"new"}})
+			res, ok := caller.Next().Msg.(*wamp.Result)
 			if !ok || len(res.Arguments) != 1 || res.Arguments[0] != "new" {
 				t.Fatalf("caller got %+v", res)
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 const filesSeed = `
@@ -49,8 +50,8 @@ func TestSeedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i, quota := range []int64{5000, 0} {
-		f := &filesFixture{p: p, in: res.Installations[i], c: connect(t, p, res.Installations[i], serialize.MSGPACK)}
-		cat := f.ok(t, wire.FilesNamespaces, nil)
+		f := worldtest.FilesClient{C: worldtest.Connect(t, p, res.Installations[i], serialize.MSGPACK)}
+		cat := f.OK(t, wire.FilesNamespaces, nil)
 		if cat["inline_max_bytes"] != int64(1024) || cat["presign_available"] != false || cat["quota_bytes"] != quota {
 			t.Errorf("%s: catalog %v", res.Installations[i].Realm(), cat)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -95,7 +96,7 @@ func TestApplySeed(t *testing.T) {
 	if !strings.Contains(ai, "assistant:") {
 		t.Errorf("ai template %q", ai)
 	}
-	connect(t, p, res.Installations[2], client.MSGPACK)
+	worldtest.Connect(t, p, res.Installations[2], client.MSGPACK)
 
 	// Applying again conflicts with what is there.
 	if _, err := p.Apply(&Seed{Projects: []SeedProject{{Name: "demo"}}}); err == nil || !strings.Contains(err.Error(), "exists") {

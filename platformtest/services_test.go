@@ -11,6 +11,7 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // echoService registers test.echo, answering the realm and the caller's
@@ -49,8 +50,8 @@ func TestServicesFollowRealms(t *testing.T) {
 
 	echo := func(in *Installation) {
 		t.Helper()
-		c := connect(t, f.p, in, client.MSGPACK)
-		res, err := c.Call(testCtx(t), "test.echo", nil, nil, nil, nil)
+		c := worldtest.Connect(t, f.p, in, client.MSGPACK)
+		res, err := c.Call(worldtest.Ctx(t), "test.echo", nil, nil, nil, nil)
 		if err != nil {
 			t.Fatalf("call on %s: %v", in.Realm(), err)
 		}
@@ -70,7 +71,7 @@ func TestServicesFollowRealms(t *testing.T) {
 	}
 	echo(f.in2)
 
-	c := connect(t, f.p, f.in2, client.JSON)
+	c := worldtest.Connect(t, f.p, f.in2, client.JSON)
 	if err := c.Publish("test.events", nil, wamp.List{"hi"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestServicesFollowRealms(t *testing.T) {
 		if e.Details["publisher_authid"] != f.d2.Serial() || e.Details["publisher_authrole"] != wire.RoleApp {
 			t.Errorf("service saw event details %v", e.Details)
 		}
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatal("service got no event")
 	}
 }
@@ -88,13 +89,13 @@ func TestServicesFollowRealms(t *testing.T) {
 // an exact one does not; every network subscriber gets details of its own.
 func TestPatternEventDetails(t *testing.T) {
 	f := newFixture(t)
-	var subs []*wireClient
+	var subs []*worldtest.WireClient
 	for i, match := range []string{"prefix", "", "wildcard"} {
 		in := f.in1
 		if i%2 == 1 {
 			in = f.in2
 		}
-		c := joinInstallation(t, f.p, in, i == 2)
+		c := worldtest.JoinInstallation(t, f.p, in, i == 2)
 		topic := "my.topic"
 		switch match {
 		case "prefix":
@@ -102,24 +103,24 @@ func TestPatternEventDetails(t *testing.T) {
 		case "wildcard":
 			topic = "my."
 		}
-		req := c.newReq()
+		req := c.NewReq()
 		opts := wamp.Dict{}
 		if match != "" {
 			opts[wire.OptMatch] = match
 		}
-		if msg := c.answer(req, &wamp.Subscribe{Request: req, Topic: wamp.URI(topic), Options: opts}).msg; msg.MessageType() != wamp.SUBSCRIBED {
+		if msg := c.Answer(req, &wamp.Subscribe{Request: req, Topic: wamp.URI(topic), Options: opts}).Msg; msg.MessageType() != wamp.SUBSCRIBED {
 			t.Fatalf("subscribe %s: %v", match, msg)
 		}
 		subs = append(subs, c)
 	}
-	pub := connect(t, f.p, f.in2, client.MSGPACK)
+	pub := worldtest.Connect(t, f.p, f.in2, client.MSGPACK)
 	if err := pub.Publish("my.topic", wamp.Dict{wire.OptAcknowledge: true}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	for i, c := range subs {
 		var e *wamp.Event
 		for e == nil {
-			e, _ = c.next().msg.(*wamp.Event)
+			e, _ = c.Next().Msg.(*wamp.Event)
 		}
 		_, hasTopic := e.Details["topic"]
 		if hasTopic != (i != 1) {
@@ -170,7 +171,7 @@ func TestServicePublishesWhileRealmEnds(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	c := connect(t, p, in, client.MSGPACK)
+	c := worldtest.Connect(t, p, in, client.MSGPACK)
 	if err := c.Publish("test.relay", wamp.Dict{wire.OptAcknowledge: true}, nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestServicePublishesWhileRealmEnds(t *testing.T) {
 	for id := wamp.ID(0); id != h.Session.ID(); {
 		select {
 		case id = <-left:
-		case <-testCtx(t).Done():
+		case <-worldtest.Ctx(t).Done():
 			t.Fatal("the platform's session did not leave the realm")
 		}
 	}
@@ -194,7 +195,7 @@ func TestServicePublishesWhileRealmEnds(t *testing.T) {
 	close(release) // the handler publishes now, after its session's goodbye
 	select {
 	case <-closed:
-	case <-testCtx(t).Done():
+	case <-worldtest.Ctx(t).Done():
 		t.Fatal("Close does not return while a service's event handler publishes")
 	}
 	if err := <-published; !errors.Is(err, realm.ErrEnded) {

@@ -14,6 +14,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // TestBurstNoEventDropped publishes 20 000 events in one go to a JSON and
@@ -51,10 +52,10 @@ func TestBurstNoEventDropped(t *testing.T) {
 		return ct
 	}
 	counters := map[string]*counter{
-		"json":    subscribe(connect(t, f.p, f.in2, client.JSON)),
-		"msgpack": subscribe(connect(t, f.p, f.in2, client.MSGPACK)),
+		"json":    subscribe(worldtest.Connect(t, f.p, f.in2, client.JSON)),
+		"msgpack": subscribe(worldtest.Connect(t, f.p, f.in2, client.MSGPACK)),
 	}
-	pub := connect(t, f.p, f.in1, client.MSGPACK)
+	pub := worldtest.Connect(t, f.p, f.in1, client.MSGPACK)
 	for i := range n {
 		if err := pub.Publish("burst.topic", nil, wamp.List{i, "payload"}, nil); err != nil {
 			t.Fatalf("publish %d: %v", i, err)
@@ -90,25 +91,25 @@ func TestBinaryAcrossSerializers(t *testing.T) {
 	data := []byte{0, 1, 2, 0xfe, 0xff}
 	jsonForm := "\x00" + base64.StdEncoding.EncodeToString(data)
 
-	jsonSide := joinInstallation(t, f.p, f.in1, true)
-	msgpackSide := joinInstallation(t, f.p, f.in2, false)
-	for _, c := range []*wireClient{jsonSide, msgpackSide} {
-		req := c.newReq()
-		if msg := c.answer(req, &wamp.Subscribe{Request: req, Topic: "bin.topic", Options: wamp.Dict{}}).msg; msg.MessageType() != wamp.SUBSCRIBED {
+	jsonSide := worldtest.JoinInstallation(t, f.p, f.in1, true)
+	msgpackSide := worldtest.JoinInstallation(t, f.p, f.in2, false)
+	for _, c := range []*worldtest.WireClient{jsonSide, msgpackSide} {
+		req := c.NewReq()
+		if msg := c.Answer(req, &wamp.Subscribe{Request: req, Topic: "bin.topic", Options: wamp.Dict{}}).Msg; msg.MessageType() != wamp.SUBSCRIBED {
 			t.Fatalf("subscribe: %+v", msg)
 		}
 	}
-	event := func(c *wireClient) *wamp.Event {
+	event := func(c *worldtest.WireClient) *wamp.Event {
 		t.Helper()
 		for {
-			if e, ok := c.next().msg.(*wamp.Event); ok {
+			if e, ok := c.Next().Msg.(*wamp.Event); ok {
 				return e
 			}
 		}
 	}
 
 	// msgpack publisher → JSON subscriber.
-	msgpackSide.send(&wamp.Publish{Request: msgpackSide.newReq(), Topic: "bin.topic", Options: wamp.Dict{},
+	msgpackSide.Send(&wamp.Publish{Request: msgpackSide.NewReq(), Topic: "bin.topic", Options: wamp.Dict{},
 		Arguments: wamp.List{data}, ArgumentsKw: wamp.Dict{"nested": map[string]any{"b": data}}})
 	e := event(jsonSide)
 	if diff := cmp.Diff([]any{jsonForm}, []any(e.Arguments)); diff != "" {
@@ -119,7 +120,7 @@ func TestBinaryAcrossSerializers(t *testing.T) {
 	}
 
 	// JSON publisher → msgpack subscriber.
-	jsonSide.send(&wamp.Publish{Request: jsonSide.newReq(), Topic: "bin.topic", Options: wamp.Dict{},
+	jsonSide.Send(&wamp.Publish{Request: jsonSide.NewReq(), Topic: "bin.topic", Options: wamp.Dict{},
 		Arguments: wamp.List{jsonForm, "plain"}})
 	e = event(msgpackSide)
 	if diff := cmp.Diff([]any{data, "plain"}, []any(e.Arguments)); diff != "" {
@@ -147,16 +148,16 @@ func TestBinaryAcrossSerializers(t *testing.T) {
 // maps and lists are plain, and every kind of message is recorded.
 func TestRecordingNormalised(t *testing.T) {
 	f := newFixture(t)
-	c := joinInstallation(t, f.p, f.in1, true)
-	req := c.newReq()
-	c.answer(req, &wamp.Call{Request: req, Procedure: "history.transformed.t", Options: wamp.Dict{"timeout": 1000},
+	c := worldtest.JoinInstallation(t, f.p, f.in1, true)
+	req := c.NewReq()
+	c.Answer(req, &wamp.Call{Request: req, Procedure: "history.transformed.t", Options: wamp.Dict{"timeout": 1000},
 		Arguments: wamp.List{map[string]any{"limit": 10, "ratio": 2.0, "cols": []any{"a"}}}})
-	req = c.newReq()
-	c.answer(req, &wamp.Subscribe{Request: req, Topic: "transformed.t", Options: wamp.Dict{}})
-	req = c.newReq()
-	c.answer(req, &wamp.Register{Request: req, Procedure: "2.42.26.DEV.fn", Options: wamp.Dict{"force_reregister": true}})
-	req = c.newReq()
-	c.answer(req, &wamp.Publish{Request: req, Topic: "2.26.t", Options: wamp.Dict{"acknowledge": true},
+	req = c.NewReq()
+	c.Answer(req, &wamp.Subscribe{Request: req, Topic: "transformed.t", Options: wamp.Dict{}})
+	req = c.NewReq()
+	c.Answer(req, &wamp.Register{Request: req, Procedure: "2.42.26.DEV.fn", Options: wamp.Dict{"force_reregister": true}})
+	req = c.NewReq()
+	c.Answer(req, &wamp.Publish{Request: req, Topic: "2.26.t", Options: wamp.Dict{"acknowledge": true},
 		Arguments: wamp.List{map[string]any{"tsp": "2026-01-01T00:00:00Z", "v": 1.5}}, ArgumentsKw: wamp.Dict{"DEVICE_KEY": "42"}})
 
 	got := f.p.Recorded()
