@@ -53,6 +53,14 @@ func (s *sim) join(ctx context.Context, d *device) {
 		s.meter().fail("join", err)
 		return
 	}
+	if topic := s.sc.Device.Subscribe; topic != "" {
+		_, err := d.c.Subscribe(ctx, topic, func(context.Context, *client.Event) { s.meter().events.Add(1) })
+		if err != nil {
+			s.meter().fail("subscribe "+topic, err)
+			_ = d.c.Stop(context.Background())
+			return
+		}
+	}
 	if sv := s.sc.Device.Serve; sv != nil {
 		_, err := d.c.RegisterDeviceFunction(ctx, sv.Function, func(_ context.Context, inv *client.Invocation) (any, error) {
 			s.meter().served.Add(1)

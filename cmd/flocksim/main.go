@@ -12,6 +12,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -71,13 +72,15 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 
 // sim is a run.
 type sim struct {
-	ctx     context.Context
-	sc      *scenario
-	devs    []*device
-	gens    map[string]generator
-	flockd  *flockdProc
-	base    memSample
-	started time.Time
+	ctx    context.Context
+	sc     *scenario
+	devs   []*device
+	gens   map[string]generator
+	flockd *flockdProc
+	base   memSample
+	// flockdBase is flockd's resident memory before the first join.
+	flockdBase int64
+	started    time.Time
 
 	appends       atomic.Int64 // acknowledged in the whole run
 	cur           atomic.Pointer[meter]
@@ -133,6 +136,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "flocksim: %d devices (shard %d/%d of %d)\n", len(all), sh.i, sh.n, sc.Fleet.Devices)
 	s.base = sampleMemory()
+	if s.flockd != nil {
+		s.flockdBase, _ = rssOf(strconv.Itoa(s.flockd.pid()))
+	}
 	for i, info := range all {
 		var ip []byte
 		if len(sources) > 0 {
@@ -156,7 +162,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		go s.live(lctx, stderr, o.live)
 	}
 	sum := summary{Version: ver.String(version), Scenario: o.scenario, Started: s.started, Shard: fmt.Sprintf("%d/%d", sh.i, sh.n),
-		Devices: len(s.devs), Flockd: s.flockd != nil}
+		Devices: len(s.devs), Flockd: s.flockd != nil, FlockdBaseRSS: s.flockdBase}
 	for _, ip := range sources {
 		sum.Sources = append(sum.Sources, ip.String())
 	}

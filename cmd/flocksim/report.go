@@ -40,6 +40,7 @@ type stageReport struct {
 	Rate    float64      `json:"rate"`
 	Appends int64        `json:"appends"`
 	Served  int64        `json:"served"`
+	Events  int64        `json:"events"`
 	Failed  int64        `json:"failed"`
 	Skipped int64        `json:"skipped"`
 	Latency latency      `json:"latency"`
@@ -63,12 +64,14 @@ func latencyOf(h *histogram) latency {
 // stage's end, after a garbage collection, and per joined device: the
 // growth since before the first client was made, over the devices joined.
 type memory struct {
-	RSSBytes         int64 `json:"rss_bytes"`
-	HeapBytes        int64 `json:"heap_bytes"`
-	Goroutines       int   `json:"goroutines"`
-	RSSPerDevice     int64 `json:"rss_per_device"`
-	HeapPerDevice    int64 `json:"heap_per_device"`
-	FlockdRSSBytes   int64 `json:"flockd_rss_bytes,omitempty"`
+	RSSBytes       int64 `json:"rss_bytes"`
+	HeapBytes      int64 `json:"heap_bytes"`
+	Goroutines     int   `json:"goroutines"`
+	RSSPerDevice   int64 `json:"rss_per_device"`
+	HeapPerDevice  int64 `json:"heap_per_device"`
+	FlockdRSSBytes int64 `json:"flockd_rss_bytes,omitempty"`
+	// FlockdPerSession is flockd's growth since it served, before the
+	// first join, over the devices joined.
 	FlockdPerSession int64 `json:"flockd_rss_per_session,omitempty"`
 }
 
@@ -109,7 +112,7 @@ func (s *sim) fill(r *stageReport, m *meter, ended time.Time) {
 		jl := latencyOf(&m.joinLat)
 		r.JoinLatency = &jl
 	}
-	r.Acked, r.Appends, r.Served = m.acked.Load(), m.appends.Load(), m.served.Load()
+	r.Acked, r.Appends, r.Served, r.Events = m.acked.Load(), m.appends.Load(), m.served.Load(), m.events.Load()
 	r.Failed, r.Skipped = m.failed.Load(), m.skipped.Load()
 	r.Rate = float64(r.Acked) / secs
 	r.Latency = latencyOf(&m.lat)
@@ -124,7 +127,7 @@ func (s *sim) fill(r *stageReport, m *meter, ended time.Time) {
 		if rss, err := rssOf(strconv.Itoa(s.flockd.pid())); err == nil {
 			r.Memory.FlockdRSSBytes = rss
 			if r.Joined > 0 {
-				r.Memory.FlockdPerSession = rss / int64(r.Joined)
+				r.Memory.FlockdPerSession = (rss - s.flockdBase) / int64(r.Joined)
 			}
 		}
 	}
@@ -181,6 +184,9 @@ type summary struct {
 	Sources  []string  `json:"sources,omitempty"`
 	Devices  int       `json:"devices"`
 	Flockd   bool      `json:"flockd_started"`
+	// FlockdBaseRSS is flockd's resident memory once it served, before
+	// the first join.
+	FlockdBaseRSS int64 `json:"flockd_base_rss_bytes,omitempty"`
 	// Appends counts every append acknowledged in the run.
 	Appends int64         `json:"appends"`
 	Stages  []stageReport `json:"stages"`

@@ -78,10 +78,13 @@ type createSpec struct {
 
 // deviceSpec is what every device does once joined.
 type deviceSpec struct {
-	Append  *appendSpec  `yaml:"append"`
-	Publish *publishSpec `yaml:"publish"`
-	Serve   *serveSpec   `yaml:"serve"`
-	Call    *callSpec    `yaml:"call"`
+	// Subscribe subscribes every device to a topic once joined (events
+	// are counted as served).
+	Subscribe string       `yaml:"subscribe"`
+	Append    *appendSpec  `yaml:"append"`
+	Publish   *publishSpec `yaml:"publish"`
+	Serve     *serveSpec   `yaml:"serve"`
+	Call      *callSpec    `yaml:"call"`
 }
 
 // appendSpec appends a row to a table on a schedule.

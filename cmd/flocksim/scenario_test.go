@@ -142,3 +142,14 @@ func TestFlockdConfig(t *testing.T) {
 		}
 	}
 }
+
+// TestExampleScenario: the example the docs show is a valid scenario.
+func TestExampleScenario(t *testing.T) {
+	sc, err := readScenario("example.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Flockd == nil || sc.Fleet.Devices != 1000 || len(sc.Stages) != 5 || !sc.Verify {
+		t.Errorf("example: %+v", sc)
+	}
+}

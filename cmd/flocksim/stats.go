@@ -91,6 +91,7 @@ type meter struct {
 	acked   atomic.Int64 // operations acknowledged (appends, publications, calls)
 	appends atomic.Int64 // appends acknowledged
 	served  atomic.Int64 // invocations answered
+	events  atomic.Int64 // events received on device.subscribe's topic
 	joins   atomic.Int64 // sessions joined (first joins and rejoins)
 	failed  atomic.Int64
 	skipped atomic.Int64 // operations not made: the device's previous one was still waiting
