@@ -54,23 +54,25 @@ func (s *sim) join(ctx context.Context, d *device) {
 		return
 	}
 	if topic := s.sc.Device.Subscribe; topic != "" {
-		_, err := d.c.Subscribe(ctx, topic, func(context.Context, *client.Event) { s.meter().events.Add(1) })
-		if err != nil {
-			s.meter().fail("subscribe "+topic, err)
+		if !s.retry(ctx, "subscribe "+topic, func() error {
+			_, err := d.c.Subscribe(ctx, topic, func(context.Context, *client.Event) { s.meter().events.Add(1) })
+			return err
+		}) {
 			_ = d.c.Stop(context.Background())
 			return
 		}
 	}
 	if sv := s.sc.Device.Serve; sv != nil {
-		_, err := d.c.RegisterDeviceFunction(ctx, sv.Function, func(_ context.Context, inv *client.Invocation) (any, error) {
-			s.meter().served.Add(1)
-			if len(inv.Args) > 0 {
-				return inv.Args[0], nil
-			}
-			return nil, nil
-		})
-		if err != nil {
-			s.meter().fail("register "+sv.Function, err)
+		if !s.retry(ctx, "register "+sv.Function, func() error {
+			_, err := d.c.RegisterDeviceFunction(ctx, sv.Function, func(_ context.Context, inv *client.Invocation) (any, error) {
+				s.meter().served.Add(1)
+				if len(inv.Args) > 0 {
+					return inv.Args[0], nil
+				}
+				return nil, nil
+			})
+			return err
+		}) {
 			_ = d.c.Stop(context.Background())
 			return
 		}
@@ -79,6 +81,28 @@ func (s *sim) join(ctx context.Context, d *device) {
 	m.joins.Add(1)
 	m.joinLat.add(time.Since(start))
 	d.joined.Store(true)
+}
+
+// retryEvery is the pause before a device tries a failed subscription or
+// registration again.
+const retryEvery = time.Second
+
+// retry calls fn until it succeeds or ctx ends, counting each failure as
+// op's; it reports whether fn succeeded. A device app whose subscription
+// times out on a loaded router tries again; so does a simulated one.
+func (s *sim) retry(ctx context.Context, op string, fn func() error) bool {
+	for {
+		err := fn()
+		if err == nil {
+			return true
+		}
+		s.meter().fail(op, err)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(retryEvery):
+		}
+	}
 }
 
 // appendRow appends d's next row.
