@@ -19,7 +19,6 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,11 +59,7 @@ stages:
 // devices), and checks the counts: every device joined, every device back
 // after the storm, every acknowledged row stored exactly once.
 func TestCIScenario(t *testing.T) {
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "flockd")
-	if out, err := exec.Command("go", "build", "-o", bin, flockdPackage).CombinedOutput(); err != nil {
-		t.Fatalf("build flockd: %v\n%s", err, out)
-	}
+	bin := builtFlockd(t)
 	t.Run("data", func(t *testing.T) {
 		runCIScenario(t, bin, 2000, "-no-record, -data, "+filepath.Join(t.TempDir(), "data"))
 	})

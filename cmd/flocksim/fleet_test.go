@@ -7,8 +7,8 @@ import (
 	"io"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -39,10 +39,7 @@ stages:
 // and each device dialed from its address.
 func TestEnvFileShardSourcesDrop(t *testing.T) {
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "flockd")
-	if out, err := exec.Command("go", "build", "-o", bin, flockdPackage).CombinedOutput(); err != nil {
-		t.Fatalf("build flockd: %v\n%s", err, out)
-	}
+	bin := builtFlockd(t)
 	tmpl := defaultTemplate + "        - {id: source, name: Source, dataType: string}\n"
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -123,4 +120,98 @@ func netListen(t *testing.T) (net.Listener, error) {
 		t.Cleanup(func() { l.Close() })
 	}
 	return l, err
+}
+
+// createConfig is a flockd with the app, one device of its own and an
+// admin of the project.
+const createConfig = `projects:
+  - name: sim
+    swarm_key: 1
+    devices: [{name: seed}]
+apps:
+  - name: sim
+    app_key: 1
+    data_template: |
+      data:
+        tables:
+          - tablename: samples
+            columns:
+              - {id: tsp, name: Timestamp, dataType: timestamp}
+              - {id: seq, name: Sequence, dataType: numeric}
+users:
+  - {name: alice, token: alice-token, projects: {sim: admin}}
+`
+
+// createScenario makes 6 devices through the REST API.
+const createScenario = `fleet:
+  devices: 6
+  create: {url: %s, token: alice-token, swarm_key: 1, app_key: 1}
+device:
+  append: {table: samples, every: 300ms, values: {tsp: now, seq: seq}}
+verify: true
+stages:
+  - {ramp: 50, timeout: 2m}
+  - {hold: 1s}
+`
+
+// TestCreateFleet: fleet.create makes the shard's devices through the REST
+// API and installs the app; a second run finds them again by name, makes
+// the others, and reads back only its own rows.
+func TestCreateFleet(t *testing.T) {
+	bin := builtFlockd(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "flockd.yml")
+	if err := os.WriteFile(cfg, []byte(createConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	port, err := freePort()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &flockdProc{bin: bin, dir: dir, env: filepath.Join(dir, "env.json"), log: &tailBuffer{max: 16 << 10},
+		args: []string{"-memory", "-no-record", "-listen", "127.0.0.1:" + strconv.Itoa(port), "-config", cfg, "-env-file", filepath.Join(dir, "env.json")}}
+	env, err := p.start(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.stop()
+	sc := filepath.Join(dir, "scenario.yml")
+	if err := os.WriteFile(sc, []byte(fmt.Sprintf(createScenario, env.HTTPURL)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		shard   string
+		devices int
+	}{{"1/2", 3}, {"", 6}} {
+		var out, stderr strings.Builder
+		args := []string{"-scenario", sc, "-live", "0"}
+		if tc.shard != "" {
+			args = append(args, "-shard", tc.shard)
+		}
+		err := run(ctx, args, &out, &stderr)
+		t.Log(stderr.String())
+		if err != nil {
+			t.Fatalf("shard %q: %v", tc.shard, err)
+		}
+		var sum summary
+		if err := json.Unmarshal([]byte(out.String()), &sum); err != nil {
+			t.Fatal(err)
+		}
+		if v := sum.Verify; sum.Devices != tc.devices || v == nil || v.Acked == 0 || v.Acked != sum.Appends || !v.ok() || v.Stored != v.Acked+v.Unacked {
+			t.Errorf("shard %q: %d devices, read-back %+v of %d appends", tc.shard, sum.Devices, sum.Verify, sum.Appends)
+		}
+	}
+	var devices []restDevice
+	if err := restDo(ctx, "alice-token", "GET", env.HTTPURL+"/v1/platform/devices", nil, &devices); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, d := range devices {
+		names = append(names, d.Name)
+	}
+	if got := strings.Join(names, ","); got != "seed,sim-00001,sim-00003,sim-00005,sim-00002,sim-00004,sim-00006" {
+		t.Errorf("devices after the two runs: %s", got)
+	}
 }

@@ -64,7 +64,10 @@ func (s *sim) verify(ctx context.Context) (*verifyReport, error) {
 	if g, ok := s.gens["tsp"]; ok && g.kind == "now" {
 		// Every row of the run has a tsp within it: read them by time
 		// windows, each split until it holds fewer rows than a page.
-		err = readWindow(ctx, c, a.Table, seqCol, s.started.Add(-time.Minute), time.Now().Add(time.Minute), func(key int, seq int64) {
+		// The devices' clock is this process's: every row of the run has
+		// a tsp from its start on (stored to the millisecond at least).
+		from := s.started.Truncate(time.Millisecond)
+		err = readWindow(ctx, c, a.Table, seqCol, from, time.Now().Add(time.Minute), func(key int, seq int64) {
 			if d := byKey[key]; d != nil {
 				stored[d][seq]++
 			}
