@@ -177,7 +177,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			break
 		}
 		if r.Missing > 0 {
-			runErr = fmt.Errorf("stage %s: %d of %d devices not joined within %s (failures: %v)", r.Name, r.Missing, r.Devices, st.Timeout, r.Errors)
+			runErr = fmt.Errorf("stage %s: %d of %d devices not joined within %s (the most frequent failures: %v)", r.Name, r.Missing, r.Devices, st.Timeout, r.Errors[:min(len(r.Errors), 5)])
 			break
 		}
 	}

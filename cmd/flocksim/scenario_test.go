@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flockgo/ironflock/client"
 )
 
 func TestParseScenarioDefaults(t *testing.T) {
@@ -151,5 +155,23 @@ func TestExampleScenario(t *testing.T) {
 	}
 	if sc.Flockd == nil || sc.Fleet.Devices != 1000 || len(sc.Stages) != 5 || !sc.Verify {
 		t.Errorf("example: %+v", sc)
+	}
+}
+
+// TestErrorKind: failures count under the WAMP URI or the SDK's reason,
+// never under a text that names the device.
+func TestErrorKind(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&client.OpError{Op: "Call", URI: "1.7.1.DEV.echo", Err: &client.WampError{URI: "wamp.error.no_such_procedure"}}, "wamp.error.no_such_procedure"},
+		{&client.OpError{Op: "Publish", URI: "t", Err: client.ErrOutcomeUnknown}, "outcome unknown"},
+		{fmt.Errorf("ironflock: Start %q: %w (last attempt: 503)", "realm-1-1-dev", context.Canceled), "context canceled"},
+		{&client.OpError{Op: "RegisterDeviceFunction", URI: "1.9.1.DEV.echo", Err: errors.New("refused")}, "refused"},
+	} {
+		if got := errorKind(tc.err); got != tc.want {
+			t.Errorf("errorKind(%v) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }

@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"math/bits"
 	"sort"
@@ -145,6 +146,18 @@ func errorKind(err error) string {
 		if errors.Is(err, k.err) {
 			return k.name
 		}
+	}
+	switch {
+	case errors.Is(err, context.Canceled):
+		return "context canceled"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "deadline exceeded"
+	}
+	// The reason without the operation's URI, so that the failures of
+	// thousands of devices count under one key.
+	var oe *client.OpError
+	if errors.As(err, &oe) {
+		return oe.Err.Error()
 	}
 	return err.Error()
 }
