@@ -65,10 +65,13 @@ func (s *sim) verify(ctx context.Context) (*verifyReport, error) {
 		// Every row of the run has a tsp within it: read them by time
 		// windows, each split until it holds fewer rows than a page.
 		// The devices' clock is this process's: every row of the run has
-		// a tsp from its start on (stored to the millisecond at least).
-		from := s.started.Truncate(time.Millisecond)
-		err = readWindow(ctx, c, a.Table, seqCol, from, time.Now().Add(time.Minute), func(key int, seq int64) {
-			if d := byKey[key]; d != nil {
+		// a tsp from its start on. The platform takes a time range's
+		// bounds in whole seconds, so rows before the start (an earlier
+		// run's, in the same second) are left out here.
+		start := s.started.Truncate(time.Millisecond)
+		from, to := s.started.Truncate(time.Second), time.Now().Add(time.Minute).Truncate(time.Second)
+		err = readWindow(ctx, c, a.Table, seqCol, from, to, func(key int, seq int64, tsp time.Time) {
+			if d := byKey[key]; d != nil && !tsp.Before(start) {
 				stored[d][seq]++
 			}
 		})
@@ -141,18 +144,19 @@ func (v *verifyReport) add(d *device, stored map[int64]int, err error) {
 // readPage is the most rows one query returns.
 const readPage = 10000
 
-// readWindow reads the seq column and device key of every row of table
-// with a tsp in [from, to), splitting the window in two while a query
-// fills a page, and gives each row to fn.
-func readWindow(ctx context.Context, c *client.Client, table, seqCol string, from, to time.Time, fn func(key int, seq int64)) error {
+// readWindow reads the seq column, device key and tsp of every row of
+// table with a tsp in [from, to) (whole seconds: the platform's bounds),
+// splitting the window at a whole second while a query fills a page, and
+// gives each row to fn.
+func readWindow(ctx context.Context, c *client.Client, table, seqCol string, from, to time.Time, fn func(key int, seq int64, tsp time.Time)) error {
 	rows, err := c.GetHistory(ctx, table, &client.Query{Limit: readPage, TimeRange: client.Between(from, to), Columns: []string{seqCol}})
 	if err != nil {
 		return err
 	}
 	if len(rows) == readPage {
-		mid := from.Add(to.Sub(from) / 2)
+		mid := from.Add((to.Sub(from) / 2).Truncate(time.Second))
 		if !mid.After(from) {
-			return fmt.Errorf("more than %d rows at %s", readPage, from.Format(time.RFC3339Nano))
+			return fmt.Errorf("%d rows or more within the second at %s: the read-back cannot page them", readPage, from.Format(time.RFC3339))
 		}
 		if err := readWindow(ctx, c, table, seqCol, from, mid, fn); err != nil {
 			return err
@@ -162,12 +166,25 @@ func readWindow(ctx context.Context, c *client.Client, table, seqCol string, fro
 	for _, r := range rows {
 		key, ok1 := asInt(r["device_key"])
 		n, ok2 := asInt(r[seqCol])
-		if !ok1 || !ok2 {
-			return fmt.Errorf("row %v: device_key and %s are not both numbers", r, seqCol)
+		tsp, ok3 := asTime(r["tsp"])
+		if !ok1 || !ok2 || !ok3 {
+			return fmt.Errorf("row %v: device_key and %s are not both numbers, or tsp is not a time", r, seqCol)
 		}
-		fn(int(key), n)
+		fn(int(key), n, tsp)
 	}
 	return nil
+}
+
+// asTime reads a row's tsp: a time, or its ISO 8601 text.
+func asTime(v any) (time.Time, bool) {
+	switch t := v.(type) {
+	case time.Time:
+		return t, true
+	case string:
+		p, err := time.Parse(time.RFC3339Nano, t)
+		return p, err == nil
+	}
+	return time.Time{}, false
 }
 
 // readSeqs reads the seq column of every row of device key in table and
