@@ -4,8 +4,10 @@
 package client
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
 	"strings"
@@ -91,6 +93,8 @@ type settings struct {
 	// hooks are the WithHooks hooks; tracer the WithTracePropagation seam.
 	hooks  hookSet
 	tracer TracePropagator
+	// dial is WithDialer's function; nil dials with a net.Dialer.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func defaultSettings() settings {

@@ -152,6 +152,7 @@ func (c *Client) connectOnce(ctx context.Context) (*engine.Session, restored, er
 		Logger:           c.log,
 		Counters:         &c.stats.wire,
 		OnPong:           c.obs.onPong(),
+		Dial:             c.set.dial,
 	})
 	c.obs.dialed(c.url, time.Since(dialStart), wampError(err))
 	if err != nil {

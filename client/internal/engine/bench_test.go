@@ -176,7 +176,7 @@ func (e *benchEnv) nexus(b *testing.B, inst benchInst) *nxclient.Client {
 func (e *benchEnv) floor(b *testing.B, inst benchInst) *websocket.Conn {
 	b.Helper()
 	cfg := e.config(inst)
-	l, err := dial(context.Background(), cfg.URL, false, cfg.HandshakeTimeout, cfg.ResponseTimeout, nil, true)
+	l, err := dial(context.Background(), cfg.URL, false, cfg.HandshakeTimeout, cfg.ResponseTimeout, nil, true, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -279,9 +279,13 @@ func (s *frameScanner) end() {
 // as gorilla would: the default config naming the host) for wss. It leaves
 // d alone for wss through a proxy, which gorilla dials itself: that link
 // has no frameConn and its reader is the session's goroutine alone. The
-// frameConn made is stored in *fc.
-func frameDialer(d *websocket.Dialer, u *url.URL, fc **frameConn) {
+// frameConn made is stored in *fc. netDial, when set, opens the TCP
+// connection instead of a net.Dialer.
+func frameDialer(d *websocket.Dialer, u *url.URL, fc **frameConn, netDial func(context.Context, string, string) (net.Conn, error)) {
 	var nd net.Dialer
+	if netDial == nil {
+		netDial = nd.DialContext
+	}
 	wrap := func(c net.Conn) net.Conn {
 		*fc = &frameConn{Conn: c, buf: make([]byte, frameConnBuffer)}
 		return *fc
@@ -289,7 +293,7 @@ func frameDialer(d *websocket.Dialer, u *url.URL, fc **frameConn) {
 	switch u.Scheme {
 	case "ws":
 		d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := nd.DialContext(ctx, network, addr)
+			c, err := netDial(ctx, network, addr)
 			if err != nil {
 				return nil, err
 			}
@@ -306,9 +310,13 @@ func frameDialer(d *websocket.Dialer, u *url.URL, fc **frameConn) {
 			if err != nil {
 				return nil, err
 			}
-			td := tls.Dialer{NetDialer: &nd, Config: &tls.Config{ServerName: host}}
-			c, err := td.DialContext(ctx, network, addr)
+			raw, err := netDial(ctx, network, addr)
 			if err != nil {
+				return nil, err
+			}
+			c := tls.Client(raw, &tls.Config{ServerName: host})
+			if err := c.HandshakeContext(ctx); err != nil {
+				raw.Close()
 				return nil, err
 			}
 			return wrap(c), nil

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	neturl "net/url"
 	"sync"
@@ -72,7 +73,8 @@ const (
 // (wamp.2.json when json is set, else wamp.2.msgpack), and refuses a server
 // that answers without it (a nexus client would panic there). Unless plain
 // is set, a frameConn goes under the WebSocket where it can (frameDialer).
-func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock, plain bool) (*link, error) {
+// netDial, when set, opens the TCP connections (Config.Dial).
+func dial(ctx context.Context, url string, json bool, handshake, writeTimeout time.Duration, clk clock, plain bool, netDial func(context.Context, string, string) (net.Conn, error)) (*link, error) {
 	proto := protoMsgPack
 	if json {
 		proto = protoJSON
@@ -81,10 +83,11 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		Proxy:            http.ProxyFromEnvironment,
 		HandshakeTimeout: handshake,
 		Subprotocols:     []string{proto},
+		NetDialContext:   netDial,
 	}
 	var fc *frameConn
 	if u, err := neturl.Parse(url); err == nil && !plain {
-		frameDialer(&d, u, &fc)
+		frameDialer(&d, u, &fc, netDial)
 	}
 	conn, resp, err := d.DialContext(ctx, url, nil)
 	if resp != nil && resp.Body != nil {

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -53,6 +54,11 @@ type Config struct {
 	// OnPong, when set, gets the round trip of every keepalive ping the
 	// router answers, on the reader's goroutine: it must not block.
 	OnPong func(rtt time.Duration)
+	// Dial, when set, opens the TCP connection under the WebSocket instead
+	// of a net.Dialer (a chosen local address, a connection the owner
+	// tracks); TLS for wss is still done here, over the connection it
+	// returns.
+	Dial func(ctx context.Context, network, addr string) (net.Conn, error)
 
 	clock clock // keepalive's time; nil is the system clock (tests set it)
 	// plainConn dials without frameConn, as for wss through a proxy: the
@@ -204,7 +210,7 @@ func (req *request) reset() {
 // router refuses returns an *Error with the ABORT reason. ctx bounds the
 // dial and the join only.
 func Connect(ctx context.Context, cfg Config) (*Session, error) {
-	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock, cfg.plainConn)
+	l, err := dial(ctx, cfg.URL, cfg.JSON, cfg.HandshakeTimeout, cfg.ResponseTimeout, cfg.clock, cfg.plainConn, cfg.Dial)
 	if err != nil {
 		return nil, err
 	}
