@@ -142,7 +142,9 @@ func (s *State) CreateDevices(pr *Project, specs []NewDevice) ([]*Device, error)
 }
 
 // DeleteDevice removes d: its installations, its group memberships and
-// the device. Joined sessions stay, as after an uninstall.
+// the device. Joined sessions stay, as after an uninstall. It costs what
+// d's installations and the groups' members do, not what the fleet does
+// (index.go).
 func (s *State) DeleteDevice(d *Device) {
 	for _, in := range s.DeviceInstalls(d) {
 		s.RemoveInstall(in)
@@ -174,7 +176,7 @@ func (s *State) GroupKeys(d *Device) []int {
 // Configuring reports whether an app of d is downloading, starting or
 // stopping: without a joined session, the device is CONFIGURING.
 func (s *State) Configuring(d *Device) bool {
-	for _, in := range s.installs {
+	for _, in := range s.byDevice[d.Key] {
 		if in.Device == d {
 			switch in.Current {
 			case wire.AppStateDownloading, wire.AppStateStarting, wire.AppStateStopping:

@@ -132,8 +132,20 @@ func (r *Registry) saveLocked() error {
 	if err := r.store.Save(context.Background(), changes); err != nil {
 		return fmt.Errorf("registry: keep %d changed entities: %w", len(changes), err)
 	}
-	clear(s.dirty)
+	s.clearDirty()
 	return nil
+}
+
+// clearDirty forgets the marks of a kept or undone change. A map keeps
+// the room it once needed, and ranging over it costs that room: after a
+// large change (a provisioning) a new map is made, so that the next small
+// change does not pay for the large one.
+func (s *State) clearDirty() {
+	if len(s.dirty) > 256 {
+		s.dirty = map[ref]struct{}{}
+		return
+	}
+	clear(s.dirty)
 }
 
 // touch marks an entity changed (or removed): the next save keeps it.
@@ -153,7 +165,8 @@ func (s *State) touchInstall(in *Installation) {
 
 // Audit compares the world in memory with the one kept in the store and
 // describes every difference: an entity changed without being marked is
-// not kept. Tests call it after a change.
+// not kept; an index (index.go) that does not follow its maps is named
+// too. Tests call it after a change.
 func (r *Registry) Audit() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -182,6 +195,7 @@ func (r *Registry) Audit() error {
 	for rf := range stored {
 		diffs = append(diffs, fmt.Sprintf("%s %s is kept but gone", rf.kind, rf.id))
 	}
+	diffs = append(diffs, r.st.indexDiffs()...)
 	if len(diffs) > 0 {
 		slices.Sort(diffs)
 		return fmt.Errorf("registry audit: %s", strings.Join(diffs, "; "))

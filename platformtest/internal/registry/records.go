@@ -414,6 +414,6 @@ func (s *State) loadInstallation(e Entity) error {
 			return fmt.Errorf("names group %d, which is not kept", d.Group)
 		}
 	}
-	s.installs[instKey{d.Device, d.App, in.Stage}] = in
+	s.putInstall(instKey{d.Device, d.App, in.Stage}, in)
 	return nil
 }

@@ -53,6 +53,8 @@ func newState(cfg Config) State {
 		byName:   map[deviceName]*Device{},
 		apps:     map[int]*App{},
 		installs: map[instKey]*Installation{},
+		byDevice: map[int]map[instKey]*Installation{},
+		realmUse: map[string]int{},
 		realms:   map[string]realm.Info{},
 		groups:   map[int]*Group{},
 		users:    map[string]*User{},
@@ -77,6 +79,8 @@ type State struct {
 	byName   map[deviceName]*Device // the devices by project and name (devices.go)
 	apps     map[int]*App
 	installs map[instKey]*Installation
+	byDevice map[int]map[instKey]*Installation // the installations by device key (index.go)
+	realmUse map[string]int                    // how many installations join each realm (index.go)
 	realms   map[string]realm.Info
 	groups   map[int]*Group
 	users    map[string]*User
