@@ -7,7 +7,11 @@
 
 package registry
 
-import "maps"
+import (
+	"cmp"
+	"maps"
+	"slices"
+)
 
 // putInstall adds in under k to the installations and their indexes.
 func (s *State) putInstall(k instKey, in *Installation) {
@@ -15,12 +19,7 @@ func (s *State) putInstall(k instKey, in *Installation) {
 		s.dropInstall(k)
 	}
 	s.installs[k] = in
-	m := s.byDevice[k.device]
-	if m == nil {
-		m = map[instKey]*Installation{}
-		s.byDevice[k.device] = m
-	}
-	m[k] = in
+	s.byDevice[k.device] = append(s.byDevice[k.device], in)
 	s.realmUse[in.Realm]++
 }
 
@@ -32,11 +31,10 @@ func (s *State) dropInstall(k instKey) {
 		return
 	}
 	delete(s.installs, k)
-	if m := s.byDevice[k.device]; m != nil {
-		delete(m, k)
-		if len(m) == 0 {
-			delete(s.byDevice, k.device)
-		}
+	if m := slices.DeleteFunc(s.byDevice[k.device], func(o *Installation) bool { return o == in }); len(m) > 0 {
+		s.byDevice[k.device] = m
+	} else {
+		delete(s.byDevice, k.device)
 	}
 	if s.realmUse[in.Realm]--; s.realmUse[in.Realm] <= 0 {
 		delete(s.realmUse, in.Realm)
@@ -54,13 +52,9 @@ func (s *State) reindex() {
 	}
 	clear(s.byDevice)
 	clear(s.realmUse)
-	for k, in := range s.installs {
-		m := s.byDevice[k.device]
-		if m == nil {
-			m = map[instKey]*Installation{}
-			s.byDevice[k.device] = m
-		}
-		m[k] = in
+	for _, k := range slices.SortedFunc(maps.Keys(s.installs), compareInstKeys) {
+		in := s.installs[k]
+		s.byDevice[k.device] = append(s.byDevice[k.device], in)
 		s.realmUse[in.Realm]++
 	}
 }
@@ -69,7 +63,7 @@ func (s *State) reindex() {
 // (Audit).
 func (s *State) indexDiffs() []string {
 	want := State{devices: s.devices, installs: s.installs, bySerial: map[string]*Device{}, byName: map[deviceName]*Device{},
-		byDevice: map[int]map[instKey]*Installation{}, realmUse: map[string]int{}}
+		byDevice: map[int][]*Installation{}, realmUse: map[string]int{}}
 	want.reindex()
 	var diffs []string
 	if !maps.Equal(s.bySerial, want.bySerial) {
@@ -78,11 +72,22 @@ func (s *State) indexDiffs() []string {
 	if !maps.Equal(s.byName, want.byName) {
 		diffs = append(diffs, "the devices by project and name are not those of the devices")
 	}
-	if !maps.EqualFunc(s.byDevice, want.byDevice, maps.Equal) {
+	if !maps.EqualFunc(s.byDevice, want.byDevice, sameInstalls) {
 		diffs = append(diffs, "the installations by device are not those of the installations")
 	}
 	if !maps.Equal(s.realmUse, want.realmUse) {
 		diffs = append(diffs, "the realms' counts of installations are not those of the installations")
 	}
 	return diffs
+}
+
+// sameInstalls reports whether a and b hold the same installations, in
+// any order.
+func sameInstalls(a, b []*Installation) bool {
+	return len(a) == len(b) && !slices.ContainsFunc(a, func(in *Installation) bool { return !slices.Contains(b, in) })
+}
+
+// compareInstKeys orders installation keys by device, app and stage.
+func compareInstKeys(a, b instKey) int {
+	return cmp.Or(cmp.Compare(a.device, b.device), cmp.Compare(a.app, b.app), cmp.Compare(a.stage, b.stage))
 }

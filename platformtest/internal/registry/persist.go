@@ -57,6 +57,7 @@ func (r *Registry) loadState() (State, error) {
 func (r *Registry) Do(f func(s *State)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	f(&r.st)
 	if err := r.keepLocked(); err != nil && !errors.Is(err, datadir.ErrFull) {
 		r.st.log.Error("registry: a change is not kept", "err", err)
@@ -80,6 +81,7 @@ func (r *Registry) View(f func(s *State)) {
 func (r *Registry) Update(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	err := f(&r.st)
 	return errors.Join(err, r.keepLocked())
 }
@@ -90,6 +92,7 @@ func (r *Registry) Update(f func(s *State) error) error {
 func (r *Registry) Transact(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	if err := f(&r.st); err != nil {
 		if uerr := r.undoLocked(); uerr != nil {
 			return errors.Join(err, uerr)
