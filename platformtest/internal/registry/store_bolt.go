@@ -21,6 +21,12 @@ import (
 // its ".db".
 const StoreFile = "registry"
 
+// fillPercent is how full the registry fills a page before it splits it:
+// the changes come sorted by ID (saveLocked), so a large change (a
+// fleet provisioned) fills its pages in order and leaves them nearly
+// full rather than half, for half the pages to write and map.
+const fillPercent = 0.9
+
 // boltStore is the Store of a data folder.
 type boltStore struct {
 	dir *datadir.Dir
@@ -81,6 +87,7 @@ func (b *boltStore) Save(ctx context.Context, changes []Entity) error {
 			if err != nil {
 				return err
 			}
+			bk.FillPercent = fillPercent
 			if e.Doc == nil {
 				err = bk.Delete([]byte(e.ID))
 			} else {
