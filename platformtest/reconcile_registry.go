@@ -14,11 +14,6 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
 
-// addedLines is how many added devices a pass logs one by one; the
-// others are counted in one line, so that provisioning a fleet writes a
-// few lines, not one per device.
-const addedLines = 20
-
 // reconciler is one registry pass.
 type reconciler struct {
 	p         *Platform
@@ -32,7 +27,6 @@ type reconciler struct {
 	migrations  []migration  // realms whose data template changed
 	retemplated []string     // apps given new templates, by name
 	logs        []func()     // log lines of what the pass made, once it is kept
-	added       int          // devices added by the pass (the first few logged one by one)
 	gone        map[string]bool
 	projects    map[string]*registry.Project
 	devices     map[string]map[string]*registry.Device // project → device name → device
@@ -59,9 +53,6 @@ func (rc *reconciler) run() error {
 		if err := step(); err != nil {
 			return err
 		}
-	}
-	if rc.added > addedLines {
-		rc.p.log.Info("devices added", "devices", rc.added, "logged_one_by_one", addedLines)
 	}
 	for _, ri := range rc.st.Realms() {
 		if (inUse[ri.Name] || rc.gone[ri.Name]) && !rc.st.RealmInUse(ri.Name) {
@@ -193,9 +184,7 @@ func (rc *reconciler) reconcileDevices(pr *registry.Project, sp SeedProject) err
 			if d, err = rc.st.AddDevice(sd.Name, spec); err != nil {
 				return err
 			}
-			if rc.added++; rc.added <= addedLines {
-				rc.p.log.Info("device added", "project", pr.Name, "device", d.Name, "device_key", d.Key)
-			}
+			rc.st.EntityInfo("device added", "project", pr.Name, "device", d.Name, "device_key", d.Key) // the first few, then counted
 		case sd.SerialNumber != "" && d.Serial != sd.SerialNumber:
 			if err := rc.st.SetSerial(d, sd.SerialNumber); err != nil {
 				return err

@@ -136,7 +136,7 @@ func (s *State) CreateDevices(pr *Project, specs []NewDevice) ([]*Device, error)
 		out = append(out, d)
 	}
 	for _, d := range out {
-		s.entityInfo("device created", "device", d.Name, "key", d.Key, "project", pr.Name)
+		s.EntityInfo("device created", "device", d.Name, "key", d.Key, "project", pr.Name)
 	}
 	return out, nil
 }
@@ -157,7 +157,7 @@ func (s *State) DeleteDevice(d *Device) {
 	}
 	s.dropDevice(d)
 	s.touchDevice(d)
-	s.entityInfo("device deleted", "device", d.Name, "key", d.Key)
+	s.EntityInfo("device deleted", "device", d.Name, "key", d.Key)
 }
 
 // GroupKeys returns the keys of the groups d is a member of, in order;

@@ -78,7 +78,7 @@ func (s *State) Install(d *Device, a *App, stage string) (*Installation, error) 
 		s.realms[ri.Name] = ri
 		s.touchRealm(ri)
 	}
-	s.entityInfo("installed", "app", a.Name, "device", d.Name, "stage", st, "realm", ri.Name)
+	s.EntityInfo("installed", "app", a.Name, "device", d.Name, "stage", st, "realm", ri.Name)
 	return in, nil
 }
 
@@ -91,7 +91,7 @@ func (s *State) RemoveInstall(in *Installation) {
 		s.touchInstall(in)
 	}
 	in.Removed = true
-	s.entityInfo("uninstalled", "app", in.App.Name, "device", in.Device.Name, "stage", in.Stage)
+	s.EntityInfo("uninstalled", "app", in.App.Name, "device", in.Device.Name, "stage", in.Stage)
 }
 
 // Installed reports whether in is a current installation.

@@ -14,9 +14,9 @@ import (
 // entityLines is how many entity lines one call logs one by one.
 const entityLines = 20
 
-// entityInfo logs an entity change at Info, or counts it once the call
-// logged entityLines.
-func (s *State) entityInfo(msg string, args ...any) {
+// EntityInfo logs an entity change at Info, or counts it once the call
+// logged entityLines (the reconciliation's "device added" lines too).
+func (s *State) EntityInfo(msg string, args ...any) {
 	if s.lines < entityLines {
 		s.lines++
 		s.log.Info(msg, args...)
