@@ -164,8 +164,8 @@ func (rc *reconciler) reconcileProjects() error {
 }
 
 func (rc *reconciler) reconcileDevices(pr *registry.Project, sp SeedProject) error {
-	rc.devices[sp.Name] = map[string]*registry.Device{}
-	listed := map[string]bool{}
+	rc.devices[sp.Name] = make(map[string]*registry.Device, len(sp.Devices))
+	listed := make(map[string]bool, len(sp.Devices))
 	for _, sd := range sp.Devices {
 		listed[sd.Name] = true
 		d := rc.st.DeviceNamed(pr, sd.Name)
@@ -184,7 +184,7 @@ func (rc *reconciler) reconcileDevices(pr *registry.Project, sp SeedProject) err
 			if d, err = rc.st.AddDevice(sd.Name, spec); err != nil {
 				return err
 			}
-			rc.p.log.Info("device added", "project", pr.Name, "device", d.Name, "device_key", d.Key)
+			rc.st.EntityInfo("device added", "project", pr.Name, "device", d.Name, "device_key", d.Key) // the first few, then counted
 		case sd.SerialNumber != "" && d.Serial != sd.SerialNumber:
 			if err := rc.st.SetSerial(d, sd.SerialNumber); err != nil {
 				return err
@@ -315,7 +315,7 @@ func (rc *reconciler) retemplate(a *registry.App, sa SeedApp) error {
 }
 
 func (rc *reconciler) reconcileInstallations() error {
-	listed := map[*registry.Installation]bool{}
+	listed := make(map[*registry.Installation]bool, len(rc.seed.Installations))
 	for i, si := range rc.seed.Installations {
 		d := rc.devices[si.Project][si.Device]
 		a := rc.apps[strings.ToLower(si.App)]

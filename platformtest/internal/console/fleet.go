@@ -1,16 +1,17 @@
 // This file serves the overview and the fleet:
 //
 //	GET /              counts, the mode, recent actions
-//	GET /fleet         projects, devices, groups, apps, releases, installations, grants
+//	GET /fleet         projects, one page of the devices (?q= search, ?page=), groups, apps, grants
 //	GET /devices/{key} one device: its installations and their environment
 //	                   (?show=REALM reveals that installation's secret)
-//	GET /apps/{key}    one app: releases, installations, tables, agents
+//	GET /apps/{key}    one app: releases, one page of its installations (?q=, ?page=), tables, agents
 
 package console
 
 import (
 	"maps"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,58 +83,91 @@ type appView struct {
 	Name          string
 	Description   string
 	Releases      []releaseView
-	Installations []installView
+	Installations []installView // one page of them (the app's page); none on the fleet page
+	InstallCount  int
+	Realms        []string // the realms of its installations
 	Tables        []string
 	Agents        bool
 	Files         []string
 }
 
 type projectView struct {
-	Key     int
-	Name    string
-	Devices []deviceView
-	Groups  []groupView
+	Key         int
+	Name        string
+	DeviceCount int
+	Devices     []deviceView // those of the page shown
+	Groups      []groupView
 }
 
 type grantView struct{ Project, Consumer, Provider string }
 
 type fleetView struct {
 	Projects     []projectView
+	Pager        pager // pager.go: the devices shown, among all
 	Apps         []appView
 	Grants       []grantView
 	Map          worldMap // locations.go; drawn for the fleet page only
 	LocationNote string
 }
 
-// snapshot reads the fleet from the registry, with who is online.
-func (c *Console) snapshot() fleetView {
-	online := c.cfg.Router.Online()
-	perRealm := map[string]map[int]int{} // realm → device → sessions
+// liveness is who is online and in session, read from the router before
+// the registry's lock is taken.
+type liveness struct {
+	online   map[int]bool
+	perRealm map[string]map[int]int // realm → device → sessions
+	withheld map[string]bool
+}
+
+func (c *Console) liveness() liveness {
+	l := liveness{online: c.cfg.Router.Online(), perRealm: map[string]map[int]int{}, withheld: map[string]bool{}}
 	for _, s := range c.cfg.Router.Sessions() {
-		if perRealm[s.Realm] == nil {
-			perRealm[s.Realm] = map[int]int{}
+		if l.perRealm[s.Realm] == nil {
+			l.perRealm[s.Realm] = map[int]int{}
 		}
-		perRealm[s.Realm][s.DeviceKey]++
+		l.perRealm[s.Realm][s.DeviceKey]++
 	}
-	withheld := map[string]bool{}
 	for _, r := range c.cfg.Router.Withheld() {
-		withheld[r] = true
+		l.withheld[r] = true
 	}
+	return l
+}
+
+// install returns the view of an installation.
+func (l liveness) install(in *registry.Installation) installView {
+	iv := installView{DeviceKey: in.Device.Key, Device: in.Device.Name, AppKey: in.App.Key, App: in.App.Name,
+		Stage: in.Stage, Realm: in.Realm, Target: in.Target, Current: in.Current,
+		Withheld: l.withheld[in.Realm], Sessions: l.perRealm[in.Realm][in.Device.Key]}
+	if in.Release != nil {
+		iv.Release = in.Release.Version
+	}
+	if in.Group != nil {
+		iv.Group = in.Group.Name
+	}
+	return iv
+}
+
+// device returns the view of a device with its installations.
+func (l liveness) device(s *registry.State, d *registry.Device) deviceView {
+	dv := deviceView{Key: d.Key, Name: d.Name, Serial: d.Serial, Project: d.Project.Name,
+		ProjectKey: d.Project.Key, Online: l.online[d.Key], Location: locationOf(d)}
+	for _, g := range s.GroupsOf(d) {
+		dv.Groups = append(dv.Groups, g.Name)
+	}
+	for _, in := range s.DeviceInstalls(d) {
+		dv.Installations = append(dv.Installations, l.install(in))
+	}
+	return dv
+}
+
+// snapshot reads the fleet from the registry, with who is online: the
+// projects with their groups, one page of the devices matching the search
+// of query (pager.go), the apps with how many installations each has,
+// and the grants.
+func (c *Console) snapshot(query url.Values) fleetView {
+	l := c.liveness()
 	var v fleetView
 	c.cfg.Registry.Do(func(s *registry.State) {
 		s.Settle()
-		inst := func(in *registry.Installation) installView {
-			iv := installView{DeviceKey: in.Device.Key, Device: in.Device.Name, AppKey: in.App.Key, App: in.App.Name,
-				Stage: in.Stage, Realm: in.Realm, Target: in.Target, Current: in.Current,
-				Withheld: withheld[in.Realm], Sessions: perRealm[in.Realm][in.Device.Key]}
-			if in.Release != nil {
-				iv.Release = in.Release.Version
-			}
-			if in.Group != nil {
-				iv.Group = in.Group.Name
-			}
-			return iv
-		}
 		byProject := map[int]*projectView{}
 		for _, pr := range s.Projects() {
 			v.Projects = append(v.Projects, projectView{Key: pr.Key, Name: pr.Name})
@@ -141,17 +175,22 @@ func (c *Console) snapshot() fleetView {
 		for i := range v.Projects {
 			byProject[v.Projects[i].Key] = &v.Projects[i]
 		}
-		for _, d := range s.Devices() {
-			dv := deviceView{Key: d.Key, Name: d.Name, Serial: d.Serial, Project: d.Project.Name,
-				ProjectKey: d.Project.Key, Online: online[d.Key], Location: locationOf(d)}
-			for _, g := range s.GroupsOf(d) {
-				dv.Groups = append(dv.Groups, g.Name)
-			}
-			for _, in := range s.DeviceInstalls(d) {
-				dv.Installations = append(dv.Installations, inst(in))
-			}
+		all := s.Devices()
+		q := strings.TrimSpace(query.Get("q"))
+		var matches []*registry.Device
+		for _, d := range all {
 			if pv := byProject[d.Project.Key]; pv != nil {
-				pv.Devices = append(pv.Devices, dv)
+				pv.DeviceCount++
+			}
+			if search(q, d.Name, d.Serial, d.Key) {
+				matches = append(matches, d)
+			}
+		}
+		var lo, hi int
+		v.Pager, lo, hi = newPager(query, len(all), len(matches))
+		for _, d := range matches[lo:hi] {
+			if pv := byProject[d.Project.Key]; pv != nil {
+				pv.Devices = append(pv.Devices, l.device(s, d))
 			}
 		}
 		for _, g := range s.Groups() {
@@ -166,28 +205,12 @@ func (c *Console) snapshot() fleetView {
 				pv.Groups = append(pv.Groups, gv)
 			}
 		}
-		for _, a := range s.Apps() {
-			av := appView{Key: a.Key, Name: a.Name, Description: a.Description, Agents: strings.TrimSpace(a.AITemplate) != ""}
-			for _, r := range s.ReleasesOf(a) {
-				av.Releases = append(av.Releases, releaseView{Key: r.Key, Version: r.Version, Status: r.Status,
-					Err: r.Err, Created: r.Created})
-			}
-			if tpl, err := registry.ParseDataTemplate(a.DataTemplate); err == nil && tpl != nil {
-				for _, t := range tpl.Tables {
-					av.Tables = append(av.Tables, t.Name)
-				}
-				av.Files = tpl.NamespaceNames()
-			}
-			v.Apps = append(v.Apps, av)
+		counts := map[int]int{}
+		for _, in := range s.Installs() {
+			counts[in.App.Key]++
 		}
-		for _, d := range s.Devices() {
-			for _, in := range s.DeviceInstalls(d) {
-				for i := range v.Apps {
-					if v.Apps[i].Key == in.App.Key {
-						v.Apps[i].Installations = append(v.Apps[i].Installations, inst(in))
-					}
-				}
-			}
+		for _, a := range s.Apps() {
+			v.Apps = append(v.Apps, appOf(s, a, counts[a.Key]))
 		}
 		for _, g := range s.Grants() {
 			consumer := ""
@@ -201,6 +224,28 @@ func (c *Console) snapshot() fleetView {
 	return v
 }
 
+// appOf returns the view of app a, without its installations.
+func appOf(s *registry.State, a *registry.App, installs int) appView {
+	av := appView{Key: a.Key, Name: a.Name, Description: a.Description, Agents: strings.TrimSpace(a.AITemplate) != "",
+		InstallCount: installs}
+	for _, r := range s.ReleasesOf(a) {
+		av.Releases = append(av.Releases, releaseView{Key: r.Key, Version: r.Version, Status: r.Status,
+			Err: r.Err, Created: r.Created})
+	}
+	if tpl, err := registry.ParseDataTemplate(a.DataTemplate); err == nil && tpl != nil {
+		for _, t := range tpl.Tables {
+			av.Tables = append(av.Tables, t.Name)
+		}
+		av.Files = tpl.NamespaceNames()
+	}
+	for _, ri := range s.Realms() {
+		if ri.App == a.Key && s.RealmInUse(ri.Name) {
+			av.Realms = append(av.Realms, ri.Name)
+		}
+	}
+	return av
+}
+
 type overviewView struct {
 	Projects, Devices, Online, Apps, Installations, Realms, Sessions int
 	Recorded                                                         router.RecordingStats
@@ -210,23 +255,23 @@ type overviewView struct {
 }
 
 func (c *Console) overview(w http.ResponseWriter, r *http.Request) {
-	f := c.snapshot()
-	v := overviewView{Projects: len(f.Projects), Apps: len(f.Apps), Sessions: len(c.cfg.Router.Sessions()),
+	online := c.cfg.Router.Online()
+	v := overviewView{Sessions: len(c.cfg.Router.Sessions()),
 		Withheld: c.cfg.Router.Withheld(), Refusing: c.refusing(), Actions: c.Actions(), Storage: c.storage()}
-	realms := map[string]bool{}
-	for _, p := range f.Projects {
-		v.Devices += len(p.Devices)
-		for _, d := range p.Devices {
-			if d.Online {
+	c.cfg.Registry.Do(func(s *registry.State) { // counts only: no list of the fleet is made
+		v.Projects, v.Apps, v.Installations = len(s.Projects()), len(s.Apps()), s.Installations()
+		for _, d := range s.Devices() {
+			v.Devices++
+			if online[d.Key] {
 				v.Online++
 			}
-			v.Installations += len(d.Installations)
-			for _, in := range d.Installations {
-				realms[in.Realm] = true
+		}
+		for _, ri := range s.Realms() {
+			if s.RealmInUse(ri.Name) {
+				v.Realms++
 			}
 		}
-	}
-	v.Realms = len(realms)
+	})
 	v.Recorded = c.cfg.Router.RecordingStats()
 	if len(v.Actions) > 10 {
 		v.Actions = v.Actions[:10]
@@ -242,7 +287,7 @@ func (c *Console) refusing() []string {
 }
 
 func (c *Console) fleet(w http.ResponseWriter, r *http.Request) {
-	v := c.snapshot()
+	v := c.snapshot(r.URL.Query())
 	v.Map = fleetMap(v, r.URL.Query())
 	c.render(w, "fleet", "Fleet", "/fleet", v)
 }
@@ -254,25 +299,28 @@ type deviceDetail struct {
 
 func (c *Console) device(w http.ResponseWriter, r *http.Request) {
 	key, _ := strconv.Atoi(r.PathValue("key"))
-	f := c.snapshot()
-	for _, p := range f.Projects {
-		for _, d := range p.Devices {
-			if d.Key != key {
-				continue
-			}
-			show := r.URL.Query().Get("show")
-			for i := range d.Installations {
-				in := &d.Installations[i]
-				in.Env, in.SecretRevealable = c.environment(in, show == in.Realm)
-			}
-			if show != "" {
-				c.cfg.Log.Info("console revealed an app secret", "device", d.Name, "realm", show)
-			}
-			c.render(w, "device", "Device "+d.Name, "/fleet", deviceDetail{Device: d, LocationNote: f.LocationNote})
-			return
+	l := c.liveness()
+	var d deviceView
+	found := false
+	c.cfg.Registry.Do(func(s *registry.State) {
+		s.Settle()
+		if dev := s.Device(key); dev != nil {
+			d, found = l.device(s, dev), true
 		}
+	})
+	if !found {
+		c.fail(w, r, http.StatusNotFound, "There is no device with key "+r.PathValue("key")+".")
+		return
 	}
-	c.fail(w, r, http.StatusNotFound, "There is no device with key "+r.PathValue("key")+".")
+	show := r.URL.Query().Get("show")
+	for i := range d.Installations {
+		in := &d.Installations[i]
+		in.Env, in.SecretRevealable = c.environment(in, show == in.Realm)
+	}
+	if show != "" {
+		c.cfg.Log.Info("console revealed an app secret", "device", d.Name, "realm", show)
+	}
+	c.render(w, "device", "Device "+d.Name, "/fleet", deviceDetail{Device: d, LocationNote: c.locationNote()})
 }
 
 // environment returns an installation's environment, sorted, the secret
@@ -297,13 +345,46 @@ func (c *Console) environment(in *installView, reveal bool) ([]envVar, bool) {
 	return out, hasSecret && !reveal
 }
 
+// appPageView is the app's page: the app with one page of its
+// installations (pager.go: searched by device name, serial or key).
+type appPageView struct {
+	appPage
+	Pager pager
+}
+
 func (c *Console) app(w http.ResponseWriter, r *http.Request) {
 	key, _ := strconv.Atoi(r.PathValue("key"))
-	for _, a := range c.snapshot().Apps {
-		if a.Key == key {
-			c.render(w, "app", "App "+a.Name, "/fleet", appPage{appView: a, TableLinks: tableLinks(a)})
+	l := c.liveness()
+	var v appPageView
+	found := false
+	c.cfg.Registry.Do(func(s *registry.State) {
+		s.Settle()
+		a := s.App(key)
+		if a == nil {
 			return
 		}
+		found = true
+		var all, matches []*registry.Installation
+		q := strings.TrimSpace(r.URL.Query().Get("q"))
+		for _, d := range s.Devices() {
+			for _, in := range s.InstallsOf(d, a.Key) {
+				all = append(all, in)
+				if search(q, d.Name, d.Serial, d.Key) {
+					matches = append(matches, in)
+				}
+			}
+		}
+		av := appOf(s, a, len(all))
+		var lo, hi int
+		v.Pager, lo, hi = newPager(r.URL.Query(), len(all), len(matches))
+		for _, in := range matches[lo:hi] {
+			av.Installations = append(av.Installations, l.install(in))
+		}
+		v.appPage = appPage{appView: av, TableLinks: tableLinks(av)}
+	})
+	if !found {
+		c.fail(w, r, http.StatusNotFound, "There is no app with key "+r.PathValue("key")+".")
+		return
 	}
-	c.fail(w, r, http.StatusNotFound, "There is no app with key "+r.PathValue("key")+".")
+	c.render(w, "app", "App "+v.Name, "/fleet", v)
 }

@@ -71,6 +71,7 @@ type worldMap struct {
 	Grid     []gridLine
 	Pins     []pin
 	Unplaced int     // devices without a location
+	Paged    bool    // the pins are those of one page of the devices (pager.go)
 	View     mapView // the part of the world shown (mapview.go)
 	// Inverse is 1/zoom: pins and labels are scaled by it so they keep
 	// their size on the screen.
@@ -81,7 +82,7 @@ type worldMap struct {
 // fleetMap draws the located devices of v, fitted to them unless the
 // query asks for a view (mapview.go).
 func fleetMap(v fleetView, q url.Values) worldMap {
-	m := worldMap{W: mapW, H: mapH, Land: landPoints}
+	m := worldMap{W: mapW, H: mapH, Land: landPoints, Paged: v.Pager.Pages > 1}
 	for _, p := range v.Projects {
 		for _, d := range p.Devices {
 			if d.Location == nil {

@@ -57,10 +57,10 @@ func parsePages() map[string]*template.Template {
 	out := map[string]*template.Template{}
 	for _, n := range names {
 		base := path.Base(n)
-		if base == "layout.html" {
+		if base == "layout.html" || base == "pager.html" { // parts of every page
 			continue
 		}
-		t := template.Must(template.New(base).Funcs(funcs).ParseFS(assets, "assets/layout.html", n))
+		t := template.Must(template.New(base).Funcs(funcs).ParseFS(assets, "assets/layout.html", "assets/pager.html", n))
 		out[base[:len(base)-len(".html")]] = t
 	}
 	return out

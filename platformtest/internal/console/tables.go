@@ -238,13 +238,7 @@ type appTable struct {
 // tableLinks returns the app's tables and error-logs with the realms of its
 // installations, so that its page links to each table page.
 func tableLinks(a appView) []appTable {
-	var realms []string
-	for _, in := range a.Installations {
-		if !slices.Contains(realms, in.Realm) {
-			realms = append(realms, in.Realm)
-		}
-	}
-	slices.Sort(realms)
+	realms := slices.Sorted(slices.Values(a.Realms))
 	var out []appTable
 	for _, t := range append(slices.Clone(a.Tables), template.ErrorLogsName) {
 		out = append(out, appTable{Name: t, Realms: realms})

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
 )
 
@@ -168,18 +169,16 @@ func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 	for _, s := range c.cfg.Router.Sessions() {
 		serial[s.AuthID] = s.DeviceKey
 	}
-	seen := map[string]bool{}
-	for _, in := range c.snapshot().Projects {
-		for _, d := range in.Devices {
+	c.cfg.Registry.Do(func(s *registry.State) {
+		for _, d := range s.Devices() {
 			serial[d.Serial] = d.Key
-			for _, i := range d.Installations {
-				if !seen[i.Realm] {
-					seen[i.Realm] = true
-					v.Realms = append(v.Realms, i.Realm)
-				}
+		}
+		for _, ri := range s.Realms() {
+			if s.RealmInUse(ri.Name) {
+				v.Realms = append(v.Realms, ri.Name)
 			}
 		}
-	}
+	})
 	rec := c.cfg.Router.Recorded("")
 	for i := len(rec) - 1; i >= 0 && len(v.Recorded) < recentRecorded; i-- {
 		m := rec[i]

@@ -136,13 +136,15 @@ func (s *State) CreateDevices(pr *Project, specs []NewDevice) ([]*Device, error)
 		out = append(out, d)
 	}
 	for _, d := range out {
-		s.log.Info("device created", "device", d.Name, "key", d.Key, "project", pr.Name)
+		s.EntityInfo("device created", "device", d.Name, "key", d.Key, "project", pr.Name)
 	}
 	return out, nil
 }
 
 // DeleteDevice removes d: its installations, its group memberships and
-// the device. Joined sessions stay, as after an uninstall.
+// the device. Joined sessions stay, as after an uninstall. It costs what
+// d's installations and the groups' members do, not what the fleet does
+// (index.go).
 func (s *State) DeleteDevice(d *Device) {
 	for _, in := range s.DeviceInstalls(d) {
 		s.RemoveInstall(in)
@@ -155,7 +157,7 @@ func (s *State) DeleteDevice(d *Device) {
 	}
 	s.dropDevice(d)
 	s.touchDevice(d)
-	s.log.Info("device deleted", "device", d.Name, "key", d.Key)
+	s.EntityInfo("device deleted", "device", d.Name, "key", d.Key)
 }
 
 // GroupKeys returns the keys of the groups d is a member of, in order;
@@ -174,7 +176,7 @@ func (s *State) GroupKeys(d *Device) []int {
 // Configuring reports whether an app of d is downloading, starting or
 // stopping: without a joined session, the device is CONFIGURING.
 func (s *State) Configuring(d *Device) bool {
-	for _, in := range s.installs {
+	for _, in := range s.byDevice[d.Key] {
 		if in.Device == d {
 			switch in.Current {
 			case wire.AppStateDownloading, wire.AppStateStarting, wire.AppStateStopping:

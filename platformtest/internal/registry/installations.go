@@ -72,13 +72,13 @@ func (s *State) Install(d *Device, a *App, stage string) (*Installation, error) 
 	ri := realm.NewInfo(d.Project.Key, a.Key, st)
 	in := &Installation{Device: d, App: a, Stage: st, Realm: ri.Name, Epoch: 1,
 		Release: s.NewestReady(a), Target: wire.AppStateRunning, Current: wire.AppStateRunning}
-	s.installs[k] = in
+	s.putInstall(k, in)
 	s.touchInstall(in)
 	if _, ok := s.realms[ri.Name]; !ok {
 		s.realms[ri.Name] = ri
 		s.touchRealm(ri)
 	}
-	s.log.Info("installed", "app", a.Name, "device", d.Name, "stage", st, "realm", ri.Name)
+	s.EntityInfo("installed", "app", a.Name, "device", d.Name, "stage", st, "realm", ri.Name)
 	return in, nil
 }
 
@@ -87,11 +87,11 @@ func (s *State) Install(d *Device, a *App, stage string) (*Installation, error) 
 func (s *State) RemoveInstall(in *Installation) {
 	k := instKey{in.Device.Key, in.App.Key, in.Stage}
 	if s.installs[k] == in {
-		delete(s.installs, k)
+		s.dropInstall(k)
 		s.touchInstall(in)
 	}
 	in.Removed = true
-	s.log.Info("uninstalled", "app", in.App.Name, "device", in.Device.Name, "stage", in.Stage)
+	s.EntityInfo("uninstalled", "app", in.App.Name, "device", in.Device.Name, "stage", in.Stage)
 }
 
 // Installed reports whether in is a current installation.
@@ -125,7 +125,7 @@ func (s *State) Installs() []*Installation {
 // stage.
 func (s *State) DeviceInstalls(d *Device) []*Installation {
 	var out []*Installation
-	for _, in := range s.installs {
+	for _, in := range s.byDevice[d.Key] {
 		if in.Device == d {
 			out = append(out, in)
 		}

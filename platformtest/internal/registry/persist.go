@@ -57,6 +57,7 @@ func (r *Registry) loadState() (State, error) {
 func (r *Registry) Do(f func(s *State)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	f(&r.st)
 	if err := r.keepLocked(); err != nil && !errors.Is(err, datadir.ErrFull) {
 		r.st.log.Error("registry: a change is not kept", "err", err)
@@ -80,6 +81,7 @@ func (r *Registry) View(f func(s *State)) {
 func (r *Registry) Update(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	err := f(&r.st)
 	return errors.Join(err, r.keepLocked())
 }
@@ -90,6 +92,7 @@ func (r *Registry) Update(f func(s *State) error) error {
 func (r *Registry) Transact(f func(s *State) error) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	defer r.st.endLines()
 	if err := f(&r.st); err != nil {
 		if uerr := r.undoLocked(); uerr != nil {
 			return errors.Join(err, uerr)
@@ -132,8 +135,20 @@ func (r *Registry) saveLocked() error {
 	if err := r.store.Save(context.Background(), changes); err != nil {
 		return fmt.Errorf("registry: keep %d changed entities: %w", len(changes), err)
 	}
-	clear(s.dirty)
+	s.clearDirty()
 	return nil
+}
+
+// clearDirty forgets the marks of a kept or undone change. A map keeps
+// the room it once needed, and ranging over it costs that room: after a
+// large change (a provisioning) a new map is made, so that the next small
+// change does not pay for the large one.
+func (s *State) clearDirty() {
+	if len(s.dirty) > 256 {
+		s.dirty = map[ref]struct{}{}
+		return
+	}
+	clear(s.dirty)
 }
 
 // touch marks an entity changed (or removed): the next save keeps it.
@@ -153,7 +168,8 @@ func (s *State) touchInstall(in *Installation) {
 
 // Audit compares the world in memory with the one kept in the store and
 // describes every difference: an entity changed without being marked is
-// not kept. Tests call it after a change.
+// not kept; an index (index.go) that does not follow its maps is named
+// too. Tests call it after a change.
 func (r *Registry) Audit() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -182,6 +198,7 @@ func (r *Registry) Audit() error {
 	for rf := range stored {
 		diffs = append(diffs, fmt.Sprintf("%s %s is kept but gone", rf.kind, rf.id))
 	}
+	diffs = append(diffs, r.st.indexDiffs()...)
 	if len(diffs) > 0 {
 		slices.Sort(diffs)
 		return fmt.Errorf("registry audit: %s", strings.Join(diffs, "; "))

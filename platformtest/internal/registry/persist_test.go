@@ -334,10 +334,10 @@ func TestDamagedWorldRefused(t *testing.T) {
 		e    Entity
 		want string
 	}{
-		{Entity{KindDevice, "3", []byte(`{"key":3,"name":"d","serial":"s","cred_key":"k","project":9}`)}, "kept device 3: names project 9, which is not kept"},
-		{Entity{KindDevice, "4", []byte(`{"key":3,"name":"d"}`)}, `kept device 4: the document is that of "3"`},
-		{Entity{KindProject, "1", []byte(`{"key":`)}, "kept project 1: document"},
-		{Entity{KindInstallation, "1/2/DEV", []byte(`{"device":1,"app":2,"stage":"DEV"}`)}, "names device 1 and app 2, which are not both kept"},
+		{Entity{Kind: KindDevice, ID: "3", Doc: []byte(`{"key":3,"name":"d","serial":"s","cred_key":"k","project":9}`)}, "kept device 3: names project 9, which is not kept"},
+		{Entity{Kind: KindDevice, ID: "4", Doc: []byte(`{"key":3,"name":"d"}`)}, `kept device 4: the document is that of "3"`},
+		{Entity{Kind: KindProject, ID: "1", Doc: []byte(`{"key":`)}, "kept project 1: document"},
+		{Entity{Kind: KindInstallation, ID: "1/2/DEV", Doc: []byte(`{"device":1,"app":2,"stage":"DEV"}`)}, "names device 1 and app 2, which are not both kept"},
 	} {
 		st := NewMemoryStore()
 		must(t, st.Save(context.Background(), []Entity{tc.e}))
@@ -355,11 +355,11 @@ func TestStoreConformance(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			st := newStore()
 			ctx := context.Background()
-			must(t, st.Save(ctx, []Entity{{KindProject, "1", []byte(`{"a":1}`)}, {KindUser, "bob", []byte(`{"b":2}`)}}))
-			must(t, st.Save(ctx, []Entity{{KindProject, "1", []byte(`{"a":3}`)}, {KindUser, "bob", nil}, {KindUser, "eve", nil}}))
+			must(t, st.Save(ctx, []Entity{{Kind: KindProject, ID: "1", Doc: []byte(`{"a":1}`)}, {Kind: KindUser, ID: "bob", Doc: []byte(`{"b":2}`)}}))
+			must(t, st.Save(ctx, []Entity{{Kind: KindProject, ID: "1", Doc: []byte(`{"a":3}`)}, {Kind: KindUser, ID: "bob", Doc: nil}, {Kind: KindUser, ID: "eve", Doc: nil}}))
 			got, err := st.Load()
 			must(t, err)
-			want := []Entity{{KindProject, "1", []byte(`{"a":3}`)}}
+			want := []Entity{{Kind: KindProject, ID: "1", Doc: []byte(`{"a":3}`)}}
 			if diff := cmp.Diff(want, got, cmp.AllowUnexported()); diff != "" {
 				t.Errorf("load (-want +got):\n%s", diff)
 			}

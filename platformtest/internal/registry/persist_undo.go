@@ -34,7 +34,8 @@ func (r *Registry) undoLocked() error {
 	for _, rf := range refs { // kinds in load order: what an entity names is put back before it
 		s.undo(rf, &kept)
 	}
-	clear(s.dirty)
+	s.reindex() // the maps were put back in place
+	s.clearDirty()
 	return nil
 }
 

@@ -85,7 +85,14 @@ type counterDoc struct {
 
 func keyID(k int) string { return strconv.Itoa(k) }
 
-func instID(k instKey) string { return fmt.Sprintf("%d/%d/%s", k.device, k.app, k.stage) }
+func instID(k instKey) string {
+	b := make([]byte, 0, 32)
+	b = strconv.AppendInt(b, int64(k.device), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(k.app), 10)
+	b = append(b, '/')
+	return string(append(b, k.stage...))
+}
 
 func grantID(k grantKey) string { return fmt.Sprintf("%d/%d/%s", k.swarm, k.consumer, k.provider) }
 
@@ -233,9 +240,13 @@ func parseGrantID(id string) (grantKey, bool) {
 // load fills an empty state from kept entities, checking every document
 // and every reference; the first problem is the error, naming the entity.
 func (s *State) load(entities []Entity) error {
+	rank := map[Kind]int{}
+	for i, k := range Kinds {
+		rank[k] = i
+	}
 	slices.SortFunc(entities, func(a, b Entity) int {
-		if c := cmp.Compare(slices.Index(Kinds, a.Kind), slices.Index(Kinds, b.Kind)); c != 0 {
-			return c
+		if a.Kind != b.Kind {
+			return cmp.Compare(rank[a.Kind], rank[b.Kind])
 		}
 		return cmp.Compare(a.ID, b.ID)
 	})
@@ -414,6 +425,6 @@ func (s *State) loadInstallation(e Entity) error {
 			return fmt.Errorf("names group %d, which is not kept", d.Group)
 		}
 	}
-	s.installs[instKey{d.Device, d.App, in.Stage}] = in
+	s.putInstall(instKey{d.Device, d.App, in.Stage}, in)
 	return nil
 }

@@ -53,6 +53,8 @@ func newState(cfg Config) State {
 		byName:   map[deviceName]*Device{},
 		apps:     map[int]*App{},
 		installs: map[instKey]*Installation{},
+		byDevice: map[int][]*Installation{},
+		realmUse: map[string]int{},
 		realms:   map[string]realm.Info{},
 		groups:   map[int]*Group{},
 		users:    map[string]*User{},
@@ -77,6 +79,8 @@ type State struct {
 	byName   map[deviceName]*Device // the devices by project and name (devices.go)
 	apps     map[int]*App
 	installs map[instKey]*Installation
+	byDevice map[int][]*Installation // the installations by device key (index.go)
+	realmUse map[string]int          // how many installations join each realm (index.go)
 	realms   map[string]realm.Info
 	groups   map[int]*Group
 	users    map[string]*User
@@ -84,6 +88,8 @@ type State struct {
 	grants   map[grantKey]bool // grants.go; true: seeded
 	next     map[string]int    // next key to try per kind
 	dirty    map[ref]struct{}  // entities changed since the last save (persist.go)
+	lines    int               // entity lines logged by the current call (logs.go)
+	unlogged map[string]int    // entity lines counted rather than logged, by message
 }
 
 // Now returns the platform time.

@@ -1,0 +1,2 @@
+// Package memory is the storage backend that keeps nothing after the process.
+package memory
