@@ -65,7 +65,7 @@ func joinCPU(tb testing.TB, ctx context.Context, p *Platform, ins []*Installatio
 	for i := range count {
 		in := ins[((start+i)*7919)%len(ins)]
 		id, secret := in.Credentials()
-		c, err := client.ConnectNet(ctx, p.URL(), dialCfg(in.Realm(), id, secret, client.MSGPACK))
+		c, err := client.ConnectNet(ctx, p.URL(), worldtest.DialConfig(in.Realm(), id, secret, client.MSGPACK))
 		if err != nil {
 			tb.Fatal(err)
 		}

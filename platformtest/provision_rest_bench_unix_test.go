@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // BenchmarkProvisionREST provisions n devices and installations over the
@@ -59,14 +60,14 @@ func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
 		for j := i; j < min(n, i+1000); j++ {
 			names = append(names, fmt.Sprintf(`{"name":"meter-%06d"}`, j))
 		}
-		a := restSend(p, http.MethodPost, fmt.Sprintf("/swarms/%d/devices", pr.Key()), token, "["+strings.Join(names, ",")+"]")
-		if a.status != http.StatusCreated {
-			tb.Fatalf("create devices: %d %s", a.status, a.body)
+		a := worldtest.RESTSend(p, http.MethodPost, fmt.Sprintf("/swarms/%d/devices", pr.Key()), token, "["+strings.Join(names, ",")+"]")
+		if a.Status != http.StatusCreated {
+			tb.Fatalf("create devices: %d %s", a.Status, a.Body)
 		}
 		var made []struct {
 			Key int `json:"device_key"`
 		}
-		if err := json.Unmarshal(a.body, &made); err != nil {
+		if err := json.Unmarshal(a.Body, &made); err != nil {
 			tb.Fatal(err)
 		}
 		for _, d := range made {
@@ -80,10 +81,10 @@ func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
 	for range 8 {
 		wg.Go(func() {
 			for k := range work {
-				a := restSend(p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), token, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()))
-				if a.status/100 != 2 {
+				a := worldtest.RESTSend(p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), token, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()))
+				if a.Status/100 != 2 {
 					mu.Lock()
-					failed = append(failed, fmt.Sprintf("device %d: %d %s", k, a.status, a.body))
+					failed = append(failed, fmt.Sprintf("device %d: %d %s", k, a.Status, a.Body))
 					mu.Unlock()
 				}
 			}
