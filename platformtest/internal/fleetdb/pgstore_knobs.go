@@ -14,7 +14,9 @@
 // dropAfter to the table, never to rows whose bucket is not downsampled
 // yet, and keepFor to <tablename>_ds. A bucket in months is a calendar
 // month. With TimescaleDB the table is the same (not a continuous
-// aggregate) and dropAfter drops whole chunks.
+// aggregate). dropAfter drops whole chunks, as TimescaleDB does: without
+// it the rows of the chunks (chunkTimeInterval, aligned as TimescaleDB
+// aligns them) that drop_chunks would drop.
 //
 // Interval texts ("30 days", "1 hour") are read by PostgreSQL; one it
 // cannot read fails Open.
@@ -22,6 +24,7 @@
 package fleetdb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -182,13 +185,31 @@ func (t *pgTables) Maintain(ctx context.Context, now int64) error {
 	return nil
 }
 
+// defaultChunkInterval is TimescaleDB's chunk_time_interval when the
+// template gives no chunkTimeInterval.
+const defaultChunkInterval = "7 days"
+
+// chunkStartSQL is the start of the chunk that holds the timestamptz x
+// with chunks of the interval iv, as TimescaleDB lays out a timestamptz
+// column's chunks: aligned to the Unix epoch, an interval's month counted
+// as 30 days (a year as 360); NULL unless iv is positive.
+func chunkStartSQL(x, iv string) string {
+	us := "(extract(epoch from " + iv + ") * 1000000 - extract(year from " + iv + ") * 453600000000)" // 5.25 days a year
+	return "CASE WHEN " + us + " > 0 THEN 'epoch'::timestamptz + (floor(extract(epoch from " + x + ") * 1000000 / " + us + ") * " +
+		us + ")::bigint * interval '1 microsecond' END"
+}
+
 // maintain downsamples a table's completed buckets, then drops its rows
-// older than dropAfter (but those not downsampled yet) and its
+// older than dropAfter (but those not downsampled yet) as TimescaleDB
+// does, by whole chunks (chunkTimeInterval, by default 7 days): a row
+// goes once all of its chunk is older than dropAfter; and it drops the
 // downsampled rows older than keepFor.
 func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now time.Time) error {
 	pt := t.tables[ts.Name]
 	bucket := t.bucketFunc()
-	cutoff := "$1::timestamptz - $2::interval"
+	chunk := cmp.Or(ts.Def.ChunkTimeInterval, defaultChunkInterval)
+	oldest := "$1::timestamptz - $2::interval"
+	args := []any{now, ts.Def.DropAfter, chunk}
 	if d := t.downsampled(ts); d != nil {
 		sel := []string{bucket + "($2::interval, tsp)"}
 		names := []string{qi("tsp")}
@@ -210,7 +231,8 @@ func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now
 			return fmt.Errorf("downsample: %w", err)
 		}
 		// Rows of a bucket not downsampled yet stay.
-		cutoff = "least($1::timestamptz - $2::interval, " + bucket + "($3::interval, $1::timestamptz))"
+		oldest = "least($1::timestamptz - $2::interval, " + bucket + "($4::interval, $1::timestamptz))"
+		args = append(args, d.bucket)
 		if keep := ts.Def.Downsample.KeepFor; keep != "" {
 			if _, err := tx.Exec(ctx, "DELETE FROM "+d.name+" WHERE tsp < $1::timestamptz - $2::interval", now, keep); err != nil {
 				return fmt.Errorf("keepFor: %w", err)
@@ -219,17 +241,16 @@ func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now
 		if ts.Def.DropAfter == "" {
 			return nil
 		}
-		var at time.Time
-		if err := tx.QueryRow(ctx, "SELECT "+cutoff, now, ts.Def.DropAfter, d.bucket).Scan(&at); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, t.s.retentionSQL(pt), at)
-		return err
 	}
-	var at time.Time
-	if err := tx.QueryRow(ctx, "SELECT "+cutoff, now, ts.Def.DropAfter).Scan(&at); err != nil {
-		return err
+	var at *time.Time
+	if err := tx.QueryRow(ctx, "SELECT "+chunkStartSQL(oldest, "$3::interval"), args...).Scan(&at); err != nil {
+		return fmt.Errorf("dropAfter %q, chunkTimeInterval %q: %w", ts.Def.DropAfter, chunk, err)
 	}
-	_, err := tx.Exec(ctx, t.s.retentionSQL(pt), at)
-	return err
+	if at == nil {
+		return fmt.Errorf("chunkTimeInterval %q is not a positive interval", chunk)
+	}
+	if _, err := tx.Exec(ctx, t.s.retentionSQL(pt), *at); err != nil {
+		return fmt.Errorf("dropAfter: %w", err)
+	}
+	return nil
 }
