@@ -319,10 +319,12 @@
 // sessions by kind, realm and URI (exact or prefix) and fails them with an
 // error URI, drops them, delays them on the platform clock, holds them
 // until Release, or only watches them (Seen, Wait); one-shot (Times) or
-// kept until Cancel. Refuse (fail with an ERROR) and RefuseWrites (a full
-// disk: appends refused, publications dropped, for every table of a realm)
-// are interceptions. An interception acts before the router: a call it
-// fails never reaches the callee, exactly as if the service had refused it.
+// kept until Cancel. Refuse (fail with an ERROR) is an interception. An
+// interception acts before the router: a call it fails never reaches the
+// callee, and the data backend, which never sees it, reports nothing on
+// databackend.errors. RefuseWrites (a full disk: appends refused,
+// publications dropped, for every table of a realm) is the data backend's
+// own refusal, reported there as the platform's is.
 //
 // In a test, package clienttest gives a started SDK client for an
 // installation in one line.
