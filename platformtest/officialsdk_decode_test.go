@@ -306,3 +306,39 @@ func checkOfficialMachine(t *testing.T, what string, got, want officialMachine) 
 		t.Errorf("%s: %+v, want %+v", what, got, want)
 	}
 }
+
+// TestOfficialSDKDecodesCrossAppRows: a consumed app's history rows (its
+// ConnectToApp and GetHistory, on the provider's realm as app_reader)
+// decode as the official Go SDK decodes them too, on every store, over
+// msgpack and JSON.
+func TestOfficialSDKDecodesCrossAppRows(t *testing.T) {
+	for _, kind := range storetest.Kinds(t) {
+		for _, ser := range []serialize.Serialization{client.MSGPACK, client.JSON} {
+			name := map[serialize.Serialization]string{client.MSGPACK: "msgpack", client.JSON: "json"}[ser]
+			t.Run(fmt.Sprintf("store=%s/%s", kind, name), func(t *testing.T) {
+				p := officialPlatform(t, kind)
+				pr := p.AddProject("plant", Key(2))
+				weather := p.AddApp("weather", officialTemplate, Key(77))
+				dash := p.AddApp("dash", "data:\n  tables: []\nconsumes:\n  - app: weather\n", Key(26))
+				provIn := p.Install(pr.AddDevice("station", Key(7)), weather, Dev)
+				dashIn := p.Install(pr.AddDevice("panel", Key(42)), dash, Dev)
+				p.Grant(pr, dash, "weather")
+				at := t0.Add(time.Hour + 42*time.Millisecond)
+				if err := p.InsertRows(provIn, "machines", map[string]any{"tsp": at, "machine": "m1", "temperature": 19.5}); err != nil {
+					t.Fatal(err)
+				}
+				id, secret := dashIn.Credentials()
+				r, err := dial(t, p.URL(), dialCfg(provIn.Realm(), id, secret, ser))
+				if err != nil {
+					t.Fatalf("join the provider's realm: %v", err)
+				}
+				res, err := r.Call(testCtx(t), "history.transformed.machines", nil, wamp.List{wamp.Dict{"limit": 10}}, nil, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got := officialDecode[[]officialMachine](t, "cross-app history", officialRows(t, "cross-app history", res.Arguments))
+				checkOfficialMachines(t, "cross-app history", got, []officialMachine{{Tsp: at, DeviceKey: 7, Machine: "m1", Temperature: 19.5}})
+			})
+		}
+	}
+}
