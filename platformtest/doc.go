@@ -206,9 +206,9 @@
 //   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
-//   - Text compares byte-wise (collation "C"); on the memory store
-//     retention (dropAfter) and downsampling are not modelled, column
-//     store nowhere without TimescaleDB; rate limits other than those of
+//   - Text compares byte-wise (collation "C"); on the memory store and in
+//     a data folder retention (dropAfter) and downsampling are not
+//     modelled, column store nowhere without TimescaleDB; rate limits other than those of
 //     the secret procedures are not modelled.
 //   - The backend takes its tables from the app's data template when the
 //     realm is first used; a later release's template does not change

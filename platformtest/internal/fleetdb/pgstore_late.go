@@ -63,12 +63,22 @@ BEGIN
 	RETURN NULL;
 END $f$`)
 	}
-	stmts = append(stmts, "CREATE OR REPLACE TRIGGER "+qi(lateTrigger)+" AFTER INSERT ON "+table+
-		" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "+meta+".ifl_ds_late_note("+ql(d.name)+", "+ql(d.bucket)+", "+ql(table)+")")
 	for _, q := range stmts {
 		if _, err := tx.Exec(ctx, q); err != nil {
 			return fmt.Errorf("late rows: %.60s: %w", q, err)
 		}
+	}
+	trigger := "CREATE OR REPLACE TRIGGER " + qi(lateTrigger) + " AFTER INSERT ON " + table +
+		" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION " + meta + ".ifl_ds_late_note(" + ql(d.name) + ", " + ql(d.bucket) + ", " + ql(table) + ")"
+	if t.s.tsdb == nil {
+		_, err := tx.Exec(ctx, trigger)
+		return err
+	}
+	// TimescaleDB 2.23 takes it on a hypertable; an older one may refuse
+	// transition tables there: late rows are then not counted again
+	// (a savepoint keeps the migration going).
+	if err := pgx.BeginFunc(ctx, tx, func(sp pgx.Tx) error { _, err := sp.Exec(ctx, trigger); return err }); err != nil {
+		t.s.log.Warn("postgres: late rows into downsampled buckets will not be counted again", "table", table, "err", err)
 	}
 	return nil
 }
