@@ -6,7 +6,6 @@ package platformtest
 
 import (
 	"net/http"
-	"slices"
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 )
@@ -56,19 +55,8 @@ func (p *Platform) mountConsole(mux *http.ServeMux) {
 			r := map[string]WriteRefusal{"storage_full": StorageFull, "storage_overusage": StorageOverusage}[mode]
 			p.RefuseWrites(realm, r)
 		},
-		Refusing: func() []string {
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			var out []string
-			for realm, ins := range p.writes {
-				if len(ins) > 0 {
-					out = append(out, realm)
-				}
-			}
-			slices.Sort(out)
-			return out
-		},
-		Storage: p.consoleStorage, // postgres.go
-		Write:   c.Write, Token: c.Token, NoLocationService: p.set.noLocation, Metrics: p.set.metrics,
+		Refusing: p.fleet.RefusingWrites,
+		Storage:  p.consoleStorage, // postgres.go
+		Write:    c.Write, Token: c.Token, NoLocationService: p.set.noLocation, Metrics: p.set.metrics,
 	}))
 }

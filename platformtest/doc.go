@@ -206,9 +206,9 @@
 //   - The memory store cannot run a transform's SQL: its rows come from
 //     SetTransformRows or the seed (apps[].transform_rows), and setting
 //     them publishes the view once, as a schedule tick would.
-//   - Text compares byte-wise (collation "C"); on the memory store
-//     retention (dropAfter) and downsampling are not modelled, column
-//     store nowhere without TimescaleDB; rate limits other than those of
+//   - Text compares byte-wise (collation "C"); on the memory store and in
+//     a data folder retention (dropAfter) and downsampling are not
+//     modelled, column store nowhere without TimescaleDB; rate limits other than those of
 //     the secret procedures are not modelled.
 //   - The backend takes its tables from the app's data template when the
 //     realm is first used; a later release's template does not change
@@ -319,10 +319,12 @@
 // sessions by kind, realm and URI (exact or prefix) and fails them with an
 // error URI, drops them, delays them on the platform clock, holds them
 // until Release, or only watches them (Seen, Wait); one-shot (Times) or
-// kept until Cancel. Refuse (fail with an ERROR) and RefuseWrites (a full
-// disk: appends refused, publications dropped, for every table of a realm)
-// are interceptions. An interception acts before the router: a call it
-// fails never reaches the callee, exactly as if the service had refused it.
+// kept until Cancel. Refuse (fail with an ERROR) is an interception. An
+// interception acts before the router: a call it fails never reaches the
+// callee, and the data backend, which never sees it, reports nothing on
+// databackend.errors. RefuseWrites (a full disk: appends refused,
+// publications dropped, for every table of a realm) is the data backend's
+// own refusal, reported there as the platform's is.
 //
 // In a test, package clienttest gives a started SDK client for an
 // installation in one line.

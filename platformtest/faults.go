@@ -2,9 +2,9 @@
 // connections and the router, withholding realms, authenticator outages,
 // and interceptions of single inbound messages of app sessions
 // (kfake-style: fail, drop, delay, hang until released, or watch; one-shot
-// or kept) with the two uses the
-// platform names itself, Refuse and RefuseWrites. The router
-// (internal/router) carries them out.
+// or kept) with the use the platform names itself, Refuse; the router
+// (internal/router) carries them out. RefuseWrites, a full storage, is the
+// data backend's own (fleetdb).
 
 package platformtest
 
@@ -15,7 +15,6 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
-	"github.com/flockgo/ironflock/template"
 )
 
 // DropConnections closes every connection abruptly: no WebSocket close
@@ -181,17 +180,18 @@ func (r WriteRefusal) String() string {
 
 // RefuseWrites switches how the data backend of realm answers appends and
 // publications to every declared table, error-logs included: StorageFull
-// and StorageOverusage refuse appends with their error URI and drop
-// publications (interceptions of append.<S>.<A>.<t>, appendBulk.…,
-// <S>.<A>.<t> and bulk.…); AcceptWrites stores them again. InsertRows is
-// never refused. An unknown realm fails the test (a platform made by
-// Start panics), as provisioning mistakes do.
+// and StorageOverusage refuse appends (append.<S>.<A>.<t>, appendBulk.…)
+// with their error URI and drop publications (<S>.<A>.<t>, bulk.…), as
+// the platform's data backend does when its storage is full or the
+// account's allowance is used up, and report each refusal on
+// databackend.errors.<t> as it reports every refused write; AcceptWrites
+// stores them again. InsertRows is never refused. An unknown realm fails
+// the test (a platform made by Start panics), as provisioning mistakes do.
 func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
 	if p.tb != nil {
 		p.tb.Helper()
 	}
-	ri, tpl, err := p.realmDataTemplate(realm)
-	if err != nil {
+	if _, _, err := p.realmDataTemplate(realm); err != nil {
 		p.fail(fmt.Errorf("refuse writes: %w", err))
 		return
 	}
@@ -202,35 +202,5 @@ func (p *Platform) RefuseWrites(realm string, r WriteRefusal) {
 	case StorageOverusage:
 		uri, reason = wire.ErrStorageOverusage, "the account's storage allowance is used up"
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, in := range p.writes[realm] {
-		in.Cancel()
-	}
-	delete(p.writes, realm)
-	if uri == "" {
-		return
-	}
-	names := []string{template.ErrorLogsName}
-	if tpl != nil {
-		for _, t := range tpl.Tables {
-			names = append(names, t.Name)
-		}
-	}
-	var ins []*Interception
-	for _, t := range names {
-		s, a, args := ri.Swarm, ri.App, []any{reason}
-		for _, f := range []Fault{
-			{Realm: realm, Kind: KindCall, URI: wire.AppendProc(s, a, t), Fail: uri, Args: args},
-			{Realm: realm, Kind: KindCall, URI: wire.AppendBulkProc(s, a, t), Fail: uri, Args: args},
-			{Realm: realm, Kind: KindPublish, URI: wire.TableTopic(s, a, t), Drop: true},
-			{Realm: realm, Kind: KindPublish, URI: wire.BulkTableTopic(s, a, t), Drop: true},
-		} {
-			ins = append(ins, p.Intercept(f))
-		}
-	}
-	if p.writes == nil {
-		p.writes = map[string][]*Interception{}
-	}
-	p.writes[realm] = ins
+	p.fleet.RefuseWrites(realm, uri, reason)
 }

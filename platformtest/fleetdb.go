@@ -4,7 +4,7 @@
 // hooks as methods of Platform (direct inserts, the stored rows, the chunk
 // budget of a read, the rows of a transform), the secret placeholder, and
 // the failures of WithStrictColumns. The storage refusal switch,
-// RefuseWrites, is an interception (faults.go). The hooks serve no URI; bad
+// RefuseWrites (faults.go), is the data backend's own. The hooks serve no URI; bad
 // input fails the test as provisioning mistakes do.
 
 package platformtest

@@ -55,9 +55,6 @@ type Platform struct {
 	files *fleetfiles.Service // the file service of every realm (files.go)
 
 	closing sync.Once // Close
-
-	mu     sync.Mutex                 // guards writes
-	writes map[string][]*Interception // RefuseWrites, by realm
 }
 
 // New starts a platform for a test. It fails tb when the platform cannot

@@ -34,6 +34,9 @@ type backend struct {
 	// dropped reports what writes lost (drops.go); set when the backend
 	// is made, never changed.
 	dropped func(*realm.Host, []Drop)
+	// refused returns the refusal of every write (refuse.go), nil while
+	// writes are accepted; set when the backend is made, never changed.
+	refused func() *fleetError
 }
 
 // column is a column of a table or transform.

@@ -55,7 +55,8 @@ type DB struct {
 	seal     *sealer    // the key of secret columns, one per platform (crypt.go)
 	mu       sync.Mutex // guards backends
 	backends map[string]*backend
-	drops    dropLog // what writes lost (drops.go)
+	drops    dropLog                // what writes lost (drops.go)
+	refusals map[string]*fleetError // RefuseWrites, by realm (refuse.go); guarded by mu
 }
 
 // New returns a DB over cfg.Store with cfg.SecretKey (or a fresh random
@@ -101,6 +102,7 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 	}
 	b, schema := newBackend(ri, tpl, db.seal)
 	b.dropped = db.reportDrops
+	b.refused = func() *fleetError { return db.writeRefusal(name) }
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}

@@ -121,3 +121,66 @@ func str(v any) string {
 	s, _ := v.(string)
 	return s
 }
+
+// TestDataErrorsStorageRefused: a full storage (RefuseWrites) is the data
+// backend's refusal, so each refused append, bulk append, publication and
+// bulk publication is reported on databackend.errors.<t>, error-logs
+// included; a refusal an interception makes at the router never reaches
+// the data backend and is not reported; once writes are accepted again,
+// nothing is.
+func TestDataErrorsStorageRefused(t *testing.T) { backends.EachStore(t, testDataErrorsStorageRefused) }
+
+func testDataErrorsStorageRefused(t *testing.T, s worldtest.Store[platformtest.Option]) {
+	f := newDB(t, s)
+	all := make(chan []any, 64)
+	err := f.c2.Subscribe(wire.DataErrorsPrefix, func(e *wamp.Event) { all <- wirevalue.CloneList(e.Arguments) },
+		wamp.Dict{wire.OptMatch: wire.MatchPrefix})
+	if err != nil {
+		t.Fatal(err)
+	}
+	next := func(what string, want map[string]any) {
+		t.Helper()
+		ev := worldtest.NextEvent(t, all, what)
+		got, _ := ev[0].(map[string]any)
+		delete(got, "tsp")
+		want["device_key"], want["authid"] = int64(42), f.serial
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", what, diff)
+		}
+	}
+	report := func(table, op, uri, msg string, rows int64) map[string]any {
+		return map[string]any{"tablename": table, "operation": op, "uri": uri, "message": msg, "rows": rows}
+	}
+	const full, overused = "storage is full: writes are refused until space is freed", "the account's storage allowance is used up"
+	ack := wamp.Dict{wire.OptAcknowledge: true}
+
+	f.p.RefuseWrites(f.realm, platformtest.StorageFull)
+	f.appendRow(t, "sensordata", map[string]any{"tsp": worldtest.Ms(0)}).Refused(t, "append", wire.ErrStorageFull)
+	next("append", report("sensordata", "append", wire.ErrStorageFull, full, 1))
+	worldtest.Call(t, f.c, wire.AppendBulkProc(2, 26, "readings"), []any{map[string]any{"tsp": worldtest.Ms(0)}, map[string]any{"tsp": worldtest.Ms(1)}}, f.meta(), false).
+		Refused(t, "bulk append", wire.ErrStorageFull)
+	next("bulk append", report("readings", "appendBulk", wire.ErrStorageFull, full, 2))
+	worldtest.Call(t, f.c, wire.AppendProc(2, 26, "error-logs"), map[string]any{"tsp": worldtest.Ms(0), "msg": "x"}, f.meta(), false).
+		Refused(t, "error-logs", wire.ErrStorageFull)
+	next("error-logs", report("error-logs", "append", wire.ErrStorageFull, full, 1))
+	if err := f.c.Publish(wire.TableTopic(2, 26, "sensordata"), ack, wamp.List{map[string]any{"tsp": worldtest.Ms(0)}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	next("publication", report("sensordata", "publish", wire.ErrStorageFull, full, 1))
+
+	f.p.RefuseWrites(f.realm, platformtest.StorageOverusage)
+	if err := f.c.Publish(wire.BulkTableTopic(2, 26, "readings"), ack, wamp.List{[]any{map[string]any{"tsp": worldtest.Ms(0)}}}, f.meta()); err != nil {
+		t.Fatal(err)
+	}
+	next("bulk publication", report("readings", "publishBulk", wire.ErrStorageOverusage, overused, 1))
+
+	// A refusal at the router: the data backend never sees the call, and
+	// the next report is the refusal after it.
+	f.p.RefuseWrites(f.realm, platformtest.AcceptWrites)
+	cancel := f.p.Refuse(platformtest.Refusal{Kind: platformtest.KindCall, URI: wire.AppendProc(2, 26, "sensordata"), Error: wire.ErrStorageFull, Times: 1})
+	defer cancel()
+	f.appendRow(t, "sensordata", map[string]any{"tsp": worldtest.Ms(0)}).Refused(t, "refused at the router", wire.ErrStorageFull)
+	f.appendRow(t, "sensordata", map[string]any{"tsp": worldtest.Ms(0), "temperature": 1}).OK(t, "accepted again")
+	f.appendRow(t, "readings", map[string]any{"temp": 1}).Refused(t, "append without tsp", wire.ErrRuntimeError)
+	next("append without tsp", report("readings", "append", wire.ErrRuntimeError, "a row has no tsp value", 1))
+}

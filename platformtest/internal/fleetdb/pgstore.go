@@ -217,7 +217,7 @@ func (s *pgStore) setup(ctx context.Context) error {
 		s.sweepScratch(ctx)
 	}
 	if s.tsdb == nil {
-		s.log.Info("postgres: TimescaleDB is not available; time_bucket is the store's own, chunkTimeInterval and columnstore are not applied", "at", s.where())
+		s.log.Info("postgres: TimescaleDB is not available; time_bucket is the store's own, chunkTimeInterval makes no chunks (dropAfter drops by them all the same), columnstore is not applied", "at", s.where())
 	} else {
 		s.log.Info("postgres: TimescaleDB is available", "version", s.tsdb.version, "at", s.where())
 	}

@@ -9,12 +9,14 @@
 // column and per path into a json column listed in paths (cast to
 // numeric), <name>_avg, <name>_min, <name>_max and <name>_count (the
 // non-null values); a path's name is its keys joined by "_". Each
-// Maintain adds the buckets completed since the last one (late rows
-// into a bucket already downsampled are not counted), then applies
-// dropAfter to the table, never to rows whose bucket is not downsampled
-// yet, and keepFor to <tablename>_ds. A bucket in months is a calendar
+// Maintain counts again the buckets that got late rows (pgstore_late.go),
+// adds the buckets completed since the last one, then applies dropAfter to
+// the table, never to rows whose bucket is not downsampled yet, and
+// keepFor to <tablename>_ds. A bucket in months is a calendar
 // month. With TimescaleDB the table is the same (not a continuous
-// aggregate) and dropAfter drops whole chunks.
+// aggregate). dropAfter drops whole chunks, as TimescaleDB does: without
+// it the rows of the chunks (chunkTimeInterval, aligned as TimescaleDB
+// aligns them) that drop_chunks would drop.
 //
 // Interval texts ("30 days", "1 hour") are read by PostgreSQL; one it
 // cannot read fails Open.
@@ -22,6 +24,7 @@
 package fleetdb
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -113,7 +116,7 @@ func (d *dsTable) columns(ts *TableSchema) [][2]string {
 func (t *pgTables) ensureDownsample(ctx context.Context, tx pgx.Tx, ts *TableSchema) error {
 	d := t.downsampled(ts)
 	if d == nil {
-		return nil
+		return t.ensureLate(ctx, tx, t.tables[ts.Name].name, nil) // pgstore_late.go
 	}
 	if t.tables[objName(ts.Name, "_ds")] != nil {
 		return fmt.Errorf("the table %s_ds that downsample keeps is declared in the template too", ts.Name)
@@ -163,7 +166,7 @@ func (t *pgTables) ensureDownsample(ctx context.Context, tx pgx.Tx, ts *TableSch
 			return fmt.Errorf("%s: %w", q, err)
 		}
 	}
-	return nil
+	return t.ensureLate(ctx, tx, t.tables[ts.Name].name, d) // pgstore_late.go
 }
 
 // Maintain applies downsampling and retention as of now (epoch
@@ -182,54 +185,95 @@ func (t *pgTables) Maintain(ctx context.Context, now int64) error {
 	return nil
 }
 
-// maintain downsamples a table's completed buckets, then drops its rows
-// older than dropAfter (but those not downsampled yet) and its
-// downsampled rows older than keepFor.
+// defaultChunkInterval is TimescaleDB's chunk_time_interval when the
+// template gives no chunkTimeInterval.
+const defaultChunkInterval = "7 days"
+
+// chunkStartSQL is the start of the chunk that holds the timestamptz x
+// with chunks of the interval iv, as TimescaleDB lays out a timestamptz
+// column's chunks: aligned to the Unix epoch, an interval's month counted
+// as 30 days (a year as 360); NULL unless iv is positive.
+func chunkStartSQL(x, iv string) string {
+	us := "(extract(epoch from " + iv + ") * 1000000 - extract(year from " + iv + ") * 453600000000)" // 5.25 days a year
+	return "CASE WHEN " + us + " > 0 THEN 'epoch'::timestamptz + (floor(extract(epoch from " + x + ") * 1000000 / " + us + ") * " +
+		us + ")::bigint * interval '1 microsecond' END"
+}
+
+// maintain downsamples a table's completed buckets and counts again those
+// that got late rows (pgstore_late.go), then drops its rows older than
+// dropAfter (but those not downsampled yet) as TimescaleDB does, by whole
+// chunks (chunkTimeInterval, by default 7 days): a row goes once all of
+// its chunk is older than dropAfter; and it drops the downsampled rows
+// older than keepFor.
 func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now time.Time) error {
 	pt := t.tables[ts.Name]
 	bucket := t.bucketFunc()
-	cutoff := "$1::timestamptz - $2::interval"
-	if d := t.downsampled(ts); d != nil {
-		sel := []string{bucket + "($2::interval, tsp)"}
-		names := []string{qi("tsp")}
-		group := []string{"1"}
-		for i, k := range d.keys {
-			sel, names = append(sel, k), append(names, k)
-			group = append(group, fmt.Sprint(i+2))
+	d := t.downsampled(ts)
+	// The retention's cutoff: the start of the oldest chunk it keeps.
+	var cutoff *time.Time
+	if ts.Def.DropAfter != "" {
+		chunk := cmp.Or(ts.Def.ChunkTimeInterval, defaultChunkInterval)
+		oldest := "$1::timestamptz - $2::interval"
+		args := []any{now, ts.Def.DropAfter, chunk}
+		if d != nil { // rows of a bucket not downsampled yet stay
+			oldest = "least($1::timestamptz - $2::interval, " + bucket + "($4::interval, $1::timestamptz))"
+			args = append(args, d.bucket)
 		}
-		sel, names = append(sel, "count(*)"), append(names, qi("rows"))
-		for _, s := range d.sources {
-			sel = append(sel, avgSQL(s.expr), "min("+s.expr+")", "max("+s.expr+")", "count("+s.expr+")")
-			names = append(names, qi(s.name+"_avg"), qi(s.name+"_min"), qi(s.name+"_max"), qi(s.name+"_count"))
+		if err := tx.QueryRow(ctx, "SELECT "+chunkStartSQL(oldest, "$3::interval"), args...).Scan(&cutoff); err != nil {
+			return fmt.Errorf("dropAfter %q, chunkTimeInterval %q: %w", ts.Def.DropAfter, chunk, err)
 		}
+		if cutoff == nil {
+			return fmt.Errorf("chunkTimeInterval %q is not a positive interval", chunk)
+		}
+	}
+	if d != nil {
+		if err := t.recountLate(ctx, tx, pt, d, cutoff); err != nil { // pgstore_late.go
+			return err
+		}
+		agg := t.aggregate(d, "$2::interval")
 		stmt := "WITH w AS (SELECT coalesce((SELECT max(tsp) + $2::interval FROM " + d.name + "), (SELECT " + bucket + "($2::interval, min(tsp)) FROM " + pt.name + ")) AS lo, " +
 			bucket + "($2::interval, $1::timestamptz) AS hi) " +
-			"INSERT INTO " + d.name + " (" + strings.Join(names, ", ") + ") SELECT " + strings.Join(sel, ", ") +
-			" FROM " + pt.name + ", w WHERE tsp >= w.lo AND tsp < w.hi GROUP BY " + strings.Join(group, ", ")
+			"INSERT INTO " + d.name + " (" + strings.Join(agg.names, ", ") + ") SELECT " + strings.Join(agg.sel, ", ") +
+			" FROM " + pt.name + ", w WHERE tsp >= w.lo AND tsp < w.hi GROUP BY " + strings.Join(agg.group, ", ")
 		if _, err := tx.Exec(ctx, stmt, now, d.bucket); err != nil {
 			return fmt.Errorf("downsample: %w", err)
 		}
-		// Rows of a bucket not downsampled yet stay.
-		cutoff = "least($1::timestamptz - $2::interval, " + bucket + "($3::interval, $1::timestamptz))"
 		if keep := ts.Def.Downsample.KeepFor; keep != "" {
 			if _, err := tx.Exec(ctx, "DELETE FROM "+d.name+" WHERE tsp < $1::timestamptz - $2::interval", now, keep); err != nil {
 				return fmt.Errorf("keepFor: %w", err)
 			}
 		}
-		if ts.Def.DropAfter == "" {
-			return nil
-		}
-		var at time.Time
-		if err := tx.QueryRow(ctx, "SELECT "+cutoff, now, ts.Def.DropAfter, d.bucket).Scan(&at); err != nil {
-			return err
-		}
-		_, err := tx.Exec(ctx, t.s.retentionSQL(pt), at)
-		return err
 	}
-	var at time.Time
-	if err := tx.QueryRow(ctx, "SELECT "+cutoff, now, ts.Def.DropAfter).Scan(&at); err != nil {
-		return err
+	if cutoff == nil {
+		return nil
 	}
-	_, err := tx.Exec(ctx, t.s.retentionSQL(pt), at)
-	return err
+	tag, err := tx.Exec(ctx, t.s.retentionSQL(pt), *cutoff)
+	if err != nil {
+		return fmt.Errorf("dropAfter: %w", err)
+	}
+	if d != nil && tag.RowsAffected() > 0 { // rows (chunks) dropped
+		return t.noteKept(ctx, tx, pt, *cutoff) // pgstore_late.go
+	}
+	return nil
+}
+
+// dsAggregate is the SELECT that computes downsampled rows from a
+// table's rows: its expressions, the downsampled table's columns they
+// fill, and the GROUP BY.
+type dsAggregate struct{ sel, names, group []string }
+
+// aggregate returns the SELECT of d's rows with the bucket width at the
+// parameter iv ("$2::interval").
+func (t *pgTables) aggregate(d *dsTable, iv string) dsAggregate {
+	a := dsAggregate{sel: []string{t.bucketFunc() + "(" + iv + ", tsp)"}, names: []string{qi("tsp")}, group: []string{"1"}}
+	for i, k := range d.keys {
+		a.sel, a.names = append(a.sel, k), append(a.names, k)
+		a.group = append(a.group, fmt.Sprint(i+2))
+	}
+	a.sel, a.names = append(a.sel, "count(*)"), append(a.names, qi("rows"))
+	for _, s := range d.sources {
+		a.sel = append(a.sel, avgSQL(s.expr), "min("+s.expr+")", "max("+s.expr+")", "count("+s.expr+")")
+		a.names = append(a.names, qi(s.name+"_avg"), qi(s.name+"_min"), qi(s.name+"_max"), qi(s.name+"_count"))
+	}
+	return a
 }

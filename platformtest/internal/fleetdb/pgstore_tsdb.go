@@ -72,7 +72,8 @@ func (s *pgStore) hypertableDDL(qualified string, ts *TableSchema) []string {
 }
 
 // retentionSQL deletes the rows of a table older than the cutoff
-// parameter $1: whole chunks with TimescaleDB.
+// parameter $1, a chunk's start (maintain): whole chunks with
+// TimescaleDB, the rows of those chunks without.
 func (s *pgStore) retentionSQL(pt *pgTable) string {
 	if s.tsdb != nil {
 		return "SELECT " + qi(s.tsdb.schema) + ".drop_chunks(" + ql(pt.name) + ", older_than => $1::timestamptz)"
@@ -99,7 +100,7 @@ func (s *pgStore) notes(sc *Schema) []string {
 			continue
 		}
 		if ts.Def.ChunkTimeInterval != "" {
-			out = append(out, fmt.Sprintf("table %q: chunkTimeInterval %q is not applied: the server has no TimescaleDB (plain tables have no chunks)", ts.Name, ts.Def.ChunkTimeInterval))
+			out = append(out, fmt.Sprintf("table %q: chunkTimeInterval %q makes no chunks: the server has no TimescaleDB (dropAfter drops the rows its chunks would hold)", ts.Name, ts.Def.ChunkTimeInterval))
 		}
 		if ts.Def.Columnstore {
 			out = append(out, fmt.Sprintf("table %q: columnstore is not applied: the server has no TimescaleDB", ts.Name))

@@ -49,8 +49,11 @@ data:
 // maintenance downsamples complete buckets into <table>_ds (avg, min,
 // max and count of each numeric and bigint column and of the listed
 // json paths, per bucket and device), then drops the rows older than
-// dropAfter, but never rows whose bucket is not downsampled yet, and the
-// downsampled rows older than keepFor.
+// dropAfter as TimescaleDB does, by whole chunks (chunkTimeInterval, 7
+// days by default, aligned to the Unix epoch): a row goes once all of its
+// chunk is older than dropAfter, never while its bucket is not
+// downsampled yet; a late row into a downsampled bucket is counted at the
+// next run; and it drops the downsampled rows older than keepFor.
 func TestRetentionAndDownsample(t *testing.T) { worldtest.EachPostgres(t, testRetentionAndDownsample) }
 
 func testRetentionAndDownsample(t *testing.T, url string) {
@@ -86,8 +89,10 @@ func testRetentionAndDownsample(t *testing.T, url string) {
 	if d := cmp.Diff(want, hourly); d != "" {
 		t.Errorf("metrics_ds after the first run (-want +got):\n%s", d)
 	}
-	if got := worldtest.Col(w.p.TableRows(w.realm, "metrics"), "value"); !cmp.Equal(got, []any{int64(12), int64(13), int64(14), int64(15), int64(16), int64(17)}) {
-		t.Errorf("metrics after dropAfter 2 hours: %v", got)
+	// Rows up to 3h55m old, past dropAfter 2 hours, stay: their daily
+	// chunk [t0-1d, t0) ends after t0+1h-2h.
+	if got := w.p.TableRows(w.realm, "metrics"); len(got) != 18 {
+		t.Errorf("metrics at t0+1h: %d rows, want all 18 (their chunk is not all older than dropAfter)", len(got))
 	}
 	if got := w.p.TableRows(w.realm, "fast"); len(got) != 2 {
 		t.Errorf("fast: rows of a bucket not downsampled yet were dropped: %v", got)
@@ -96,21 +101,50 @@ func testRetentionAndDownsample(t *testing.T, url string) {
 		t.Errorf("fast_ds before its bucket is complete: %v", got)
 	}
 
-	w.p.Clock().Advance(24 * time.Hour)
+	// A late row into a bucket downsampled already: not shown until the
+	// next run (materialized only), which counts the bucket again, as a
+	// continuous aggregate's refresh does, before the retention drops its
+	// rows.
+	w.insert(t, "metrics", map[string]any{"tsp": worldtest.T0.Add(-90 * time.Minute), "value": 100, "n": 100, "payload": map[string]any{"v": 200}, "label": "x"})
+	if d := cmp.Diff(want, w.read(t, "metrics_hourly", worldtest.Q("limit", 10))); d != "" {
+		t.Errorf("metrics_ds with a late row before the next run (-want +got):\n%s", d)
+	}
+
+	w.p.Clock().Advance(time.Hour) // t0+2h: all of the chunk is older than dropAfter
 	if err := w.p.RunSchedules(); err != nil {
 		t.Fatal(err)
 	}
 	if got := w.p.TableRows(w.realm, "metrics"); len(got) != 0 {
-		t.Errorf("metrics a day later: %v", got)
+		t.Errorf("metrics at t0+2h, their chunk past dropAfter: %v", got)
+	}
+	want[1] = map[string]any{"tsp": worldtest.ISO(-2 * time.Hour), "device_key": int64(42), "rows": int64(7), "value_avg": 151.0 / 7,
+		"value_min": int64(6), "value_max": int64(100), "value_count": int64(7), "n_max": int64(100), "payload_v_avg": 302.0 / 7}
+	if d := cmp.Diff(want, w.read(t, "metrics_hourly", worldtest.Q("limit", 10))); d != "" {
+		t.Errorf("metrics_ds after the next run, the late row counted (-want +got):\n%s", d)
+	}
+
+	w.p.Clock().Advance(24 * time.Hour)
+	if err := w.p.RunSchedules(); err != nil {
+		t.Fatal(err)
 	}
 	if got := w.read(t, "metrics_hourly", worldtest.Q("limit", 10)); len(got) != 0 {
 		t.Errorf("metrics_ds after keepFor 1 day: %v", got)
 	}
-	if got := w.p.TableRows(w.realm, "fast"); len(got) != 0 {
-		t.Errorf("fast once downsampled: %v", got)
-	}
 	if d := cmp.Diff([]map[string]any{{"tsp": worldtest.ISO(0), "rows": int64(2), "value_avg": 1.5}}, w.read(t, "fast_daily", worldtest.Q("limit", 10))); d != "" {
 		t.Errorf("fast_ds (-want +got):\n%s", d)
+	}
+	// fast is downsampled and past dropAfter 10 minutes, but its rows are
+	// in the default 7-day chunk [t0, t0+7d) (t0 is a Thursday, as the
+	// Unix epoch was): they stay until all of it is older than dropAfter.
+	if got := w.p.TableRows(w.realm, "fast"); len(got) != 2 {
+		t.Errorf("fast at t0+26h, inside its 7-day chunk: %d rows, want 2", len(got))
+	}
+	w.p.Clock().Advance(6 * 24 * time.Hour) // t0+7d+2h
+	if err := w.p.RunSchedules(); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.p.TableRows(w.realm, "fast"); len(got) != 0 {
+		t.Errorf("fast once its 7-day chunk is past dropAfter: %v", got)
 	}
 }
 

@@ -109,6 +109,11 @@ func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk boo
 
 // write stores the rows of one message and publishes them on the feed.
 func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeMsg, bulk bool) (int, *fleetError) {
+	if b.refused != nil {
+		if e := b.refused(); e != nil {
+			return 0, e // storage refused (refuse.go)
+		}
+	}
 	var ps []*pending
 	var drops []Drop
 	if bulk {
