@@ -1,0 +1,2 @@
+// Package folder is the storage backend of a data folder (flockd -data).
+package folder

@@ -1,0 +1,2 @@
+// Package memory is the storage backend that keeps nothing beyond the process.
+package memory
