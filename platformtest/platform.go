@@ -7,6 +7,7 @@
 package platformtest
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -104,20 +105,20 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	store, err := p.openFleetStore()
+	rows, keys, err := p.openFleetStore()
 	if err != nil {
 		closeListener(ln)
 		p.closeStores()
 		return nil, err
 	}
-	key, err := secretKey(store) // postgres.go
+	key, err := keys.Key(context.Background(), store.SecretColumnsKey)
 	if err != nil {
 		closeListener(ln)
-		_ = store.Close()
+		_ = rows.Close()
 		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log,
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: rows, Clock: p.clock, Log: p.log,
 		SecretKey: key, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
 	if p.files, err = p.newFileService(); err != nil { // files.go
