@@ -14,6 +14,7 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
@@ -44,11 +45,19 @@ func setupKeys(ctx context.Context, tx pgx.Tx, meta string) error {
 }
 
 // Key returns the key named name kept in the store's schema, making and
-// keeping it the first time.
+// keeping it the first time. A statement that loses the race to make the
+// key sees neither its own row nor (in its snapshot) the winner's: it
+// runs again and reads the winner's.
 func (s *pgStore) Key(ctx context.Context, name string) ([]byte, error) {
 	var key []byte
-	err := s.pool.QueryRow(ctx, "WITH ins AS (INSERT INTO "+qi(s.meta)+".keys (name, key) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING key) "+
-		"SELECT key FROM ins UNION ALL SELECT key FROM "+qi(s.meta)+".keys WHERE name = $1 LIMIT 1", name, store.NewKey()).Scan(&key)
+	var err error
+	for range 3 {
+		err = s.pool.QueryRow(ctx, "WITH ins AS (INSERT INTO "+qi(s.meta)+".keys (name, key) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING RETURNING key) "+
+			"SELECT key FROM ins UNION ALL SELECT key FROM "+qi(s.meta)+".keys WHERE name = $1 LIMIT 1", name, store.NewKey()).Scan(&key)
+		if !errors.Is(err, pgx.ErrNoRows) {
+			break
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("postgres: the key %s: %w", name, err)
 	}
