@@ -17,8 +17,8 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 )
 
 // WithDataDir keeps the platform's world in the data folder dir, created
@@ -57,7 +57,7 @@ func (p *Platform) openStores() error {
 	cfg := registry.Config{Clock: p.clock, Log: p.log, Build: p.set.build, StrictAuth: p.set.strict}
 	if p.set.dataDir == "" {
 		p.reg = registry.New(cfg)
-		return nil
+		return p.openObjects() // files.go
 	}
 	d, err := datadir.Open(p.set.dataDir, datadir.WithLogger(p.log))
 	if err != nil {
@@ -71,7 +71,7 @@ func (p *Platform) openStores() error {
 		_ = d.Close()
 		return keptError(d.Path(), err)
 	}
-	if p.kept, err = openKept(d, p.log); err != nil {
+	if p.kept.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
 		_ = d.Close()
 		return err
 	}
@@ -82,57 +82,20 @@ func (p *Platform) openStores() error {
 		}
 	}
 	p.data = d
+	if err := p.openObjects(); err != nil { // files.go
+		p.data = nil
+		_ = d.Close()
+		return err
+	}
 	p.log.Info("data folder", "path", d.Path(), "format", d.Format())
 	return nil
 }
 
-// kept is what the services keep in the data folder: the data backends'
-// rows (fleet.db, which keeps the key of secret columns too: the store is
-// a fleetdb.KeyStore), the file service's records (files.db) and blobs
-// (files/). Zero without a folder.
+// kept is what the services keep in the data folder besides the objects
+// and keys (files.go): the data backends' rows (fleet.db). Zero without a
+// folder.
 type kept struct {
-	fleet   *datadir.DB
-	files   *datadir.DB
-	blobs   *datadir.Blobs
-	signKey []byte // signs presigned URLs
-}
-
-// openKept opens the files of the services in the folder d, reads (or
-// makes, the first time) the key of upload URLs, and checks the file
-// objects' blobs against their records: a record without its blob is
-// refused, a blob without record (a kill between the two) is removed.
-func openKept(d *datadir.Dir, log *slog.Logger) (kept, error) {
-	var k kept
-	var err error
-	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
-		return k, err
-	}
-	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
-		return k, err
-	}
-	if k.signKey, err = fleetfiles.SignKey(context.Background(), k.files); err != nil {
-		return k, err
-	}
-	if k.blobs, err = d.Blobs(fleetfiles.BlobFolder); err != nil {
-		return k, err
-	}
-	// Blobs no record names are removed only when files.db is known to
-	// hold its last commit: one that lost records would make their blobs
-	// look orphaned.
-	whole := d.Whole(fleetfiles.StoreFile + ".db")
-	rep, err := fleetfiles.CheckBlobs(k.files, k.blobs, d.Path(), whole, false)
-	if err != nil {
-		return k, err
-	}
-	switch {
-	case rep.Orphans+rep.Temps > 0 && whole:
-		log.Info("data folder: removed the content of file objects a kill left without a record", "folder", d.Path(),
-			"blobs", rep.Orphans, "half_written", rep.Temps)
-	case rep.Orphans+rep.Temps > 0:
-		log.Info("data folder: content no record names kept: files.db's last commit is not on record yet (COMMITS); the next start removes it",
-			"folder", d.Path(), "blobs", rep.Orphans, "half_written", rep.Temps)
-	}
-	return k, nil
+	fleet *datadir.DB
 }
 
 // keptError makes an error of what is kept in a folder name the folder
@@ -271,18 +234,7 @@ func checkKept(d *datadir.Dir, rep *DataDirReport) error {
 			return err
 		}
 	}
-	files, err := d.DB(fleetfiles.StoreFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	blobs, err := d.Blobs(fleetfiles.BlobFolder)
-	if err != nil {
-		return err
-	}
-	br, err := fleetfiles.CheckBlobs(files, blobs, d.Path(), false, true)
+	br, err := folder.CheckObjects(d)
 	rep.Objects, rep.ObjectBytes, rep.LeftBlobs, rep.HashTime = br.Objects, br.Bytes, br.Orphans+br.Temps, br.HashTime
 	return err
 }

@@ -10,10 +10,14 @@
 package platformtest
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 )
 
 // WithoutFileService makes a deployment without a file service: the
@@ -51,24 +55,33 @@ func WithUploadMinRate(bytesPerSecond int64, grace time.Duration) Option {
 // DefaultSpillDir returns the file service's spill folder without
 // WithSpillDir: ironflock-spill-<user ID> in the system's temporary folder
 // (os.TempDir).
-func DefaultSpillDir() string { return fleetfiles.DefaultSpillDir() }
+func DefaultSpillDir() string { return memory.DefaultSpillDir() }
+
+// openObjects picks where the file service keeps its objects and the
+// platform its keys: in the data folder with one (store/folder: files.db
+// and files/, checked against each other here), in memory without
+// (store/memory; objects above 1 MiB in the spill folder).
+func (p *Platform) openObjects() (err error) {
+	if p.data == nil {
+		p.objects, p.keys = memory.NewObjects(p.set.spillDir, p.log), memory.NewKeys()
+		return nil
+	}
+	p.keys = folder.NewKeys(p.data)
+	p.objects, err = folder.OpenObjects(p.data, p.log)
+	return err
+}
 
 // newFileService builds the platform's file service.
-func (p *Platform) newFileService() *fleetfiles.Service {
+func (p *Platform) newFileService() (*fleetfiles.Service, error) {
+	key, err := p.keys.Key(context.Background(), store.PresignKey)
+	if err != nil {
+		return nil, fmt.Errorf("the key of upload URLs: %w", err)
+	}
 	return fleetfiles.New(fleetfiles.Config{
-		Lookup:     p.realmDataTemplate,
-		Registry:   p.reg,
-		Clock:      p.clock,
-		BaseURL:    p.HTTPURL,
-		Absent:     p.set.noFiles,
-		Log:        p.log,
-		SpillDir:   p.set.spillDir,
-		Records:    p.kept.files, // a data folder's (datadir.go); nil: in memory
-		Blobs:      p.kept.blobs,
-		SignKey:    p.kept.signKey,
-		UploadRate: p.set.uploadRate,
-		Metrics:    p.set.metrics,
-	})
+		Lookup: p.realmDataTemplate, Registry: p.reg, Clock: p.clock, BaseURL: p.HTTPURL,
+		Absent: p.set.noFiles, Log: p.log, Objects: p.objects, SignKey: key,
+		UploadRate: p.set.uploadRate, Metrics: p.set.metrics,
+	}), nil
 }
 
 // DefaultFilesQuota is the storage budget of an app's data backend whose

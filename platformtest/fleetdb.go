@@ -14,26 +14,31 @@ import (
 	"fmt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
-// openFleetStore opens the store the options chose: the data folder's
-// fleet.db with a folder (datadir.go), in memory by default (with its
-// bound, memory.go).
-func (p *Platform) openFleetStore() (fleetdb.Store, error) {
+// openFleetStore opens the store the options chose, with the keys kept
+// with its rows: the data folder's fleet.db with a folder (datadir.go), in
+// memory by default (with its bound, memory.go); the platform's keys
+// (files.go) but with a store that keeps its own.
+func (p *Platform) openFleetStore() (fleetdb.Store, store.Keys, error) {
 	switch {
 	case p.set.fleetStore != nil:
-		st, err := p.set.fleetStore()
+		st, keys, err := p.set.fleetStore()
 		if err != nil {
-			return nil, fmt.Errorf("open the data store: %w", err)
+			return nil, nil, fmt.Errorf("open the data store: %w", err)
 		}
-		return st, nil
+		if keys == nil { // a store without keys of its own
+			keys = p.keys
+		}
+		return st, keys, nil
 	case p.kept.fleet != nil:
-		return fleetdb.NewBoltStore(p.kept.fleet), nil
+		return fleetdb.NewBoltStore(p.kept.fleet), p.keys, nil
 	}
 	st := fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log)),
 		fleetdb.MemoryByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
 	p.full.usage = func() (int64, bool) { return fleetdb.MemoryUsage(st) }
-	return st, nil
+	return st, p.keys, nil
 }
 
 // closeFleet closes the data backends' store, once.

@@ -16,6 +16,7 @@ import (
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
@@ -462,7 +463,11 @@ func TestDiskFull(t *testing.T) {
 	if objs := w.p.FileObjects(w.in.Realm()); len(objs) != 1 {
 		t.Errorf("objects after the refused writes: %+v", objs)
 	}
-	if n, err := w.p.kept.blobs.Temps(); err != nil || n != 0 || len(blobFiles(t, w.p.DataDir())) != 1 {
+	blobs, err := w.p.data.Blobs(folder.BlobFolder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := blobs.Temps(); err != nil || n != 0 || len(blobFiles(t, w.p.DataDir())) != 1 {
 		t.Errorf("the refused writes left %d temporary files (%v), blobs %v", n, err, blobFiles(t, w.p.DataDir()))
 	}
 

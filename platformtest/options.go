@@ -11,6 +11,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // settings collects what the options set. Defaults live in defaultSettings.
@@ -41,9 +42,10 @@ type settings struct {
 	// console is the web console (WithConsole, console.go); nil: none.
 	console *Console
 
-	// fleetStore opens where the data backends keep their rows
-	// (WithPostgres, postgres.go); nil: in the data folder, or in memory.
-	fleetStore func() (fleetdb.Store, error)
+	// fleetStore opens where the data backends keep their rows, with
+	// the keys kept with them (fleetdb.go); nil: in the data folder, or
+	// in memory.
+	fleetStore func() (fleetdb.Store, store.Keys, error)
 
 	// memoryRows bounds the rows of the in-memory store
 	// (WithMemoryRowLimit, memory.go); 0: no bound.

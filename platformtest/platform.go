@@ -7,6 +7,7 @@
 package platformtest
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -25,6 +26,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/rest"
 	"github.com/flockgo/ironflock/platformtest/internal/router"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/platformtest/internal/testhooks"
 )
 
@@ -52,7 +54,9 @@ type Platform struct {
 	fleetDone sync.Once       // closes fleet's store once
 	agents    *agents.Runtime // the agent runtime (agents.go)
 
-	files *fleetfiles.Service // the file service of every realm (files.go)
+	files   *fleetfiles.Service // the file service of every realm (files.go)
+	objects store.Objects       // where it keeps its objects (files.go)
+	keys    store.Keys          // where the platform keeps its keys (files.go)
 
 	closing sync.Once // Close
 }
@@ -99,23 +103,29 @@ func Start(opts ...Option) (*Platform, error) {
 		p.closeStores()
 		return nil, err
 	}
-	store, err := p.openFleetStore()
+	rows, keys, err := p.openFleetStore()
 	if err != nil {
 		closeListener(ln)
 		p.closeStores()
 		return nil, err
 	}
-	key, err := secretKey(store) // postgres.go
+	key, err := keys.Key(context.Background(), store.SecretColumnsKey)
 	if err != nil {
 		closeListener(ln)
-		_ = store.Close()
+		_ = rows.Close()
 		p.closeStores()
 		return nil, err
 	}
-	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: store, Clock: p.clock, Log: p.log,
+	p.fleet = fleetdb.New(fleetdb.Config{Lookup: p.realmDataTemplate, Store: rows, Clock: p.clock, Log: p.log,
 		SecretKey: key, Dropped: p.columnDropped})
 	p.agents = agents.New(agents.Config{Clock: p.clock, Log: p.log})
-	p.files = p.newFileService()
+	if p.files, err = p.newFileService(); err != nil { // files.go
+		closeListener(ln)
+		p.closeFleet()
+		_ = p.objects.Close()
+		p.closeStores()
+		return nil, err
+	}
 	services := []realm.Service{p.fleet, appaccess.New(p.reg), p.agents, p.files} // the data backend, cross-app discovery, the agent runtime, the file service
 	if !set.noLocation {
 		services = append(services, location.New(p.reg)) // the location service (location.go)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // PostgresOption configures the PostgreSQL store of WithPostgres.
@@ -79,10 +80,14 @@ func WithPostgres(url string, opts ...PostgresOption) Option {
 		for _, o := range opts {
 			o(&ps)
 		}
-		s.fleetStore = func() (fleetdb.Store, error) {
+		s.fleetStore = func() (fleetdb.Store, store.Keys, error) {
 			ps.cfg.Log = s.logger
 			ps.cfg.Metrics = s.metrics
-			return fleetdb.NewPostgresStore(context.Background(), ps.cfg)
+			st, err := fleetdb.NewPostgresStore(context.Background(), ps.cfg)
+			if err != nil {
+				return nil, nil, err
+			}
+			return st, st, nil // the key of secret columns stays with the rows
 		}
 	}
 }
@@ -146,17 +151,6 @@ func (p *Platform) consoleStorage() console.Storage {
 	st := p.storage()
 	st.Tables = p.fleet.StorePlace()
 	return st
-}
-
-// secretKey returns the key of secret columns that a store keeps with its
-// rows, so that a platform reads the secrets the last one on the same
-// database wrote; nil (a fresh key) for a store that keeps none.
-func secretKey(store fleetdb.Store) ([]byte, error) {
-	ks, ok := store.(fleetdb.KeyStore)
-	if !ok {
-		return nil, nil
-	}
-	return ks.SecretKey(context.Background(), fleetdb.NewSecretKey())
 }
 
 // openDataBackend opens the data backend of realm, so that a data

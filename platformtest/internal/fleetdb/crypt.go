@@ -10,9 +10,8 @@
 // Choices where the documents are silent: no additional authenticated
 // data (a kept secret is carried to the entity's next row as it is
 // stored); the key lives in memory, so it dies with the platform, like
-// the rows of the memory store; a store whose rows outlive the platform
-// keeps the key with them (KeyStore), and the platform passes it in
-// Config.SecretKey.
+// the rows of the memory store; the platform keeps it with the rows
+// (store.Keys, store.SecretColumnsKey) and passes it in Config.SecretKey.
 
 package fleetdb
 
@@ -23,23 +22,18 @@ import (
 	"encoding/base64"
 	"errors"
 	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // sealer encrypts and decrypts the values of secret columns.
 type sealer struct{ aead cipher.AEAD }
 
-// NewSecretKey returns a fresh random key for secret columns (256 bits).
-func NewSecretKey() []byte {
-	key := make([]byte, 32)
-	_, _ = rand.Read(key) // crypto/rand.Read never fails
-	return key
-}
-
 // newSealer makes a sealer with key, or with a fresh random key when key
 // is not 32 bytes long.
 func newSealer(key []byte) *sealer {
 	if len(key) != 32 {
-		key = NewSecretKey()
+		key = store.NewKey()
 	}
 	block, err := aes.NewCipher(key)
 	if err != nil {

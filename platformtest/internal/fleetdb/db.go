@@ -32,8 +32,8 @@ type Config struct {
 	// discards it.
 	Log *slog.Logger
 	// SecretKey is the 32-byte key of secret columns; anything else is a
-	// fresh random key. A store whose rows outlive the platform gives it
-	// (KeyStore).
+	// fresh random key. The platform gives the key kept with the rows
+	// (store.Keys' store.SecretColumnsKey).
 	SecretKey []byte
 	// Dropped, when set, is told of every row that lost a key no column
 	// reads or was dropped for its missing tsp (drops.go), on the

@@ -35,7 +35,7 @@
 // with the same semantics (a differential test compares the two), computes
 // transforms from their SQL and applies retention and downsampling
 // (Maintainer), gives read-only SQL access (SQLAccess), keeps the key of
-// secret columns (KeyStore) and drops a forgotten realm (RealmDropper): the
+// secret columns (store.Keys) and drops a forgotten realm (RealmDropper): the
 // DB asks a store for these capabilities, never for its kind. The timed
 // work of a backend (a transform's schedule, the store's maintenance) runs
 // on the platform clock (schedule.go). The DB never asks which store it has; a store's failure

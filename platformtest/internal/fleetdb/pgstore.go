@@ -93,9 +93,10 @@ type pgStore struct {
 
 // NewPostgresStore connects to the PostgreSQL server at cfg.URL (waiting
 // up to cfg.Wait for it) and returns a store that keeps each realm in a
-// schema of its own. It fails with a message naming the server when it
+// schema of its own, and the keys that go with its rows (store.Keys,
+// pgstore_keys.go). It fails with a message naming the server when it
 // cannot reach it.
-func NewPostgresStore(ctx context.Context, cfg PostgresConfig) (Store, error) {
+func NewPostgresStore(ctx context.Context, cfg PostgresConfig) (PostgresStore, error) {
 	pc, err := pgxpool.ParseConfig(cfg.URL)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: the connection string: %w", err)
@@ -187,7 +188,7 @@ func (s *pgStore) setup(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, helperFunctions(qi(s.meta))); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+qi(s.meta)+".secret_key (id int PRIMARY KEY CHECK (id = 1), key bytea NOT NULL)"); err != nil {
+		if err := setupKeys(ctx, tx, qi(s.meta)); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, seededTable(qi(s.meta))); err != nil { // pgstore_seeds.go
@@ -242,19 +243,6 @@ func (s *pgStore) Close() error {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	return s.dropSchemas(ctx, append(schemas, s.meta), roles)
-}
-
-// SecretKey returns the key of secret columns kept in the store's schema
-// (readable by the store's user only, not by the read-only roles), or
-// keeps fresh when there is none yet.
-func (s *pgStore) SecretKey(ctx context.Context, fresh []byte) ([]byte, error) {
-	var key []byte
-	err := s.pool.QueryRow(ctx, "WITH ins AS (INSERT INTO "+qi(s.meta)+".secret_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING RETURNING key) "+
-		"SELECT key FROM ins UNION ALL SELECT key FROM "+qi(s.meta)+".secret_key WHERE id = 1 LIMIT 1", fresh).Scan(&key)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: the key of secret columns: %w", err)
-	}
-	return key, nil
 }
 
 // schemaName is the schema of a realm: realm-2-26-dev → realm_2_26_dev,

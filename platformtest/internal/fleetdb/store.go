@@ -158,16 +158,6 @@ type SQLAccess interface {
 	RunSQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error)
 }
 
-// KeyStore is implemented by a store whose rows outlive the platform (the
-// PostgreSQL store): it keeps the key of secret columns with them, so
-// that the next platform on the same storage decrypts what the last one
-// encrypted.
-type KeyStore interface {
-	// SecretKey returns the stored key, or stores fresh and returns it
-	// when there is none yet.
-	SecretKey(ctx context.Context, fresh []byte) ([]byte, error)
-}
-
 // RealmDropper is implemented by a store that keeps realms beyond the
 // DB's backends (the memory store, the data folder's, PostgreSQL):
 // DropRealm removes a realm's storage with every row, whether this process

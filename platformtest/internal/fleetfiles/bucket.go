@@ -2,20 +2,23 @@
 // every namespace of the app (a namespace is a key prefix carrying
 // policy; all share one storage area and one budget), with their
 // descriptors, the quota check of a write, and the test hooks' view of
-// it. Where the objects are kept is the bucket's objectStore (objects.go).
-// It serves no URI.
+// it. Where the objects are kept is the bucket's store.Bucket (the
+// platform's choice). It serves no URI.
 
 package fleetfiles
 
 import (
+	"context"
+	"errors"
 	"fmt"
-	"slices"
+	"io"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -27,29 +30,12 @@ type bucket struct {
 	svc   *Service
 	ri    realm.Info
 	tpl   *template.DataTemplate
-	sad   int64       // the data backend's key in URLs
-	store objectStore // where the objects are kept
+	sad   int64        // the data backend's key in URLs
+	store store.Bucket // where the objects are kept
 
 	mu   sync.Mutex // guards host
 	host *realm.Host
 }
-
-// descriptor is the wire form of an object (docs/wire.md §7.15), with
-// last_modified in ISO 8601 UTC with milliseconds.
-func (o *object) descriptor() map[string]any {
-	return map[string]any{
-		wire.FieldNamespace:      o.ns,
-		wire.FieldKey:            o.key,
-		wire.FieldSize:           o.blob.size,
-		wire.FieldETag:           o.blob.md5,
-		wire.FieldContentType:    o.contentType,
-		wire.FieldLastModified:   o.modified.UTC().Format(isoMillis),
-		wire.FieldChecksumSHA256: o.blob.sha256,
-	}
-}
-
-// isoMillis is the time format of last_modified.
-const isoMillis = "2006-01-02T15:04:05.000Z07:00"
 
 // bucketName is the object store's name of the bucket: if-<S>-<sad_key>.
 func (b *bucket) bucketName() string { return fmt.Sprintf("if-%d-%d", b.ri.Swarm, b.sad) }
@@ -69,27 +55,41 @@ func noSuchObject(ns, key string) *failure {
 	return refuse(wire.FileNoSuchObject, "no object %q in namespace %q", key, ns)
 }
 
-// open returns an object with a reference to its blob, which the caller
-// releases; NO_SUCH_OBJECT when it does not exist.
-func (b *bucket) open(ns, key string) (*object, *failure) {
-	o, err := b.store.get(ns, key)
+// open returns an object with its content, which the caller closes;
+// NO_SUCH_OBJECT when it does not exist.
+func (b *bucket) open(ns, key string) (store.Object, store.Content, *failure) {
+	o, c, err := b.store.Open(context.Background(), ns, key)
 	if err != nil {
-		return nil, storageFailure("reading the object", err)
+		return store.Object{}, nil, readFailure(ns, key, "reading the object", err)
 	}
-	if o == nil {
-		return nil, noSuchObject(ns, key)
+	return o, c, nil
+}
+
+// find returns an object's record, or NO_SUCH_OBJECT.
+func (b *bucket) find(ns, key string) (store.Object, *failure) {
+	o, err := b.store.Stat(context.Background(), ns, key)
+	if err != nil {
+		return store.Object{}, readFailure(ns, key, "reading the object", err)
 	}
 	return o, nil
 }
 
+// readFailure is NO_SUCH_OBJECT for an object the store has not, the
+// storage's failure otherwise.
+func readFailure(ns, key, what string, err error) *failure {
+	if errors.Is(err, store.ErrNotFound) {
+		return noSuchObject(ns, key)
+	}
+	return storageFailure(what, err)
+}
+
 // stat returns an object's descriptor, or NO_SUCH_OBJECT.
 func (b *bucket) stat(ns, key string) (map[string]any, *failure) {
-	o, f := b.open(ns, key)
+	o, f := b.find(ns, key)
 	if f != nil {
 		return nil, f
 	}
-	o.blob.release()
-	return o.descriptor(), nil
+	return descriptor(o), nil
 }
 
 // checkFits checks an object of size bytes with content type ct against
@@ -115,75 +115,94 @@ func quotaFailure(used, after, size, quota int64) *failure {
 	if quota == 0 || after <= quota {
 		return nil
 	}
+	return quotaRefusal(used, quota, size)
+}
+
+// quotaRefusal is QUOTA_EXCEEDED for a write of size bytes with used of
+// quota bytes stored.
+func quotaRefusal(used, quota, size int64) *failure {
 	return refuse(wire.FileQuotaExceeded, "the filestore is full: %d of %d bytes used, the object needs %d", used, quota, size)
 }
 
-// checkQuota checks that size bytes replacing the object ns/key fit the
-// budget.
+// checkQuota checks, before the content is written, that size bytes
+// replacing the object ns/key fit the budget; the store checks again as
+// it records the object.
 func (b *bucket) checkQuota(ns, key string, size int64) *failure {
-	f, err := b.store.fits(ns, key, size, b.svc.quota(b.ri.Name))
+	quota := b.svc.quota(b.ri.Name)
+	if quota == 0 {
+		return nil
+	}
+	ctx := context.Background()
+	per, _, err := b.store.Usage(ctx)
 	if err != nil {
 		return storageFailure("checking the quota", err)
 	}
-	return f
+	var used int64
+	for _, n := range per {
+		used += n
+	}
+	after := used + size
+	old, err := b.store.Stat(ctx, ns, key)
+	switch {
+	case err == nil:
+		after -= old.Size
+	case !errors.Is(err, store.ErrNotFound):
+		return storageFailure("checking the quota", err)
+	}
+	return quotaFailure(used, after, size, quota)
 }
 
-// newBlob starts the content of a new object of the announced size.
-func (b *bucket) newBlob(size int64) (blobWriter, *failure) {
-	w, err := b.store.newBlob(size)
+// newContent starts the content of a new object of the announced size.
+func (b *bucket) newContent(size int64) (store.Writer, *failure) {
+	w, err := b.store.Create(context.Background(), size)
 	if err != nil {
 		return nil, storageFailure("storing the object", err)
 	}
 	return w, nil
 }
 
-// storeBytes stores data as new content.
-func (b *bucket) storeBytes(data []byte) (*blob, *failure) {
-	if b.svc.cfg.Records == nil {
-		return newMemBlob(data), nil
-	}
-	w, f := b.newBlob(int64(len(data)))
+// storeBytes writes data as new content.
+func (b *bucket) storeBytes(data []byte) (store.Writer, *failure) {
+	w, f := b.newContent(int64(len(data)))
 	if f != nil {
 		return nil, f
 	}
 	if _, err := w.Write(data); err != nil {
-		w.abort()
+		w.Abort()
 		return nil, storageFailure("storing the object", err)
 	}
-	bl, err := w.finish()
-	if err != nil {
-		return nil, storageFailure("storing the object", err)
-	}
-	return bl, nil
+	return w, nil
 }
 
-// commit stores blob (its reference passes to the bucket) as ns/key after
-// the quota check, publishes the event and returns the new object (whose
-// fields never change). On failure the blob is dropped.
-func (b *bucket) commit(ns, key string, bl *blob, ct string, now time.Time) (*object, *failure) {
-	o := &object{objectID: objectID{ns, key}, blob: bl, contentType: ct, modified: now}
-	_, f, err := b.store.put(o, b.svc.quota(b.ri.Name))
+// commit records the content w received as ns/key (with the quota),
+// publishes the event and returns the new object. On failure the content
+// is dropped.
+func (b *bucket) commit(ns, key string, w store.Writer, ct string, now time.Time) (store.Object, *failure) {
+	meta := store.Meta{Namespace: ns, Key: key, ContentType: ct, Modified: now}
+	o, err := b.store.Put(context.Background(), meta, w, b.svc.quota(b.ri.Name))
 	if err != nil {
-		return nil, storageFailure("storing the object", err)
+		return store.Object{}, writeFailure("storing the object", err)
 	}
-	if f != nil {
-		return nil, f
-	}
-	b.svc.met.stored.Add(uint64(bl.size))
-	b.publish(wire.FileActionPut, ns, o.descriptor())
+	b.stored(o)
 	return o, nil
+}
+
+// stored counts and publishes a new object.
+func (b *bucket) stored(o store.Object) {
+	b.svc.met.stored.Add(uint64(o.Size))
+	b.publish(wire.FileActionPut, o.Namespace, descriptor(o))
 }
 
 // remove deletes ns/key and reports whether it existed.
 func (b *bucket) remove(ns, key string) (bool, *failure) {
-	o, err := b.store.remove(ns, key)
-	if err != nil {
+	o, err := b.store.Delete(context.Background(), ns, key)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return false, nil
+	case err != nil:
 		return false, storageFailure("deleting the object", err)
 	}
-	if o == nil {
-		return false, nil
-	}
-	b.publish(wire.FileActionDelete, ns, o.descriptor())
+	b.publish(wire.FileActionDelete, ns, descriptor(o))
 	return true, nil
 }
 
@@ -200,9 +219,9 @@ type ObjectInfo struct {
 	LastModified   time.Time
 }
 
-func (o *object) info() ObjectInfo {
-	return ObjectInfo{Namespace: o.ns, Key: o.key, Size: o.blob.size, ETag: o.blob.md5,
-		ContentType: o.contentType, ChecksumSHA256: o.blob.sha256, LastModified: o.modified}
+func info(o store.Object) ObjectInfo {
+	return ObjectInfo{Namespace: o.Namespace, Key: o.Key, Size: o.Size, ETag: o.MD5,
+		ContentType: o.ContentType, ChecksumSHA256: o.SHA256, LastModified: o.Modified}
 }
 
 // Objects returns the stored objects ordered by namespace and key, after
@@ -211,8 +230,8 @@ func (o *object) info() ObjectInfo {
 func (h *Bucket) Objects() []ObjectInfo {
 	h.b.sweep(h.b.svc.cfg.Clock.Now())
 	var out []ObjectInfo
-	err := h.b.store.all(func(o *object) bool {
-		out = append(out, o.info())
+	err := h.b.store.All(context.Background(), func(o store.Object) bool {
+		out = append(out, info(o))
 		return true
 	})
 	if err != nil {
@@ -224,16 +243,19 @@ func (h *Bucket) Objects() []ObjectInfo {
 // Content returns a copy of an object's bytes, false when it does not
 // exist.
 func (h *Bucket) Content(ns, key string) ([]byte, bool, error) {
-	o, f := h.b.open(ns, key)
+	o, c, f := h.b.open(ns, key)
 	if f != nil {
 		if f.code == wire.FileNoSuchObject {
 			return nil, false, nil
 		}
 		return nil, false, f
 	}
-	defer o.blob.release()
-	data, err := o.blob.bytes()
-	return data, err == nil, err
+	defer c.Close()
+	data := make([]byte, o.Size)
+	if _, err := c.ReadAt(data, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, false, err
+	}
+	return data, true, nil
 }
 
 // Store stores an object as an upload would, with the namespace's rules
@@ -252,13 +274,13 @@ func (h *Bucket) Store(nsName, key string, data []byte, ct string) (ObjectInfo, 
 	if f := checkFits(ns, int64(len(data)), ct); f != nil {
 		return ObjectInfo{}, f
 	}
-	bl, f := h.b.storeBytes(slices.Clone(data))
+	w, f := h.b.storeBytes(data)
 	if f != nil {
 		return ObjectInfo{}, f
 	}
-	o, f := h.b.commit(nsName, key, bl, ct, h.b.svc.cfg.Clock.Now())
+	o, f := h.b.commit(nsName, key, w, ct, h.b.svc.cfg.Clock.Now())
 	if f != nil {
 		return ObjectInfo{}, f
 	}
-	return o.info(), nil
+	return info(o), nil
 }

@@ -17,7 +17,11 @@
 
 package fleetfiles
 
-import "github.com/flockgo/ironflock/internal/wire"
+import (
+	"context"
+
+	"github.com/flockgo/ironflock/internal/wire"
+)
 
 func (c *call) serveNamespaces() (map[string]any, *failure) {
 	if f := c.allow(accessRead, nil); f != nil {
@@ -68,7 +72,7 @@ func (c *call) serveUsage() (map[string]any, *failure) {
 	for _, name := range b.tpl.NamespaceNames() {
 		perNS[name] = int64(0)
 	}
-	per, count, err := b.store.usage()
+	per, count, err := b.store.Usage(context.Background())
 	if err != nil {
 		return nil, storageFailure("reading the usage", err)
 	}

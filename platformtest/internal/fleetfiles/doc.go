@@ -18,15 +18,13 @@
 // the platform clock), and permanent URLs under /f/ that need a
 // credential with read access on the data backend.
 //
-// Small objects live in memory, large uploads in files of a spill
-// folder the platform owns (Config.SpillDir): Close removes the service's
-// files, and a new service removes those a killed process left. With a
-// data folder (Config.Records, Config.Blobs) every object is kept there
-// instead, its record in files.db and its content in the blob folder,
-// synced before the write is acknowledged (objects_bolt.go), and
-// CheckBlobs checks the two against each other at every start. Settings (the inline limit, presigning,
-// an unreachable store, the devices' clock skew, quotas) change at run
-// time through Update; Config.Absent makes a deployment without a file
+// The objects are kept in Config.Objects, a store.Objects the platform
+// chooses (in memory, store/memory, or in a data folder, store/folder),
+// which answers with plain errors (store.ErrNotFound, store.ErrFull,
+// *store.LimitError); the service turns them into its refusals and never
+// asks which store it has. Settings (the inline limit, presigning, an
+// unreachable store, the devices' clock skew, quotas) change at run time
+// through Update; Config.Absent makes a deployment without a file
 // service. The package knows nothing of the platform facade; the facade
 // wires it in (platformtest/files.go).
 package fleetfiles

@@ -8,9 +8,11 @@
 package fleetfiles
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // Forget drops the bucket of a realm and its objects; a realm without a
@@ -24,11 +26,8 @@ func (s *Service) Forget(realmName string) error {
 		delete(s.bySad, b.sad)
 	}
 	s.mu.Unlock()
-	store := s.newStore(realmName) // a data folder's may hold objects of a realm not used since the start
-	if b != nil {
-		store = b.store
-	}
-	if err := store.clear(); err != nil {
+	// The store may hold objects of a realm not used since the start.
+	if err := s.cfg.Objects.Drop(context.Background(), realmName); err != nil {
 		return fmt.Errorf("files of %s: %w", realmName, err)
 	}
 	if b != nil {
@@ -45,9 +44,9 @@ func (s *Service) Migrate(realmName string, ch realm.TemplateChange) error {
 	s.mu.Lock()
 	b := s.buckets[realmName]
 	s.mu.Unlock()
-	store := s.newStore(realmName)
+	var objs store.Bucket
 	if b != nil {
-		store = b.store
+		objs = b.store
 		ri, tpl, err := s.cfg.Lookup(realmName)
 		if err != nil {
 			return fmt.Errorf("files of %s: %w", realmName, err)
@@ -58,9 +57,14 @@ func (s *Service) Migrate(realmName string, ch realm.TemplateChange) error {
 			s.buckets[realmName], s.bySad[b.sad] = nb, nb
 		}
 		s.mu.Unlock()
+	} else if len(ch.RemovedNamespaces) > 0 { // the store may hold objects of a realm not used since the start
+		var err error
+		if objs, err = s.cfg.Objects.Bucket(context.Background(), realmName); err != nil {
+			return fmt.Errorf("files of %s: %w", realmName, err)
+		}
 	}
 	for _, ns := range ch.RemovedNamespaces {
-		if err := store.removeNamespace(ns); err != nil {
+		if err := objs.DropNamespace(context.Background(), ns); err != nil {
 			return fmt.Errorf("files of %s: namespace %s: %w", realmName, ns, err)
 		}
 		s.cfg.Log.Info("file namespace removed with its objects", "realm", realmName, "namespace", ns)

@@ -4,6 +4,8 @@
 
 package fleetfiles
 
+import "context"
+
 // Usage is a bucket's storage against its budget.
 type Usage struct {
 	Namespaces []string // declared in the app's data template, sorted
@@ -19,7 +21,7 @@ func (h *Bucket) Usage() Usage {
 	b := h.b
 	b.sweep(b.svc.cfg.Clock.Now())
 	u := Usage{Namespaces: b.tpl.NamespaceNames(), QuotaBytes: b.svc.quota(b.ri.Name), Absent: b.svc.cfg.Absent}
-	per, n, err := b.store.usage()
+	per, n, err := b.store.Usage(context.Background())
 	for _, used := range per {
 		u.UsedBytes += used
 	}
@@ -30,16 +32,7 @@ func (h *Bucket) Usage() Usage {
 	return u
 }
 
-// Objects returns how many objects the service keeps over every realm:
-// those of the buckets it made, or of every realm of a data folder.
+// Objects returns how many objects the store keeps over every realm.
 func (s *Service) Objects() (int64, error) {
-	if s.cfg.Records != nil {
-		return countObjects(s.cfg.Records)
-	}
-	var n int64
-	for _, b := range s.loaded() {
-		_, count, _ := b.store.usage()
-		n += count
-	}
-	return n, nil
+	return s.cfg.Objects.Count(context.Background())
 }

@@ -16,16 +16,18 @@
 package fleetfiles
 
 import (
+	"context"
 	"encoding/base64"
 	"strings"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // listEntry is an object or a common prefix of a listing.
 type listEntry struct {
 	name string
-	obj  *object // nil for a prefix
+	obj  *store.Object // nil for a prefix
 }
 
 func (c *call) serveList() (map[string]any, *failure) {
@@ -66,8 +68,8 @@ func (c *call) serveList() (map[string]any, *failure) {
 		return nil, refuse(wire.FileInternal, "invalid cursor %q: %v", cursorText, err)
 	}
 
-	scan := func(from string, fn func(*object) (string, bool)) error {
-		return c.b.store.scan(ns.Name, prefix, from, fn)
+	scan := func(from string, fn func(store.Object) (string, bool)) error {
+		return c.b.store.List(context.Background(), ns.Name, prefix, from, fn)
 	}
 	entries, err := listEntries(scan, prefix, delim, after, int(limit)+1)
 	if err != nil {
@@ -83,8 +85,8 @@ func (c *call) serveList() (map[string]any, *failure) {
 			prefixes = append(prefixes, e.name)
 			continue
 		}
-		d := e.obj.descriptor()
-		d[wire.FieldContentType] = typeByExtension(e.obj.key)
+		d := descriptor(*e.obj)
+		d[wire.FieldContentType] = typeByExtension(e.obj.Key)
 		objects = append(objects, d)
 	}
 	next := ""
@@ -102,14 +104,14 @@ func (c *call) serveList() (map[string]any, *failure) {
 // after prefix become their common prefix, once (the keys under a common
 // prefix are skipped, not visited). Entries up to and including after are
 // left out.
-func listEntries(scan func(from string, fn func(*object) (string, bool)) error, prefix, delim, after string, n int) ([]listEntry, error) {
+func listEntries(scan func(from string, fn func(store.Object) (string, bool)) error, prefix, delim, after string, n int) ([]listEntry, error) {
 	var out []listEntry
-	err := scan(max(prefix, after), func(o *object) (string, bool) {
-		e := listEntry{name: o.key, obj: o}
+	err := scan(max(prefix, after), func(o store.Object) (string, bool) {
+		e := listEntry{name: o.Key, obj: &o}
 		skip := ""
 		if delim != "" {
-			if i := strings.Index(o.key[len(prefix):], delim); i >= 0 {
-				e = listEntry{name: o.key[:len(prefix)+i+len(delim)]}
+			if i := strings.Index(o.Key[len(prefix):], delim); i >= 0 {
+				e = listEntry{name: o.Key[:len(prefix)+i+len(delim)]}
 				skip = prefixEnd(e.name)
 			}
 		}

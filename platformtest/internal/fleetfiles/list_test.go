@@ -1,17 +1,31 @@
 package fleetfiles
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 )
 
 func TestListEntries(t *testing.T) {
-	store := newMemObjects(nil)
+	ctx := context.Background()
+	objs := memory.NewObjects(t.TempDir(), nil)
+	defer objs.Close()
+	b, err := objs.Bucket(ctx, "realm-1-2-dev")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, k := range []string{"a.txt", "docs/1", "docs/2", "docs/x/3", "docsy", "z"} {
-		if _, f, err := store.put(&object{objectID: objectID{"default", k}, blob: newMemBlob(nil)}, 0); f != nil || err != nil {
-			t.Fatal(f, err)
+		w, err := b.Create(ctx, 0)
+		if err == nil {
+			_, err = b.Put(ctx, store.Meta{Namespace: "default", Key: k}, w, 0)
+		}
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	names := func(es []listEntry) []string {
@@ -38,8 +52,8 @@ func TestListEntries(t *testing.T) {
 		{"", "s/", "", []string{"a.txt", "docs/ (prefix)", "docsy", "z"}, 4},
 	} {
 		visited := 0
-		scan := func(from string, fn func(*object) (string, bool)) error {
-			return store.scan("default", tc.prefix, from, func(o *object) (string, bool) {
+		scan := func(from string, fn func(store.Object) (string, bool)) error {
+			return b.List(ctx, "default", tc.prefix, from, func(o store.Object) (string, bool) {
 				visited++
 				return fn(o)
 			})

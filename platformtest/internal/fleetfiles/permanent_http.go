@@ -75,18 +75,18 @@ func (s *Service) servePermanent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	b.sweep(s.cfg.Clock.Now())
-	o, f := b.open(ns.Name, key)
+	o, content, f := b.open(ns.Name, key)
 	if f != nil {
 		http.NotFound(w, r)
 		return
 	}
-	defer o.blob.release()
-	if v := r.URL.Query().Get(wire.VersionParam); v != "" && v == o.blob.md5 {
+	defer content.Close()
+	if v := r.URL.Query().Get(wire.VersionParam); v != "" && v == o.MD5 {
 		w.Header().Set("Cache-Control", "private, max-age=31536000, immutable")
 	} else {
 		w.Header().Set("Cache-Control", "private, no-cache")
 	}
-	serveObject(countingWriter{w, &s.met.read}, r, o, false)
+	serveObject(countingWriter{w, &s.met.read}, r, o, content, false)
 }
 
 // requestor authenticates the request for b's realm and returns the

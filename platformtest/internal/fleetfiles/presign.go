@@ -88,18 +88,17 @@ func (c *call) serveReadURL() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
-	o, f := c.b.open(ns.Name, key)
+	o, f := c.b.find(ns.Name, key)
 	if f != nil {
 		return nil, f
 	}
-	o.blob.release()
-	q := url.Values{qDisposition: {disposition(o.contentType, key, false)}}
+	q := url.Values{qDisposition: {disposition(o.ContentType, key, false)}}
 	return map[string]any{
 		wire.FieldURL:       c.b.presign(http.MethodGet, ns.Name, key, c.now, ttl, q, ""),
 		wire.FieldMethod:    http.MethodGet,
 		wire.FieldExpiresIn: int64(ttl / time.Second),
-		wire.FieldSize:      o.blob.size,
-		wire.FieldETag:      o.blob.md5,
+		wire.FieldSize:      o.Size,
+		wire.FieldETag:      o.MD5,
 	}, nil
 }
 
@@ -189,7 +188,7 @@ func (s *Service) sign(method, p string, q url.Values, ct string) string {
 			rest[k] = v
 		}
 	}
-	m := hmac.New(sha256.New, s.key)
+	m := hmac.New(sha256.New, s.cfg.SignKey)
 	fmt.Fprintf(m, "%s\n%s\n%s\ncontent-type:%s", method, p, rest.Encode(), ct)
 	return hex.EncodeToString(m.Sum(nil))
 }

@@ -43,12 +43,12 @@ func (c *call) serveGet() (map[string]any, *failure) {
 	if f != nil {
 		return nil, f
 	}
-	o, f := c.b.open(ns.Name, key)
+	o, content, f := c.b.open(ns.Name, key)
 	if f != nil {
 		return nil, f
 	}
-	defer o.blob.release()
-	size := o.blob.size
+	defer content.Close()
+	size := o.Size
 	switch {
 	case !ranged && size > inline:
 		return nil, refuse(wire.FileTooLarge, "object of %d bytes is over the inline limit of %d bytes; read it in ranges with offset and length, or through a presigned URL", size, inline)
@@ -62,11 +62,11 @@ func (c *call) serveGet() (map[string]any, *failure) {
 		length = min(length, inline, size-offset)
 	}
 	data := make([]byte, length)
-	if _, err := o.blob.ReadAt(data, offset); err != nil && err != io.EOF {
+	if _, err := content.ReadAt(data, offset); err != nil && err != io.EOF {
 		return nil, refuse(wire.FileInternal, "reading the object: %v", err)
 	}
 	c.b.svc.met.read.Add(uint64(len(data)))
-	d := o.descriptor()
+	d := descriptor(o)
 	d[wire.FieldData] = base64.StdEncoding.EncodeToString(data)
 	d[wire.FieldEncoding] = wire.EncodingBase64
 	if ranged {

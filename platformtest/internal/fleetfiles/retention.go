@@ -8,6 +8,7 @@
 package fleetfiles
 
 import (
+	"context"
 	"strconv"
 	"strings"
 	"time"
@@ -51,7 +52,7 @@ func (b *bucket) sweep(now time.Time) {
 		return
 	}
 	for ns, d := range ages {
-		if err := b.store.expire(ns, now.Add(-d)); err != nil {
+		if err := b.store.Expire(context.Background(), ns, now.Add(-d)); err != nil {
 			b.svc.cfg.Log.Warn("files: retention not applied", "realm", b.ri.Name, "namespace", ns, "err", err)
 		}
 	}

@@ -17,10 +17,14 @@
 package fleetfiles
 
 import (
+	"errors"
+	"io"
 	"mime"
 	"net/http"
 	"path"
 	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // inlineTypes are the content types an object may be shown inline with.
@@ -86,29 +90,44 @@ func wantsDownload(requested string) bool {
 }
 
 // serveObject answers a read of o with its headers, ranges and
-// conditional requests. Content a data folder holds damaged (verify.go)
-// is not served: the answer is 500 when nothing of it was sent yet, and
-// cut (the connection closed short of its Content-Length) otherwise.
-func serveObject(w http.ResponseWriter, r *http.Request, o *object, download bool) {
+// conditional requests. Content the store fails to read (a data folder's
+// damaged blob, store/folder's objects_verify.go) is not served: the
+// answer is 500 when nothing of it was sent yet, and cut (the connection
+// closed short of its Content-Length) otherwise.
+func serveObject(w http.ResponseWriter, r *http.Request, o store.Object, c store.Content, download bool) {
 	h := w.Header()
-	ObjectHeaders(h, o.contentType, o.key, download)
-	h.Set("ETag", `"`+o.blob.md5+`"`)
+	ObjectHeaders(h, o.ContentType, o.Key, download)
+	h.Set("ETag", `"`+o.MD5+`"`)
 	h.Set("Accept-Ranges", "bytes")
-	content := o.blob.reader()
+	content := &failingReader{ReadSeeker: c.Reader()}
 	held := &heldHeader{ResponseWriter: w}
-	http.ServeContent(held, r, "", o.modified, content)
-	cr, checked := content.(*checkedReader)
+	http.ServeContent(held, r, "", o.Modified, content)
 	switch {
-	case !checked || cr.failure() == nil:
+	case content.err == nil:
 		held.flush()
 	case !held.sent:
 		for _, k := range []string{"Content-Length", "Content-Range", "Content-Disposition", "ETag", "Last-Modified", "Accept-Ranges"} {
 			h.Del(k)
 		}
-		http.Error(w, cr.failure().Error(), http.StatusInternalServerError)
+		http.Error(w, content.err.Error(), http.StatusInternalServerError)
 	default:
 		panic(http.ErrAbortHandler) // closes the connection short of what it announced
 	}
+}
+
+// failingReader remembers the first failure of a read of an object's
+// content.
+type failingReader struct {
+	io.ReadSeeker
+	err error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	n, err := r.ReadSeeker.Read(p)
+	if err != nil && !errors.Is(err, io.EOF) && r.err == nil {
+		r.err = err
+	}
+	return n, err
 }
 
 // heldHeader holds the status of an answer back until its first byte, so

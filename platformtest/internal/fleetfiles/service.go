@@ -15,7 +15,6 @@ package fleetfiles
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,10 +26,10 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -57,40 +56,29 @@ type Config struct {
 	Absent bool
 	// Log receives the service's log lines.
 	Log *slog.Logger
-	// SpillDir is the folder the files of objects above 1 MiB are kept in
-	// (spill.go); "" is DefaultSpillDir(). The service owns it: at New it
-	// removes what processes that are gone left there.
-	SpillDir string
-	// Records and Blobs keep the objects in a data folder (files.db and
-	// the blob folder files/, objects_bolt.go); nil keeps them in memory.
-	// The caller checks the folder first (CheckBlobs).
-	Records *datadir.DB
-	Blobs   *datadir.Blobs
+	// Objects keeps the objects (in memory, in a data folder: the
+	// platform's choice). The service owns it: Close closes it.
+	Objects store.Objects
 	// UploadRate is the pace an upload's body must keep
 	// (upload_rate.go); the zero value keeps none.
 	UploadRate UploadRate
-	// SignKey signs presigned URLs (SignKey keeps one in a data folder);
-	// nil makes a fresh random one, so that URLs die with the service.
+	// SignKey signs presigned URLs: the platform's store.PresignKey,
+	// kept as long as the objects are; nil: a fresh one.
 	SignKey []byte
 	// Metrics receives the service's metrics (metrics.go); nil: none.
 	Metrics *metrics.Registry
 }
 
 // Service is the fake file service: one bucket per realm, with its own
-// state and lock, its objects in memory or in a data folder
-// (Config.Records). It is a realm.Service, safe for concurrent use.
+// state and lock, its objects in Config.Objects. It is a realm.Service,
+// safe for concurrent use.
 type Service struct {
-	cfg   Config
-	key   []byte // signs presigned URLs
-	spill *spillDir
-	// checked are the data folder's blobs found whole (verify.go).
-	checked checkedBlobs
+	cfg Config
 
 	mu      sync.Mutex // guards what follows
 	set     Settings
 	buckets map[string]*bucket // by realm name
 	bySad   map[int64]*bucket
-	nextSad int64 // in memory; a data folder keeps its own (check_bolt.go)
 
 	met fileMetrics // (metrics.go)
 }
@@ -116,20 +104,17 @@ type Settings struct {
 // New returns a Service with the default settings: 6 MiB inline limit,
 // presigning on, the object store reachable.
 func New(cfg Config) *Service {
-	key := cfg.SignKey
-	if key == nil {
-		key = make([]byte, 32)
-		_, _ = rand.Read(key)
-	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
+	if len(cfg.SignKey) == 0 {
+		cfg.SignKey = store.NewKey()
+	}
 	s := &Service{
-		cfg: cfg, key: key, spill: newSpillDir(cfg.SpillDir, cfg.Log),
+		cfg:     cfg,
 		set:     Settings{InlineMaxBytes: wire.DefaultInlineMaxBytes, Presign: true, Quotas: map[string]int64{}},
 		buckets: map[string]*bucket{},
 		bySad:   map[int64]*bucket{},
-		nextSad: 1,
 	}
 	s.registerMetrics(cfg.Metrics)
 	return s
@@ -163,24 +148,12 @@ func (s *Service) quota(realmName string) int64 {
 	return DefaultQuotaBytes
 }
 
-// Close lets go of the objects (in memory they are gone; a data folder
-// keeps them) and removes the service's spill files.
+// Close closes the object store (in memory the objects are gone; a data
+// folder keeps them).
 func (s *Service) Close() {
-	for _, b := range s.loaded() {
-		b.store.close()
+	if err := s.cfg.Objects.Close(); err != nil {
+		s.cfg.Log.Warn("files: object store not closed cleanly", "err", err)
 	}
-	s.spill.remove()
-}
-
-// loaded returns the buckets the service has made.
-func (s *Service) loaded() []*bucket {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	bs := make([]*bucket, 0, len(s.buckets))
-	for _, b := range s.buckets {
-		bs = append(bs, b)
-	}
-	return bs
 }
 
 // bucket returns the bucket of a provisioned realm, creating it on first
@@ -196,46 +169,32 @@ func (s *Service) bucket(name string) (*bucket, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sad int64
-	if s.cfg.Records != nil {
-		if sad, err = sadOf(s.cfg.Records, name); err != nil {
-			return nil, fmt.Errorf("files of %s: %w", name, err)
-		}
+	sb, err := s.cfg.Objects.Bucket(context.Background(), name)
+	if err != nil {
+		return nil, fmt.Errorf("files of %s: %w", name, err)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if b := s.buckets[name]; b != nil {
 		return b, nil
 	}
-	b = &bucket{svc: s, ri: ri, tpl: tpl, sad: sad, store: s.newStore(name)}
-	if s.cfg.Records == nil {
-		b.sad = s.nextSad
-		s.nextSad++
-	}
+	b = &bucket{svc: s, ri: ri, tpl: tpl, sad: sb.Number(), store: sb}
 	s.buckets[name] = b
 	s.bySad[b.sad] = b
 	return b, nil
 }
 
-// newStore returns where the objects of a realm are kept.
-func (s *Service) newStore(realmName string) objectStore {
-	if s.cfg.Records == nil {
-		return newMemObjects(s.spill)
-	}
-	return &boltObjects{db: s.cfg.Records, blobs: s.cfg.Blobs, realm: realmName, log: s.cfg.Log, checked: &s.checked}
-}
-
-// bucketBySad returns the bucket of a sad_key, or nil. In a data folder
-// it finds the realm of a sad_key handed out before a restart too.
+// bucketBySad returns the bucket of a sad_key, or nil. It finds the realm
+// of a sad_key the store handed out before a restart too.
 func (s *Service) bucketBySad(sad int64) *bucket {
 	s.mu.Lock()
 	b := s.bySad[sad]
 	s.mu.Unlock()
-	if b != nil || s.cfg.Records == nil {
+	if b != nil {
 		return b
 	}
-	name, err := realmOfSad(s.cfg.Records, sad)
-	if err != nil || name == "" {
+	name, err := s.cfg.Objects.RealmOf(context.Background(), sad)
+	if err != nil {
 		return nil
 	}
 	b, _ = s.bucket(name)

@@ -33,7 +33,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // s3Error is an error answer of the object store.
@@ -82,13 +82,13 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 	b.sweep(now)
 	switch r.Method {
 	case http.MethodGet, http.MethodHead:
-		o, f := b.open(ns, key)
+		o, content, f := b.open(ns, key)
 		if f != nil {
 			(&s3Error{http.StatusNotFound, "NoSuchKey", "The specified key does not exist."}).write(w)
 			return
 		}
-		defer o.blob.release()
-		serveObject(countingWriter{w, &s.met.read}, r, o, wantsDownload(r.URL.Query().Get(qDisposition)))
+		defer content.Close()
+		serveObject(countingWriter{w, &s.met.read}, r, o, content, wantsDownload(r.URL.Query().Get(qDisposition)))
 	case http.MethodPut:
 		r.Body = paced(w, r, b.svc.cfg.UploadRate)
 		o, err := b.upload(r, ns, key, now)
@@ -96,7 +96,7 @@ func (s *Service) serveStore(w http.ResponseWriter, r *http.Request) {
 			err.write(w)
 			return
 		}
-		w.Header().Set("ETag", `"`+o.blob.md5+`"`)
+		w.Header().Set("ETag", `"`+o.MD5+`"`)
 		w.WriteHeader(http.StatusOK)
 	default:
 		w.Header().Set("Allow", "GET, HEAD, PUT")
@@ -161,13 +161,13 @@ func (s *Service) storeTarget(p string) (b *bucket, ns, key string) {
 }
 
 // upload stores the body of a presigned PUT as ns/key.
-func (b *bucket) upload(r *http.Request, ns, key string, now time.Time) (*object, *s3Error) {
+func (b *bucket) upload(r *http.Request, ns, key string, now time.Time) (store.Object, *s3Error) {
 	if r.Header.Get("Content-Length") == "" || r.ContentLength < 0 {
-		return nil, &s3Error{http.StatusLengthRequired, "MissingContentLength", "You must provide the Content-Length HTTP header."}
+		return store.Object{}, &s3Error{http.StatusLengthRequired, "MissingContentLength", "You must provide the Content-Length HTTP header."}
 	}
 	size := r.ContentLength
 	if limit, err := strconv.ParseInt(r.URL.Query().Get(qMaxBytes), 10, 64); err != nil || size > limit {
-		return nil, &s3Error{http.StatusBadRequest, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size."}
+		return store.Object{}, &s3Error{http.StatusBadRequest, "EntityTooLarge", "Your proposed upload exceeds the maximum allowed size."}
 	}
 	n, f := b.namespace(ns)
 	if f == nil {
@@ -177,35 +177,31 @@ func (b *bucket) upload(r *http.Request, ns, key string, now time.Time) (*object
 		f = b.checkQuota(ns, key, size)
 	}
 	if f != nil {
-		return nil, storeRefusal(f)
+		return store.Object{}, storeRefusal(f)
 	}
-	bw, f := b.newBlob(size)
+	bw, f := b.newContent(size)
 	if f != nil {
-		return nil, storeFailed(f)
+		return store.Object{}, storeFailed(f)
 	}
 	got, err := bw.ReadFrom(r.Body)
 	switch {
 	case tooSlow(err):
-		bw.abort()
-		return nil, errTooSlow
-	case errors.Is(err, datadir.ErrFull):
-		bw.abort()
-		return nil, storeFailed(storageFailure("storing the object", err))
+		bw.Abort()
+		return store.Object{}, errTooSlow
+	case errors.Is(err, store.ErrFull):
+		bw.Abort()
+		return store.Object{}, storeFailed(storageFailure("storing the object", err))
 	case err != nil || got != size:
-		bw.abort()
-		return nil, &s3Error{http.StatusBadRequest, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header."}
-	}
-	bl, err := bw.finish()
-	if err != nil {
-		return nil, storeFailed(storageFailure("storing the object", err))
+		bw.Abort()
+		return store.Object{}, &s3Error{http.StatusBadRequest, "IncompleteBody", "You did not provide the number of bytes specified by the Content-Length HTTP header."}
 	}
 	ct := r.Header.Get("Content-Type")
 	if ct == "" {
 		ct = defaultContentType
 	}
-	o, f := b.commit(ns, key, bl, ct, now)
+	o, f := b.commit(ns, key, bw, ct, now)
 	if f != nil {
-		return nil, storeRefusal(f)
+		return store.Object{}, storeRefusal(f)
 	}
 	return o, nil
 }

@@ -22,10 +22,13 @@
 package fleetfiles
 
 import (
+	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 func (c *call) servePut() (map[string]any, *failure) {
@@ -48,15 +51,15 @@ func (c *call) servePut() (map[string]any, *failure) {
 	if f := c.b.checkQuota(ns.Name, key, int64(len(data))); f != nil {
 		return nil, f // before the content is written
 	}
-	bl, f := c.b.storeBytes(data)
+	w, f := c.b.storeBytes(data)
 	if f != nil {
 		return nil, f
 	}
-	o, f := c.b.commit(ns.Name, key, bl, ct, c.now)
+	o, f := c.b.commit(ns.Name, key, w, ct, c.now)
 	if f != nil {
 		return nil, f
 	}
-	return o.descriptor(), nil
+	return descriptor(o), nil
 }
 
 // decodeData reads the data of a put: strict base64 text or binary, at
@@ -121,24 +124,24 @@ func (c *call) serveCopy() (map[string]any, *failure) {
 	if dst.Name == src.Name && to == key {
 		return nil, refuse(wire.FileInvalidKey, "cannot copy %q onto itself", key)
 	}
-	o, f := c.b.open(src.Name, key)
+	o, f := c.b.find(src.Name, key)
 	if f != nil {
 		return nil, f
 	}
-	defer o.blob.release()
-	if f := checkFits(dst, o.blob.size, o.contentType); f != nil {
+	if f := checkFits(dst, o.Size, o.ContentType); f != nil {
 		return nil, f
 	}
-	if f := c.b.checkQuota(dst.Name, to, o.blob.size); f != nil {
+	if f := c.b.checkQuota(dst.Name, to, o.Size); f != nil {
 		return nil, f // before the content is copied
 	}
-	bl, err := c.b.store.copyBlob(o.blob)
+	meta := store.Meta{Namespace: dst.Name, Key: to, ContentType: o.ContentType, Modified: c.now}
+	n, err := c.b.store.Copy(context.Background(), src.Name, key, meta, c.b.svc.quota(c.b.ri.Name))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, noSuchObject(src.Name, key) // deleted meanwhile
+	}
 	if err != nil {
-		return nil, storageFailure("copying the object", err)
+		return nil, writeFailure("copying the object", err)
 	}
-	n, f := c.b.commit(dst.Name, to, bl, o.contentType, c.now) // the reference passes on
-	if f != nil {
-		return nil, f
-	}
-	return n.descriptor(), nil
+	c.b.stored(n)
+	return descriptor(n), nil
 }

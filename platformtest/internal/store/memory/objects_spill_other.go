@@ -5,7 +5,7 @@
 // for their owner (the temporary folder is the user's own there). It
 // serves no URI.
 
-package fleetfiles
+package memory
 
 import "os"
 

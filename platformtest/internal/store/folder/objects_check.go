@@ -1,20 +1,22 @@
-// This file holds the file service's side of a data folder: the names of
-// its file and blob folder, the check of its blobs against its records at
-// every start (and by flockd check), the data backends' sad_keys and the
-// key that signs presigned URLs, which must outlive restarts so that
-// permanent and presigned URLs keep working. It serves no URI.
+// This file holds the opening of a data folder's objects (OpenObjects):
+// the check of its blobs against its records at every start (and by
+// flockd check, CheckObjects), and the data backends' sad_keys, which
+// must outlive restarts so that permanent and presigned URLs keep
+// working.
 
-package fleetfiles
+package folder
 
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
 	"strings"
 	"time"
 
@@ -23,22 +25,65 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 )
 
-// StoreFile is the name of the file service's file in a data folder,
-// without its ".db".
-const StoreFile = "files"
+// ObjectsFile is the name of the objects' file in a data folder, without
+// its ".db".
+const ObjectsFile = "files"
 
 // BlobFolder is the name of the folder of the objects' content in a data
 // folder.
 const BlobFolder = "files"
 
-// SignKey returns the key that signs presigned URLs, kept in db (made the
-// first time).
-func SignKey(ctx context.Context, db *datadir.DB) ([]byte, error) {
-	return db.Keep(ctx, "keys", "presign", func() ([]byte, error) {
-		key := make([]byte, 32)
-		_, err := rand.Read(key)
-		return key, err
-	})
+// OpenObjects opens the objects of the data folder d (files.db and the
+// blob folder files/) and checks the blobs against their records (sizes
+// only): a record without its blob is refused (datadir.ErrDamaged,
+// naming the object), a blob no record names (a kill between the two) is
+// removed, when files.db is known to hold its last commit: one that lost
+// records would make their blobs look orphaned.
+func OpenObjects(d *datadir.Dir, log *slog.Logger) (*Objects, error) {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	db, err := d.DB(ObjectsFile)
+	if err != nil {
+		return nil, err
+	}
+	blobs, err := d.Blobs(BlobFolder)
+	if err != nil {
+		return nil, err
+	}
+	whole := d.Whole(ObjectsFile + ".db")
+	rep, err := CheckBlobs(db, blobs, d.Path(), whole, false)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rep.Orphans+rep.Temps > 0 && whole:
+		log.Info("data folder: removed the content of file objects a kill left without a record", "folder", d.Path(),
+			"blobs", rep.Orphans, "half_written", rep.Temps)
+	case rep.Orphans+rep.Temps > 0:
+		log.Info("data folder: content no record names kept: files.db's last commit is not on record yet (COMMITS); the next start removes it",
+			"folder", d.Path(), "blobs", rep.Orphans, "half_written", rep.Temps)
+	}
+	return &Objects{db: db, blobs: blobs, log: log}, nil
+}
+
+// CheckObjects checks the objects of a data folder opened read-only
+// without changing anything: every record's blob with its size and its
+// content against the record's SHA-256 (CheckBlobs with content). A
+// folder without files.db holds no objects.
+func CheckObjects(d *datadir.Dir) (BlobReport, error) {
+	db, err := d.DB(ObjectsFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return BlobReport{}, nil
+	}
+	if err != nil {
+		return BlobReport{}, err
+	}
+	blobs, err := d.Blobs(BlobFolder)
+	if err != nil {
+		return BlobReport{}, err
+	}
+	return CheckBlobs(db, blobs, d.Path(), false, true)
 }
 
 // BlobReport is what CheckBlobs found.
@@ -113,7 +158,7 @@ func CheckBlobs(db *datadir.DB, blobs *datadir.Blobs, dir string, fix, content b
 		}
 	}
 	if err != nil {
-		return rep, fmt.Errorf("data folder %s: %s.db: %w", dir, StoreFile, err)
+		return rep, fmt.Errorf("data folder %s: %s.db: %w", dir, ObjectsFile, err)
 	}
 	damaged := func(o owned, what string) error {
 		realm, rest, _ := strings.Cut(o.owner, "\x00")
@@ -195,7 +240,7 @@ func hashBlob(blobs *datadir.Blobs, name string) (string, error) {
 	}
 	defer f.Close()
 	h := sha256.New()
-	if _, err := copyLarge(h, f); err != nil {
+	if _, err := io.CopyBuffer(h, struct{ io.Reader }{f}, make([]byte, 256<<10)); err != nil {
 		return "", fmt.Errorf("%s: %w", blobs.Describe(name), err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil

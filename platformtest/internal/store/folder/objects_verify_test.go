@@ -1,4 +1,4 @@
-package fleetfiles
+package folder
 
 import (
 	"crypto/sha256"

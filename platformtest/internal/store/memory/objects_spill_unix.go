@@ -3,7 +3,7 @@
 // This file holds the Unix side of the spill folder (spill.go): whether a
 // process runs and whether a folder is the user's. It serves no URI.
 
-package fleetfiles
+package memory
 
 import (
 	"errors"

@@ -1,19 +1,19 @@
-// This file holds the spill folder: where the service keeps the blobs of
-// objects above spillAbove in files (docs/fake.md, the file service). It
-// serves no URI.
+// This file holds the spill folder: where the memory store keeps the
+// content of objects above spillAbove in files (docs/fake.md, the file
+// service).
 //
-// The spill folder (Config.SpillDir, by default DefaultSpillDir in the
-// system's temporary folder) belongs to the fake platform and may be
-// shared by several processes: every service keeps its files in a folder
+// The spill folder (NewObjects' spillDir, by default DefaultSpillDir in
+// the system's temporary folder) belongs to the fake platform and may be
+// shared by several processes: every store keeps its files in a folder
 // of its own inside it, <pid>-<process token>-<n>, made on first use and
 // removed by Close. A process that is killed cannot remove its folder, so
-// a new service removes, when it starts, the folders of processes that
+// a new store removes, when it is made, the folders of processes that
 // are gone: those whose process ID no longer runs, and those with this
 // process's ID but another token (an earlier process with the same ID, as
 // a container's flockd has on every start). Anything else in the spill
 // folder is left alone.
 
-package fleetfiles
+package memory
 
 import (
 	"crypto/rand"
@@ -29,8 +29,8 @@ import (
 	"sync/atomic"
 )
 
-// DefaultSpillDir returns the spill folder of a service whose Config
-// names none: ironflock-spill-<user ID> in the system's temporary folder
+// DefaultSpillDir returns the spill folder of a store made without one:
+// ironflock-spill-<user ID> in the system's temporary folder
 // (ironflock-spill where there are no user IDs).
 func DefaultSpillDir() string {
 	name := "ironflock-spill"
@@ -44,7 +44,7 @@ var (
 	// processToken tells this process's spill folders from those of an
 	// earlier process with the same ID.
 	processToken = newProcessToken()
-	// spillSeq numbers the services of this process.
+	// spillSeq numbers the stores of this process.
 	spillSeq atomic.Int64
 )
 
@@ -54,7 +54,7 @@ func newProcessToken() string {
 	return hex.EncodeToString(b)
 }
 
-// parseSpillName reads a service's folder name <pid>-<token>-<n>.
+// parseSpillName reads a store's folder name <pid>-<token>-<n>.
 func parseSpillName(name string) (pid int, token string, ok bool) {
 	parts := strings.Split(name, "-")
 	if len(parts) != 3 || len(parts[1]) != 16 || strings.ToLower(parts[1]) != parts[1] {
@@ -71,17 +71,17 @@ func parseSpillName(name string) (pid int, token string, ok bool) {
 	return pid, parts[1], true
 }
 
-// spillDir is a service's folder in the spill folder.
+// spillDir is a store's folder in the spill folder.
 type spillDir struct {
 	root string // the spill folder
-	name string // the service's folder in it
+	name string // the store's folder in it
 
 	mu     sync.Mutex // guards what follows
 	dir    string     // made on first use; "" before
 	closed bool
 }
 
-// newSpillDir returns the service's spill folder in root ("":
+// newSpillDir returns the store's spill folder in root ("":
 // DefaultSpillDir) after removing what processes that are gone left there.
 func newSpillDir(root string, log *slog.Logger) *spillDir {
 	if root == "" {
@@ -144,14 +144,14 @@ func checkRoot(root string) error {
 	return nil
 }
 
-// path returns the service's folder, making it (and the spill folder) on
+// path returns the store's folder, making it (and the spill folder) on
 // first use.
 func (d *spillDir) path() (string, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	switch {
 	case d.closed:
-		return "", errors.New("the file service is closed")
+		return "", errors.New("the object store is closed")
 	case d.dir != "":
 		return d.dir, nil
 	}
@@ -169,7 +169,7 @@ func (d *spillDir) path() (string, error) {
 	return dir, nil
 }
 
-// remove removes the service's folder; nothing is spilled afterwards.
+// remove removes the store's folder; nothing is spilled afterwards.
 func (d *spillDir) remove() {
 	d.mu.Lock()
 	defer d.mu.Unlock()

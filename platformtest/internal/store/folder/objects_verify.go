@@ -1,12 +1,12 @@
 // This file holds the check of an object's content against the SHA-256
 // of its record as it is served from a data folder: a blob damaged on
-// disk is never handed out as the object. It serves no URI.
+// disk is never handed out as the object.
 //
 //   - A read of the whole object from its start (files.read.get without a
 //     range, Content, an HTTP GET without Range) hashes what it reads and
 //     holds back its last bytes until the hash matches: a mismatch fails
 //     the read, and an HTTP answer is cut (or answered 500 when nothing
-//     was sent yet, serve_object.go).
+//     was sent yet, fleetfiles' serve_object.go).
 //   - A read of a part (a range, a seek) first reads the whole blob once
 //     to check it; blobs are immutable, so a blob found whole is
 //     remembered (checkedBlobs, up to maxChecked of them) and later parts
@@ -20,9 +20,9 @@
 // first ranged read of a blob as much again for the whole blob, and
 // flockd check that for every byte of every object.
 //
-// flockd check hashes every blob (CheckBlobs); a start checks sizes only.
+// flockd check hashes every blob (CheckObjects); a start checks sizes only.
 
-package fleetfiles
+package folder
 
 import (
 	"crypto/sha256"
@@ -78,10 +78,10 @@ func (b *blob) damagedContent(sum []byte) error {
 		datadir.ErrDamaged, b.check.where, hex.EncodeToString(sum), b.check.object, b.sha256)
 }
 
-// known reports whether the blob need not be checked: it is not a data
-// folder's, or it was found whole already.
+// known reports whether the blob need not be checked: it was found whole
+// already.
 func (b *blob) known() bool {
-	return b.check == nil || b.check.checked.has(b.name)
+	return b.check.checked.has(b.name)
 }
 
 // checkWhole reads the whole blob and compares its hash with the record.
@@ -167,6 +167,3 @@ func (r *checkedReader) Read(p []byte) (int, error) {
 	r.pos += int64(n)
 	return n, err
 }
-
-// failure returns the damage the reader found, nil when none.
-func (r *checkedReader) failure() error { return r.err }

@@ -1,4 +1,4 @@
-package fleetfiles
+package memory
 
 import (
 	"bytes"
@@ -48,7 +48,7 @@ func entries(t *testing.T, dir string) []string {
 	return names
 }
 
-// TestSpillSweep: a new service removes what processes that are gone
+// TestSpillSweep: a new store removes what processes that are gone
 // left in its spill folder: the folders of a dead process and those of an
 // earlier process with this process's ID (a restarted container's flockd
 // has the same ID every time). Running processes' folders and anything
@@ -65,7 +65,7 @@ func TestSpillSweep(t *testing.T) {
 		leftover(t, root, "notes"),
 		leftover(t, root, fmt.Sprintf("%d-x-1", dead)),
 	}
-	s := New(Config{SpillDir: root})
+	s := NewObjects(root, nil)
 	defer s.Close()
 	for _, d := range gone {
 		if _, err := os.Stat(d); !os.IsNotExist(err) {
@@ -77,27 +77,27 @@ func TestSpillSweep(t *testing.T) {
 			t.Errorf("%s was removed: %v", d, err)
 		}
 	}
-	// A second service of this process leaves the first one's folder.
+	// A second store of this process leaves the first one's folder.
 	w, err := s.spill.newBlobWriter(spillAbove + 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.abort()
-	s2 := New(Config{SpillDir: root})
+	defer w.Abort()
+	s2 := NewObjects(root, nil)
 	defer s2.Close()
 	if _, err := os.Stat(w.file.Name()); err != nil {
-		t.Errorf("another service of this process removed a live spill file: %v", err)
+		t.Errorf("another store of this process removed a live spill file: %v", err)
 	}
 }
 
-// TestSpillFolder: large blobs go into a folder of this service inside the
+// TestSpillFolder: large blobs go into a folder of this store inside the
 // spill folder, which it makes on first use (with the folders above it),
 // never directly into the system's temporary folder; Close removes it.
 func TestSpillFolder(t *testing.T) {
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp) // os.TempDir on Unix
 	t.Setenv("TMP", tmp)    // and on Windows
-	s := New(Config{})
+	s := NewObjects("", nil)
 	if got := entries(t, tmp); len(got) != 0 {
 		t.Errorf("New wrote %v to the temporary folder", got)
 	}
@@ -113,10 +113,7 @@ func TestSpillFolder(t *testing.T) {
 	if _, err := w.Write(data); err != nil {
 		t.Fatal(err)
 	}
-	b, err := w.finish()
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := w.finish()
 	root := DefaultSpillDir()
 	if filepath.Dir(root) != filepath.Clean(tmp) {
 		t.Fatalf("default spill folder %s is not in %s", root, tmp)
@@ -140,7 +137,7 @@ func TestSpillFolder(t *testing.T) {
 		t.Errorf("after Close the spill folder holds %v", got)
 	}
 	if _, err := s.spill.newBlobWriter(spillAbove + 1); err == nil {
-		t.Error("a closed service spilled again")
+		t.Error("a closed store spilled again")
 	}
 }
 
