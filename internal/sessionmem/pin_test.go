@@ -23,13 +23,13 @@ const (
 	flockdGoroutines = 3
 )
 
-// An SDK client per connected device costs 43 KiB in use (30 KiB heap,
-// three goroutines' 12.5 KiB of stacks), 46–48 KiB resident: issue 37's
-// goal of 16 KiB is not reached; these bounds keep it from growing.
+// An SDK client per connected device costs 39 KiB in use (28 KiB heap,
+// two goroutines' 10.5 KiB of stacks), 43–45 KiB resident: issue 37's goal
+// of 16 KiB is not reached; these bounds keep it from growing.
 const (
-	clientInUseBound = 45 << 10
-	clientRSSBound   = 52 << 10
-	clientGoroutines = 3
+	clientInUseBound = 41 << 10
+	clientRSSBound   = 50 << 10
+	clientGoroutines = 2
 )
 
 // TestFlockdSessionMemory pins what an idle device session (its own
