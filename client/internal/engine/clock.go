@@ -9,6 +9,9 @@ import "time"
 type clock interface {
 	Now() time.Time
 	NewTimer(d time.Duration) timer
+	// AfterFunc calls f on a goroutine of its own once d has passed, and
+	// again after each Reset; the timer's C is nil.
+	AfterFunc(d time.Duration, f func()) timer
 }
 
 // timer is a timer of a clock.
@@ -24,6 +27,10 @@ type systemClock struct{}
 func (systemClock) Now() time.Time { return time.Now() }
 
 func (systemClock) NewTimer(d time.Duration) timer { return systemTimer{time.NewTimer(d)} }
+
+func (systemClock) AfterFunc(d time.Duration, f func()) timer {
+	return systemTimer{time.AfterFunc(d, f)}
+}
 
 type systemTimer struct{ t *time.Timer }
 

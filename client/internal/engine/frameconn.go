@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"os"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -42,7 +43,15 @@ type frameConn struct {
 
 	buf  []byte // buf[r:w] came from the socket and was not yet read by gorilla
 	r, w int
-	scan frameScanner
+	// rc, when set, lets fill wait for the socket without a buffer and
+	// borrow one from lentBuffers once bytes arrive (frameconn_lent.go):
+	// an idle link then holds no read buffer.
+	rc       syscall.RawConn
+	lentRead func(fd uintptr) bool // readLent, made once
+	lent     *[]byte               // the lent buffer buf is, if any
+	lentN    int                   // readLent's outcome
+	lentErr  error
+	scan     frameScanner
 	// consumed counts the messages gorilla returned, controls the control
 	// frames it handled (the ping and pong handlers count them).
 	consumed, controls uint64
@@ -95,6 +104,9 @@ func (f *frameConn) Read(p []byte) (int, error) {
 	if f.r < f.w {
 		n := copy(p, f.buf[f.r:f.w])
 		f.r += n
+		if f.r == f.w {
+			f.giveBack()
+		}
 		return n, nil
 	}
 	if !f.scanning {
@@ -122,6 +134,10 @@ func (f *frameConn) Read(p []byte) (int, error) {
 func (f *frameConn) fill() error {
 	if f.r == f.w {
 		f.r, f.w = 0, 0
+		if f.rc != nil {
+			f.giveBack()
+			return f.lentFill()
+		}
 		if cap(f.buf) > 16*frameConnBuffer {
 			f.buf = make([]byte, frameConnBuffer)
 		}
@@ -287,9 +303,11 @@ func frameDialer(d *websocket.Dialer, u *url.URL, fc **frameConn, netDial func(c
 		netDial = nd.DialContext
 	}
 	wrap := func(c net.Conn) net.Conn {
-		*fc = &frameConn{Conn: c, buf: make([]byte, frameConnBuffer)}
+		*fc = newFrameConn(c)
 		return *fc
 	}
+	// gorilla reads the frameConn's buffer: its own can be small.
+	d.ReadBufferSize = gorillaReadBuffer
 	switch u.Scheme {
 	case "ws":
 		d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {

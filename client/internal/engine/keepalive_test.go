@@ -43,6 +43,15 @@ func (c *fakeClock) NewTimer(d time.Duration) timer {
 	return t
 }
 
+func (c *fakeClock) AfterFunc(d time.Duration, f func()) timer {
+	t := &fakeTimer{clk: c, fn: f}
+	c.mu.Lock()
+	c.timers = append(c.timers, t)
+	c.mu.Unlock()
+	t.Reset(d)
+	return t
+}
+
 // Advance moves the clock by d, fires the timers that are due and returns
 // how many it fired. Signals of earlier resets are dropped first, so that
 // one arriving afterwards tells that a fired timer was handled.
@@ -59,6 +68,10 @@ func (c *fakeClock) Advance(d time.Duration) int {
 		if t.armed && !t.at.After(c.now) {
 			t.armed = false
 			fired++
+			if t.fn != nil {
+				go t.fn()
+				continue
+			}
 			select {
 			case t.ch <- c.now:
 			default:
@@ -83,9 +96,10 @@ func (c *fakeClock) next() (time.Time, bool) {
 
 type fakeTimer struct {
 	clk   *fakeClock
-	ch    chan time.Time
-	at    time.Time // guarded by clk.mu
-	armed bool      // guarded by clk.mu
+	ch    chan time.Time // nil for AfterFunc's
+	fn    func()         // AfterFunc's function
+	at    time.Time      // guarded by clk.mu
+	armed bool           // guarded by clk.mu
 }
 
 func (t *fakeTimer) C() <-chan time.Time { return t.ch }

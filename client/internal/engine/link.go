@@ -61,6 +61,15 @@ type link struct {
 	closed    chan struct{}
 	closeOnce sync.Once
 	err       error // why the link ended; set before closed is closed
+
+	// The keepalive's state (keepaliveTick), under kaMu: a timer rather
+	// than a goroutine, so that an idle link holds no stack for it.
+	kaMu      sync.Mutex
+	kaTimer   timer
+	kaIdle    time.Duration
+	kaPong    time.Duration
+	kaPingAt  time.Duration // when the ping awaiting traffic went, while kaWaiting
+	kaWaiting bool
 }
 
 // Subprotocols of the two serializers.
@@ -376,40 +385,51 @@ func (l *link) reason() error {
 	}
 }
 
-// keepalive pings after idle of silence and drops the link when nothing at
-// all arrives within pongTimeout of the ping. Incoming traffic of any kind
-// resets the silence, so a busy link is never pinged.
-func (l *link) keepalive(idle, pongTimeout time.Duration) {
-	timer := l.clk.NewTimer(idle)
-	defer timer.Stop()
-	for {
-		select {
-		case <-l.closed:
-			return
-		case <-timer.C():
-		}
-		if silent := l.silentFor(); silent < idle {
-			timer.Reset(idle - silent)
-			continue
-		}
-		pingAt := l.since()
-		if l.onPong != nil {
-			l.pingAt.Store(max(int64(pingAt), 1))
-		}
-		if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(pongTimeout)); err != nil {
-			l.close(fmt.Errorf("keepalive ping: %w", err))
-			return
-		}
-		timer.Reset(pongTimeout)
-		select {
-		case <-l.closed:
-			return
-		case <-timer.C():
-		}
-		if time.Duration(l.lastRx.Load()) < pingAt {
+// startKeepalive starts the keepalive: it pings after idle of silence
+// and drops the link when nothing at all arrives within pongTimeout of the
+// ping. Incoming traffic of any kind resets the silence, so a busy link is
+// never pinged. It runs on a timer of the link's clock (keepaliveTick).
+func (l *link) startKeepalive(idle, pongTimeout time.Duration) {
+	l.kaMu.Lock()
+	defer l.kaMu.Unlock()
+	l.kaIdle, l.kaPong = idle, pongTimeout
+	l.kaTimer = l.clk.AfterFunc(idle, l.keepaliveTick)
+}
+
+// keepaliveTick is the keepalive's timer: once idle has passed it pings a
+// link that stayed silent as long (else waits for the rest), and once the
+// pong timeout has passed after a ping it drops a link from which nothing
+// arrived since. A closed link's timer is not armed again.
+func (l *link) keepaliveTick() {
+	l.kaMu.Lock()
+	defer l.kaMu.Unlock()
+	select {
+	case <-l.closed:
+		return
+	default:
+	}
+	idle := l.kaIdle
+	if l.kaWaiting {
+		l.kaWaiting = false
+		if time.Duration(l.lastRx.Load()) < l.kaPingAt {
 			l.close(errKeepalive)
 			return
 		}
-		timer.Reset(max(idle-l.silentFor(), time.Millisecond))
+		l.kaTimer.Reset(max(idle-l.silentFor(), time.Millisecond))
+		return
 	}
+	if silent := l.silentFor(); silent < idle {
+		l.kaTimer.Reset(idle - silent)
+		return
+	}
+	pingAt := l.since()
+	if l.onPong != nil {
+		l.pingAt.Store(max(int64(pingAt), 1))
+	}
+	if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(l.kaPong)); err != nil {
+		l.close(fmt.Errorf("keepalive ping: %w", err))
+		return
+	}
+	l.kaPingAt, l.kaWaiting = pingAt, true
+	l.kaTimer.Reset(l.kaPong)
 }

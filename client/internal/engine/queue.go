@@ -1,5 +1,6 @@
 // This file holds Queue: values handled in order, one at a time, on a
-// goroutine of their own, without ever blocking the one that puts them.
+// goroutine of their own while any wait, without ever blocking the one
+// that puts them.
 
 package engine
 
@@ -10,10 +11,12 @@ import (
 )
 
 // Queue hands the values put into it to a handler in order, one call at a
-// time, on a goroutine of its own. Put never blocks, so a session's reader
-// never waits for a slow handler: each subscription delivers its events
-// through one. A bounded queue (NewBoundedQueue) that is full drops its
-// oldest value to make room for the new one and counts it.
+// time, on a goroutine of its own while values wait (an idle queue holds
+// no goroutine: a fleet of idle subscriptions costs no stacks). Put never
+// blocks, so a session's reader never waits for a slow handler: each
+// subscription delivers its events through one. A bounded queue
+// (NewBoundedQueue) that is full drops its oldest value to make room for
+// the new one and counts it.
 type Queue[T any] struct {
 	mb      *mailbox[T]
 	handle  func(context.Context, T)
@@ -23,6 +26,10 @@ type Queue[T any] struct {
 	done    chan struct{}
 	stopped atomic.Bool
 	once    sync.Once
+
+	mu      sync.Mutex
+	running bool // a goroutine hands out what waits (drain)
+	ended   bool // done is closed
 }
 
 // NewQueue starts an unbounded queue whose handler runs with a context
@@ -38,32 +45,76 @@ func NewQueue[T any](ctx context.Context, handle func(ctx context.Context, v T))
 func NewBoundedQueue[T any](ctx context.Context, limit int, onDrop func(dropped uint64), handle func(ctx context.Context, v T)) *Queue[T] {
 	q := &Queue[T]{mb: newBoundedMailbox[T](limit), handle: handle, onDrop: onDrop, done: make(chan struct{})}
 	q.ctx, q.cancel = context.WithCancel(ctx)
-	go q.run()
+	context.AfterFunc(q.ctx, q.endIdle) // an idle queue ends with its context too
 	return q
 }
 
-func (q *Queue[T]) run() {
-	defer close(q.done)
-	defer q.cancel()
+// drain hands the waiting values to the handler, in order, until none
+// waits (the goroutine then leaves until the next Put) or the queue ends.
+func (q *Queue[T]) drain() {
 	for {
-		select {
-		case <-q.mb.ready:
-		case <-q.ctx.Done():
-			return
-		}
-		// Seen before draining, a close lets nothing in after the drain.
-		closed := q.mb.isClosed()
-		for !q.stopped.Load() {
+		for !q.stopped.Load() && q.ctx.Err() == nil {
 			v, ok := q.mb.take()
 			if !ok {
 				break
 			}
 			q.handle(q.ctx, v)
 		}
-		if closed || q.stopped.Load() {
-			return
+		q.mu.Lock()
+		switch {
+		case q.stopped.Load() || q.ctx.Err() != nil:
+			q.endLocked()
+		case q.mb.len() > 0: // put after the take found none
+			q.mu.Unlock()
+			continue
+		case q.mb.isClosed(): // a close lets nothing in after the drain
+			q.endLocked()
+		default:
+			q.running = false
 		}
+		q.mu.Unlock()
+		return
 	}
+}
+
+// kick starts drain unless it runs or the queue has ended; an idle closed
+// queue ends.
+func (q *Queue[T]) kick() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.running || q.ended {
+		return
+	}
+	if q.mb.len() == 0 {
+		if q.mb.isClosed() || q.stopped.Load() {
+			q.endLocked()
+		}
+		return
+	}
+	q.running = true
+	go q.drain()
+}
+
+// endIdle ends the queue once its context has ended, unless drain runs
+// (it ends the queue itself).
+func (q *Queue[T]) endIdle() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if !q.running {
+		q.endLocked()
+	}
+}
+
+// endLocked ends the queue, once: the handler's context ends and Done is
+// closed. q.mu is held.
+func (q *Queue[T]) endLocked() {
+	q.running = false
+	if q.ended {
+		return
+	}
+	q.ended = true
+	q.cancel()
+	close(q.done)
 }
 
 // Put queues v; it reports false once the queue is closed or stopped.
@@ -71,6 +122,9 @@ func (q *Queue[T]) Put(v T) bool {
 	accepted, dropped := q.mb.put(v)
 	if dropped > 0 && q.onDrop != nil {
 		q.onDrop(dropped)
+	}
+	if accepted {
+		q.kick()
 	}
 	return accepted
 }
@@ -88,12 +142,16 @@ func (q *Queue[T]) Stop() {
 		q.stopped.Store(true)
 		q.cancel()
 		q.mb.close()
+		q.kick()
 	})
 }
 
 // Close refuses new values; those already queued are still handled, then
-// the goroutine ends.
-func (q *Queue[T]) Close() { q.mb.close() }
+// the queue ends.
+func (q *Queue[T]) Close() {
+	q.mb.close()
+	q.kick()
+}
 
-// Done is closed once the queue's goroutine has ended.
+// Done is closed once the queue has ended: no handler call runs or starts.
 func (q *Queue[T]) Done() <-chan struct{} { return q.done }

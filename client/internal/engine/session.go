@@ -250,7 +250,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	go s.readLoop(0)
-	go l.keepalive(cfg.KeepaliveIdle, cfg.PongTimeout)
+	l.startKeepalive(cfg.KeepaliveIdle, cfg.PongTimeout)
 	return s, nil
 }
 

@@ -194,6 +194,9 @@ func (w *wsPeer) eventOut(ev *wamp.Event) (b []byte, ok bool) {
 func (w *wsPeer) noteSubscribe(m *wamp.Subscribe) {
 	match, _ := wamp.AsString(m.Options[wire.OptMatch])
 	w.mu.Lock()
+	if w.subReqs == nil {
+		w.subReqs = map[wamp.ID]bool{}
+	}
 	w.subReqs[m.Request] = match != "" && match != wire.MatchExact
 	w.mu.Unlock()
 }
@@ -205,6 +208,9 @@ func (w *wsPeer) noteSubscribeAnswer(req, sub wamp.ID) {
 	defer w.mu.Unlock()
 	pattern, ok := w.subReqs[req]
 	delete(w.subReqs, req)
+	if len(w.subReqs) == 0 {
+		w.subReqs = nil // an idle link holds no map
+	}
 	if ok && pattern && sub != 0 {
 		w.patternSubs[sub] = true
 	}

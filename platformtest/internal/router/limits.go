@@ -54,7 +54,7 @@ func DefaultLimits() Limits {
 		MaxMessageBytes:     64 << 20,
 		PreAuthBytes:        64 << 10,
 		MaxUnauthenticated:  256,
-		Handoff:             256,
+		Handoff:             64,
 		QueueBytes:          16 << 20,
 		WriteTimeout:        10 * time.Second,
 		PingTimeout:         5 * time.Second,

@@ -89,11 +89,10 @@ func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPe
 		wr:   make(chan wamp.Message, rt.limits.Handoff),
 		room: make(chan struct{}),
 
-		done:        make(chan struct{}),
-		writerDone:  make(chan struct{}),
-		inStop:      make(chan struct{}),
-		swallow:     map[wamp.ID]struct{}{},
-		subReqs:     map[wamp.ID]bool{},
+		done:       make(chan struct{}),
+		writerDone: make(chan struct{}),
+		inStop:     make(chan struct{}),
+		// swallow and subReqs are made when first needed.
 		patternSubs: map[wamp.ID]bool{},
 	}
 	if json {
@@ -244,6 +243,9 @@ func (w *wsPeer) nextInjectID() wamp.ID { return wamp.ID(w.injectSeq.Add(1)) }
 func (w *wsPeer) expectSwallow(ids ...wamp.ID) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if w.swallow == nil {
+		w.swallow = map[wamp.ID]struct{}{}
+	}
 	for _, id := range ids {
 		w.swallow[id] = struct{}{}
 	}
@@ -254,6 +256,9 @@ func (w *wsPeer) swallowed(id wamp.ID) bool {
 	defer w.mu.Unlock()
 	if _, ok := w.swallow[id]; ok {
 		delete(w.swallow, id)
+		if len(w.swallow) == 0 {
+			w.swallow = nil
+		}
 		return true
 	}
 	return false

@@ -33,6 +33,7 @@ func (w *wsPeer) readLoop() {
 		return nil
 	})
 	for {
+		w.tc.lr.wait() // an idle link waits here, on a short stack
 		_, data, err := w.conn.ReadMessage()
 		if err != nil {
 			switch {

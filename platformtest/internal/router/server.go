@@ -42,6 +42,7 @@ func (l *trackingListener) Accept() (net.Conn, error) {
 	}
 	l.rt.acceptResumed()
 	tc := &trackedConn{Conn: c, rt: l.rt, released: make(chan struct{})}
+	tc.lr.init(c)
 	l.rt.mu.Lock()
 	l.rt.conns[tc] = struct{}{}
 	l.rt.mu.Unlock()
@@ -73,6 +74,10 @@ type trackedConn struct {
 
 	bmu   sync.Mutex
 	batch *[]byte // while the writer batches (beginBatch): what waits to be written
+
+	// lr reads the socket once it carries a WebSocket (readbuf.go): by the
+	// link's reader alone.
+	lr lentReader
 }
 
 // guard starts counting the bytes a new WebSocket link reads until it is
@@ -109,7 +114,13 @@ func (c *trackedConn) Read(b []byte) (int, error) {
 		}
 		b = b[:min(int64(len(b)), left)]
 	}
-	n, err := c.Conn.Read(b)
+	var n int
+	var err error
+	if c.ws.Load() {
+		n, err = c.lr.read(c.Conn, b)
+	} else {
+		n, err = c.Conn.Read(b)
+	}
 	if c.guarded.Load() {
 		c.preAuth.Add(-int64(n))
 	}
@@ -273,8 +284,10 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	up := websocket.Upgrader{
 		Subprotocols: []string{proto},
 		CheckOrigin:  func(*http.Request) bool { return true },
-		// A link holds a write buffer only while it writes.
+		// A link holds a write buffer only while it writes, and a small
+		// read buffer over the one it borrows while bytes wait (readbuf.go).
 		WriteBufferPool: &writeBuffers,
+		ReadBufferSize:  readBufferSize,
 	}
 	conn, err := up.Upgrade(w, r, nil)
 	if err != nil {

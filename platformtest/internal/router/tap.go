@@ -246,7 +246,7 @@ func (w *wsPeer) tapCall(req wamp.ID, done bool) string {
 	defer w.mu.Unlock()
 	uri := w.tap.calls[req]
 	if done {
-		delete(w.tap.calls, req)
+		w.tap.calls = deleteID(w.tap.calls, req)
 	}
 	return uri
 }
@@ -272,14 +272,14 @@ func (w *wsPeer) tapNoteAnswer(msg wamp.Message) {
 	case *wamp.Subscribed:
 		w.mu.Lock()
 		if uri, ok := w.tap.subReqs[m.Request]; ok {
-			delete(w.tap.subReqs, m.Request)
+			w.tap.subReqs = deleteID(w.tap.subReqs, m.Request)
 			w.tap.subs = putID(w.tap.subs, m.Subscription, uri)
 		}
 		w.mu.Unlock()
 	case *wamp.Registered:
 		w.mu.Lock()
 		if uri, ok := w.tap.regReqs[m.Request]; ok {
-			delete(w.tap.regReqs, m.Request)
+			w.tap.regReqs = deleteID(w.tap.regReqs, m.Request)
 			w.tap.regs = putID(w.tap.regs, m.Registration, uri)
 		}
 		w.mu.Unlock()
@@ -287,9 +287,9 @@ func (w *wsPeer) tapNoteAnswer(msg wamp.Message) {
 		w.mu.Lock()
 		switch m.Type {
 		case wamp.SUBSCRIBE:
-			delete(w.tap.subReqs, m.Request)
+			w.tap.subReqs = deleteID(w.tap.subReqs, m.Request)
 		case wamp.REGISTER:
-			delete(w.tap.regReqs, m.Request)
+			w.tap.regReqs = deleteID(w.tap.regReqs, m.Request)
 		}
 		w.mu.Unlock()
 	}
@@ -314,5 +314,15 @@ func putID(m map[wamp.ID]string, id wamp.ID, uri string) map[wamp.ID]string {
 		m = map[wamp.ID]string{}
 	}
 	m[id] = uri
+	return m
+}
+
+// deleteID deletes id from m and returns m, nil once empty: an idle link
+// keeps no map of requests answered.
+func deleteID(m map[wamp.ID]string, id wamp.ID) map[wamp.ID]string {
+	delete(m, id)
+	if len(m) == 0 {
+		return nil
+	}
 	return m
 }

@@ -1,0 +1,68 @@
+//go:build !race
+
+// This file pins the memory per idle session, as client/allocs_test.go
+// pins allocations: a change that makes an idle session cost more fails
+// here. The bounds are on the Go heap and goroutine stacks in use after a
+// collection, which a run reproduces to within a few hundred bytes per
+// session; the resident memory, which moves with the allocator's state by
+// a KiB or two per session from run to run, has a looser bound. (The race
+// detector's shadow memory would swamp the figures: the checks run without
+// it, in .ci/run.)
+
+package sessionmem
+
+import "testing"
+
+// The goal of issue 37 for flockd is 32 KiB of resident memory per idle
+// session; of it, the heap and stacks in use take 28.1 KiB (16.1 KiB heap,
+// three goroutines' 12 KiB of stacks) and the allocator's spare room the
+// rest (32–33 KiB resident from 1,000 to 5,000 sessions).
+const (
+	flockdInUseBound = 29 << 10
+	flockdRSSBound   = 34 << 10
+	flockdGoroutines = 3
+)
+
+// An SDK client per connected device costs 39 KiB in use (28 KiB heap,
+// two goroutines' 10.5 KiB of stacks), 43–45 KiB resident: issue 37's goal
+// of 16 KiB is not reached; these bounds keep it from growing.
+const (
+	clientInUseBound = 41 << 10
+	clientRSSBound   = 50 << 10
+	clientGoroutines = 2
+)
+
+// TestFlockdSessionMemory pins what an idle device session (its own
+// installation and credentials, one subscription, one registration)
+// costs the platform, 2,000 of them, without the recording (a ring bounded
+// for the whole platform, not per session).
+func TestFlockdSessionMemory(t *testing.T) {
+	p := flockdPerSession(t, 2000, true)
+	t.Log(p)
+	check(t, "flockd", p, flockdInUseBound, flockdRSSBound, flockdGoroutines)
+}
+
+// TestClientSessionMemory pins what a connected SDK client with one
+// subscription and one registration costs a process that holds 1,000.
+func TestClientSessionMemory(t *testing.T) {
+	p := clientPerSession(t, 1000)
+	t.Log(p)
+	check(t, "an SDK client", p, clientInUseBound, clientRSSBound, clientGoroutines)
+}
+
+// check fails t when p's session costs more than the bounds.
+func check(t *testing.T, who string, p PerSession, inUse, rss float64, goroutines float64) {
+	t.Helper()
+	if p.InUse() > inUse {
+		t.Errorf("%s holds %.1f KiB of Go heap and stacks per idle session, at most %.1f KiB", who, p.InUse()/1024, inUse/1024)
+	}
+	if p.Before.RSS > 0 && p.RSS() > rss {
+		t.Errorf("%s holds %.1f KiB resident per idle session, at most %.1f KiB", who, p.RSS()/1024, rss/1024)
+	}
+	if p.Goroutines() > goroutines {
+		t.Errorf("%s runs %.2f goroutines per idle session, at most %v", who, p.Goroutines(), goroutines)
+	}
+	if p.InUse() <= 0 || p.Goroutines() < 1 {
+		t.Errorf("%s: the sessions did not show in the measure (%v)", who, p)
+	}
+}
