@@ -267,7 +267,7 @@ func checkKept(d *datadir.Dir, rep *DataDirReport) error {
 	case err != nil:
 		return err
 	default:
-		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.RowCounter).Rows(context.Background()); err != nil {
+		if rep.Rows, err = fleetdb.NewBoltStore(fleet).CountRows(context.Background()); err != nil {
 			return err
 		}
 	}

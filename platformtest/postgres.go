@@ -15,6 +15,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // PostgresOption configures the PostgreSQL store of WithPostgres.
@@ -173,7 +174,7 @@ func (p *Platform) openDataBackend(realm, app string) error {
 // computes transforms from their SQL ignores them, with a log line.
 func (p *Platform) seedTransformRows(realm, transform string, rows []map[string]any) error {
 	err := p.SetTransformRows(realm, transform, rows)
-	if errors.Is(err, fleetdb.ErrNotSupported) {
+	if errors.Is(err, store.ErrNotSupported) {
 		p.log.Info("seed: transform_rows ignored: the data store computes the transform from its SQL", "realm", realm, "transform", transform)
 		return nil
 	}

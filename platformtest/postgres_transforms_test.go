@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // transformTemplate has a plain view with time_bucket, a materialized
@@ -126,7 +126,7 @@ func testTransformsComputed(t *testing.T, url string) {
 	if ev := nextEvent(t, feed, "the next tick"); len(ev[0].([]any)) != 3 {
 		t.Errorf("second tick: %v", ev)
 	}
-	if err := w.p.SetTransformRows(w.realm, "by_sensor", nil); !errors.Is(err, fleetdb.ErrNotSupported) {
+	if err := w.p.SetTransformRows(w.realm, "by_sensor", nil); !errors.Is(err, store.ErrNotSupported) {
 		t.Errorf("SetTransformRows on a computed transform: %v", err)
 	}
 }

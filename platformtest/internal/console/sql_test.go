@@ -17,6 +17,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // postgresEnv names the variable with the connection string of the
@@ -123,7 +124,7 @@ func eachSQL(t *testing.T, f func(t *testing.T, w *world, dbURL string)) {
 	f(t, sqlWorld(t, dbURL), dbURL)
 }
 
-// TestSQLPageByteCap: an answer past fleetdb.SQLMaxBytes is cut there,
+// TestSQLPageByteCap: an answer past store.SQLMaxBytes is cut there,
 // and the page says so; a single value past it fails the statement; the
 // page still answers.
 func TestSQLPageByteCap(t *testing.T) {
@@ -136,9 +137,9 @@ func TestSQLPageByteCap(t *testing.T) {
 		}
 		count := page[i+len(`id="sql-count">`):]
 		count = count[:strings.Index(count, "</p>")]
-		if _, err := fmt.Sscanf(count, "%d rows", &rows); err != nil || rows == 0 || rows*500000 > fleetdb.SQLMaxBytes ||
-			!strings.Contains(count, "passed the page's cap of 4 MiB") || len(page) > 2*fleetdb.SQLMaxBytes {
-			t.Errorf("%d rows of 500 kB shown (cap %d bytes), a page of %d bytes; the page says: %s", rows, fleetdb.SQLMaxBytes, len(page), count)
+		if _, err := fmt.Sscanf(count, "%d rows", &rows); err != nil || rows == 0 || rows*500000 > store.SQLMaxBytes ||
+			!strings.Contains(count, "passed the page's cap of 4 MiB") || len(page) > 2*store.SQLMaxBytes {
+			t.Errorf("%d rows of 500 kB shown (cap %d bytes), a page of %d bytes; the page says: %s", rows, store.SQLMaxBytes, len(page), count)
 		}
 		page = sqlQuery(t, w, "SELECT repeat('x', 8000000)")
 		if !strings.Contains(page, `id="sql-error"`) {

@@ -30,6 +30,9 @@ type backend struct {
 	views  map[string]*view
 	limits rateLimits // reveal and verify calls per caller (ratelimit.go)
 	sched  *scheduler // the timed work (schedule.go)
+	// keepsAll: the store applies no retention (Maintain answered
+	// ErrNotSupported); set before the schedules start.
+	keepsAll bool
 
 	// dropped reports what writes lost (drops.go); set when the backend
 	// is made, never changed.

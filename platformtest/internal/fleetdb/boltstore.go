@@ -26,7 +26,7 @@
 // Each Append is one transaction of the folder's group commit
 // (datadir.DB.Update): durable when it returns, shared with the appends
 // of other callers waiting at the same time. A write that does not fit
-// on the disk fails with ErrStorageFull and keeps nothing; reads go on.
+// on the disk fails with store.ErrFull and keeps nothing; reads go on.
 //
 // Long reads (series, scans, filtered reads over many rows) run in
 // transactions of at most walkChunk rows, so that a read never holds the
@@ -45,6 +45,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // FleetFile is the name of the data backends' file in a data folder,
@@ -242,14 +243,14 @@ func (t *boltTables) view(ctx context.Context, name string) (*boltView, error) {
 }
 
 // storeFailure names the file in a failure of the store and makes a full
-// disk ErrStorageFull.
+// disk store.ErrFull.
 func storeFailure(db *datadir.DB, err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, datadir.ErrFull):
-		return fmt.Errorf("%w: %w", ErrStorageFull, err)
-	case errors.Is(err, ErrConflict), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return fmt.Errorf("%w: %w", store.ErrFull, err)
+	case errors.Is(err, store.ErrConflict), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
 	return fmt.Errorf("%s: %w", db.Name(), err)

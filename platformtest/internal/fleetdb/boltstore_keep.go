@@ -200,9 +200,9 @@ func eraseSlots(tb *bolt.Bucket, cat *catalog, after []byte, max int) ([]byte, e
 	return nil, nil
 }
 
-// Rows returns how many rows the store holds, from the counters of every
+// CountRows returns how many rows the store holds, from the counters of every
 // table of every realm.
-func (s *boltStore) Rows(ctx context.Context) (int64, error) {
+func (s *boltStore) CountRows(ctx context.Context) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}

@@ -16,6 +16,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // walkChunk is the most rows one read transaction of a walk visits.
@@ -224,7 +225,7 @@ func (t *boltTables) Series(ctx context.Context, table string, q *SeriesQuery) (
 	if err != nil {
 		return nil, err
 	}
-	sb := NewSeriesBuilder(bt.schema, q)
+	sb := store.NewSeriesBuilder(bt.schema, q)
 	sp := span{start: Bound{Set: true, Ms: q.Start}, end: Bound{Set: true, Ms: q.End}}
 	err = t.walk(ctx, bt, sp, func(k, raw []byte) (bool, error) {
 		vals, err := bt.decode(k, raw)
@@ -322,7 +323,7 @@ func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *Tra
 	if err != nil {
 		return nil, err
 	}
-	page := NewTransformPage(q, v.schema.Columns)
+	page := store.NewTransformPage(q, v.schema.Columns)
 	err = t.db.View(func(tx *bolt.Tx) error {
 		rb, err := t.realmBucket(tx)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -168,7 +169,7 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if slots := storedSlots(t, st, "readings"); slots[0][3] != "a" {
 		t.Errorf("the retired column's value is gone before Drop: %v", slots[0])
 	}
-	if err := st.(Dropper).Drop(ctx, unitRealm.Name, nil, map[string][]string{"readings": {"note"}}); err != nil {
+	if err := st.Drop(ctx, unitRealm.Name, nil, map[string][]string{"readings": {"note"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, slots := range storedSlots(t, st, "readings") {
@@ -186,7 +187,7 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if err != nil || len(latest) != 3 {
 		t.Errorf("latest rows by the new entity key: %v, %v", latest, err)
 	}
-	if err := v3.Append(ctx, "readings", []*NewRow{{Vals: []any{int64(2), "m9", nil, 2.0, int64(42), "serial"}}}); !errors.Is(err, ErrConflict) {
+	if err := v3.Append(ctx, "readings", []*NewRow{{Vals: []any{int64(2), "m9", nil, 2.0, int64(42), "serial"}}}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("the new key's UNIQUE (entity key, tsp): %v", err)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // Append stores rows as Tables.Append says, in one transaction of the
@@ -81,7 +82,7 @@ func (bt *boltTable) append(tb *bolt.Bucket, rows []*NewRow, out [][]any, merged
 		m.seq++
 		key := rowKey(tsp, m.seq)
 		if entity {
-			ek, complete := entityKeyOf(s, vals)
+			ek, complete := s.EntityKeyOf(vals)
 			if complete {
 				prev, err := bt.newestOf(rb, lb, ek, newest)
 				if err != nil {
@@ -95,7 +96,7 @@ func (bt *boltTable) append(tb *bolt.Bucket, rows []*NewRow, out [][]any, merged
 				}
 				u := string(uniqueKey(ek, tsp))
 				if unique[u] || ub.Get([]byte(u)) != nil {
-					return fmt.Errorf("table %q: %w", s.Name, ErrConflict)
+					return fmt.Errorf("table %q: %w", s.Name, store.ErrConflict)
 				}
 				unique[u] = true
 			}
@@ -257,7 +258,7 @@ func (bt *boltTable) rebuildIndexes(tb *bolt.Bucket) error {
 		if err != nil {
 			return err
 		}
-		ek, complete := entityKeyOf(bt.schema, vals)
+		ek, complete := bt.schema.EntityKeyOf(vals)
 		if err := datadir.Put(lb, entityBucketKey(ek), k); err != nil { // rows come oldest first
 			return err
 		}

@@ -17,6 +17,7 @@
 package fleetdb
 
 import (
+	"context"
 	"crypto/aes"
 	"crypto/cipher"
 	"crypto/rand"
@@ -90,4 +91,14 @@ func (s *sealer) plainValue(v any) (any, error) {
 		return v, nil // NULL
 	}
 	return s.open(stored)
+}
+
+// KeyStore is implemented by a store whose rows outlive the platform (the
+// data folder's, PostgreSQL): it keeps the key of secret columns with
+// them, so that the next platform on the same storage decrypts what the
+// last one encrypted.
+type KeyStore interface {
+	// SecretKey returns the stored key, or stores fresh and returns it
+	// when there is none yet.
+	SecretKey(ctx context.Context, fresh []byte) ([]byte, error)
 }

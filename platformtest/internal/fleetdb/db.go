@@ -8,12 +8,14 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -104,14 +106,16 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}
-	if m, ok := b.store.(Maintainer); ok {
-		for _, note := range m.Notes() {
-			db.cfg.Log.Warn("fleetdb: "+note, "realm", name)
-		}
-		if b.hasKnobs() {
-			if err := m.Maintain(ctx, db.cfg.Clock.Now().UnixMilli()); err != nil {
-				db.cfg.Log.Warn("fleetdb: retention and downsampling failed", "realm", name, "err", err)
-			}
+	for _, note := range b.store.Notes() {
+		db.cfg.Log.Warn("fleetdb: "+note, "realm", name)
+	}
+	if b.hasKnobs() {
+		err := b.store.Maintain(ctx, db.cfg.Clock.Now().UnixMilli())
+		switch {
+		case errors.Is(err, store.ErrNotSupported):
+			b.keepsAll = true // no maintenance to schedule
+		case err != nil:
+			db.cfg.Log.Warn("fleetdb: retention and downsampling failed", "realm", name, "err", err)
 		}
 	}
 	if err := b.schedule(db.cfg.Clock, db.cfg.Log); err != nil {

@@ -21,13 +21,13 @@ import (
 	"context"
 	"fmt"
 	"iter"
-	"math"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // memTables is the memory storage of one realm. The maps are fixed at
@@ -136,7 +136,7 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 			}
 			u := uniqKey(key, r.tsp)
 			if t.uniq[u] || stagedUniq[u] {
-				return fmt.Errorf("table %q: %w", table, ErrConflict)
+				return fmt.Errorf("table %q: %w", table, store.ErrConflict)
 			}
 			stagedUniq[u] = true
 			if cur := staged[key]; cur == nil || r.after(cur) {
@@ -160,46 +160,7 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 
 // entityKey encodes the entity key of a row's values (entityKeyOf).
 func (t *memTable) entityKey(vals []any) (key string, complete bool) {
-	return entityKeyOf(t.schema, vals)
-}
-
-// entityKeyOf encodes the entity key of a row's values of a table with
-// schema s; complete is false when the table has none or a key value is
-// NULL (such rows never conflict and are not merged).
-func entityKeyOf(s *TableSchema, vals []any) (key string, complete bool) {
-	if len(s.EntityKey) == 0 {
-		return "", false
-	}
-	var sb strings.Builder
-	complete = true
-	for _, i := range s.EntityKey {
-		sb.WriteString(valueKey(vals[i]))
-		sb.WriteByte(0x1f)
-		if vals[i] == nil {
-			complete = false
-		}
-	}
-	return sb.String(), complete
-}
-
-// valueKey encodes a stored value so that equal values give equal keys.
-func valueKey(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return "\x00"
-	case string:
-		return "s" + x
-	case int64:
-		return "i" + strconv.FormatInt(x, 10)
-	case float64:
-		if x == math.Trunc(x) && math.Abs(x) < 1e18 {
-			return "i" + strconv.FormatInt(int64(x), 10)
-		}
-		return "f" + strconv.FormatFloat(x, 'g', -1, 64)
-	case bool:
-		return "b" + strconv.FormatBool(x)
-	}
-	return "j" + jsonText(v)
+	return t.schema.EntityKeyOf(vals)
 }
 
 // uniqKey is the key of the UNIQUE (entity key, tsp) constraint.

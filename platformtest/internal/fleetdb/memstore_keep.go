@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // MemoryOption configures NewMemoryStore.
@@ -21,7 +23,7 @@ type MemoryOption func(*memStore)
 
 // MemoryRowLimit bounds the rows the memory store holds over every realm
 // to limit (≤ 0: no bound): an append that would pass it fails with
-// ErrStorageFull (the platform's storage_full), and reads go on. full,
+// store.ErrFull (the platform's storage_full), and reads go on. full,
 // when not nil, is called with the limit when an append is refused after
 // appends were accepted (once per time the store fills, not per row).
 func MemoryRowLimit(limit int64, full func(limit int64)) MemoryOption {
@@ -30,7 +32,7 @@ func MemoryRowLimit(limit int64, full func(limit int64)) MemoryOption {
 
 // MemoryByteLimit bounds the bytes the memory store's rows hold over every
 // realm, as rowBytes estimates them, to limit (≤ 0: no bound): an append
-// that would pass it fails with ErrStorageFull, and reads go on. full,
+// that would pass it fails with store.ErrFull, and reads go on. full,
 // when not nil, is called with the limit when an append is refused after
 // appends were accepted, like MemoryRowLimit's.
 func MemoryByteLimit(limit int64, full func(limit int64)) MemoryOption {
@@ -140,11 +142,11 @@ func (s *memStore) reserve(n, size int64) error {
 	var limit int64
 	switch {
 	case s.limit > 0 && rows > s.limit:
-		err = fmt.Errorf("%w: the in-memory store holds its limit of %d rows", ErrStorageFull, s.limit)
+		err = fmt.Errorf("%w: the in-memory store holds its limit of %d rows", store.ErrFull, s.limit)
 		full, limit = s.onFull, s.limit
 	case s.byteLimit > 0 && bytes > s.byteLimit:
 		err = fmt.Errorf("%w: the in-memory store holds its limit of %d bytes of rows (%d rows of %d bytes do not fit)",
-			ErrStorageFull, s.byteLimit, n, size)
+			store.ErrFull, s.byteLimit, n, size)
 		full, limit = s.onBytesFull, s.byteLimit
 	}
 	if err == nil {
@@ -215,8 +217,8 @@ func (s *memStore) Drop(_ context.Context, realm string, tables []string, column
 	return nil
 }
 
-// Rows returns how many rows the store holds.
-func (s *memStore) Rows(ctx context.Context) (int64, error) { return s.rows.Load(), ctx.Err() }
+// CountRows returns how many rows the store holds.
+func (s *memStore) CountRows(ctx context.Context) (int64, error) { return s.rows.Load(), ctx.Err() }
 
 // Bytes returns the bytes the store's rows hold, as estimated for
 // MemoryByteLimit.

@@ -9,6 +9,8 @@ import (
 	"context"
 	"slices"
 	"sort"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // span returns the index range [lo, hi) of the rows with start ≤ tsp < end
@@ -127,7 +129,7 @@ func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([
 	if err != nil {
 		return nil, err
 	}
-	sb := NewSeriesBuilder(t.schema, q)
+	sb := store.NewSeriesBuilder(t.schema, q)
 	m.mu.RLock()
 	defer m.mu.RUnlock()
 	lo, hi := t.span(Bound{Set: true, Ms: q.Start}, Bound{Set: true, Ms: q.End})
@@ -149,7 +151,7 @@ func (m *memTables) ReadTransform(ctx context.Context, transform string, q *Tran
 	}
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	page := NewTransformPage(q, v.schema.Columns)
+	page := store.NewTransformPage(q, v.schema.Columns)
 	for _, r := range v.rows {
 		if !page.Add(r) {
 			break

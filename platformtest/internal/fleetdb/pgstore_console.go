@@ -3,7 +3,7 @@
 // read-only transaction that is always rolled back (nothing it does
 // stays, whatever it is), on a small pool of its own per realm (at most
 // SQLPoolConns sessions, so that the page cannot use up the server's
-// connection slots), and reads at most SQLMaxBytes of answer (so that
+// connection slots), and reads at most store.SQLMaxBytes of answer (so that
 // one statement cannot fill flockd's memory).
 
 package fleetdb
@@ -19,6 +19,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgproto3"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // The bounds of the console's SQL statements.
@@ -28,16 +30,7 @@ const (
 	SQLPoolConns = 2
 	// SQLAcquireWait is how long a statement waits for a session.
 	SQLAcquireWait = 2 * time.Second
-	// SQLMaxBytes bounds the answer a statement reads (the values' bytes
-	// as the server sends them): past it the statement is stopped and the
-	// rows read so far answered, with SQLResult.BytesCut set. 4 MiB is far
-	// more than a page can show and little beside flockd's own memory.
-	SQLMaxBytes = 4 << 20
 )
-
-// ErrSQLBusy is the answer of a statement that found no free session of
-// its realm's pool within SQLAcquireWait.
-var ErrSQLBusy = errors.New("busy: the realm's SQL sessions are all in use; try again in a moment")
 
 // consolePool returns the realm's pool of SQL sessions, made on first
 // use.
@@ -68,7 +61,7 @@ func (t *pgTables) consolePool(ctx context.Context) (*pgxpool.Pool, error) {
 	// being read into memory.
 	cc.BuildFrontend = func(r io.Reader, w io.Writer) *pgproto3.Frontend {
 		f := pgproto3.NewFrontend(r, w)
-		f.SetMaxBodyLen(SQLMaxBytes + 64<<10)
+		f.SetMaxBodyLen(store.SQLMaxBytes + 64<<10)
 		return f
 	}
 	cfg.MaxConns, cfg.MinConns = SQLPoolConns, 0
@@ -95,8 +88,8 @@ func (s *pgStore) closeSQLPools() {
 // RunSQL runs one statement as the realm's read-only role, in the realm's
 // schema, in a read-only transaction that is rolled back, for at most
 // timeout (statement_timeout), and returns at most maxRows rows and
-// SQLMaxBytes of values. With no free session within SQLAcquireWait it
-// fails with ErrSQLBusy.
+// store.SQLMaxBytes of values. With no free session within SQLAcquireWait it
+// fails with store.ErrSQLBusy.
 func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
 	pool, err := t.consolePool(ctx)
 	if err != nil {
@@ -107,7 +100,7 @@ func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeou
 	cancel()
 	if err != nil {
 		if ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded) {
-			return nil, ErrSQLBusy
+			return nil, store.ErrSQLBusy
 		}
 		return nil, err
 	}
@@ -144,7 +137,7 @@ func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeou
 		for _, v := range rows.RawValues() {
 			read += len(v)
 		}
-		if read > SQLMaxBytes {
+		if read > store.SQLMaxBytes {
 			res.Truncated, res.BytesCut = true, true
 			break
 		}

@@ -9,10 +9,10 @@ import (
 	"strings"
 )
 
-// Rows returns how many rows the tables of every realm's schema hold
+// CountRows returns how many rows the tables of every realm's schema hold
 // (error-logs included; transforms, views of them, are not counted): one
 // count(*) per table, in one statement.
-func (s *pgStore) Rows(ctx context.Context) (int64, error) {
+func (s *pgStore) CountRows(ctx context.Context) (int64, error) {
 	rows, err := s.pool.Query(ctx, `SELECT schemaname, tablename FROM pg_tables WHERE starts_with(schemaname, $1)`, s.prefix+"realm_")
 	if err != nil {
 		return 0, fmt.Errorf("postgres: count the rows: %w", err)

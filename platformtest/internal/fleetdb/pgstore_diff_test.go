@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -352,7 +353,7 @@ func TestPostgresConversions(t *testing.T) {
 				if err := st.pool.QueryRow(ctx, "SELECT "+qi(st.meta)+".ifl_num_text($1)", f).Scan(&got); err != nil {
 					t.Fatal(err)
 				}
-				if want := jsFormatNumber(f); got != want {
+				if want := store.JSFormatNumber(f); got != want {
 					t.Errorf("ifl_num_text(%v) = %q, want %q", f, got, want)
 				}
 			}
@@ -366,7 +367,7 @@ func TestPostgresConversions(t *testing.T) {
 				if err := st.pool.QueryRow(ctx, "SELECT "+qi(st.meta)+".ifl_go_json($1::jsonb)", arg).Scan(&got); err != nil {
 					t.Fatal(err)
 				}
-				if want := jsonText(v); got != want {
+				if want := store.JSONText(v); got != want {
 					t.Errorf("ifl_go_json(%s) = %q, want %q", arg, got, want)
 				}
 			}

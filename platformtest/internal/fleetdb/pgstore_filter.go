@@ -24,6 +24,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -73,7 +74,7 @@ func (c *pgFilter) sql(f *Filter) string {
 }
 
 // json returns the value at f's path as jsonb (SQL NULL when a key is
-// missing), as walkJSON reads it: an integer key indexes an array, other
+// missing), as store.WalkJSON reads it: an integer key indexes an array, other
 // keys name object members.
 func (c *pgFilter) json(f *Filter) string {
 	return jsonPathSQL(c.col(f.Col), f.Path)
@@ -92,7 +93,7 @@ func jsonPathSQL(x string, keys []string) string {
 	if !negative {
 		return "(" + x + " #> ARRAY[" + strings.Join(lits, ", ") + "]::text[])"
 	}
-	// PostgreSQL counts negative array indexes from the end; walkJSON
+	// PostgreSQL counts negative array indexes from the end; store.WalkJSON
 	// finds nothing there.
 	for _, k := range keys {
 		if n, err := strconv.Atoi(k); err == nil && n < 0 {
@@ -110,9 +111,9 @@ func (c *pgFilter) operand(f *Filter, kind ValueKind) string {
 	if f.Path != nil {
 		p := c.json(f)
 		switch kind {
-		case KindNumber:
+		case store.KindNumber:
 			return c.meta + ".ifl_path_number(" + p + ")"
-		case KindBool:
+		case store.KindBool:
 			return "(CASE WHEN jsonb_typeof(" + p + ") = 'boolean' THEN (" + p + ")::boolean END)"
 		}
 		return "(" + c.meta + ".ifl_path_text(" + p + ") COLLATE \"C\")"
@@ -131,9 +132,9 @@ func (c *pgFilter) operand(f *Filter, kind ValueKind) string {
 // a time outside timestamptz's range (outside says on which side).
 func (c *pgFilter) param(kind ValueKind, v any) (sql string, outside int) {
 	switch kind {
-	case KindNumber:
+	case store.KindNumber:
 		return c.args.add(v.(float64)) + "::double precision", 0
-	case KindTime:
+	case store.KindTime:
 		ms := v.(int64)
 		switch {
 		case ms < pgMinMs:
@@ -142,7 +143,7 @@ func (c *pgFilter) param(kind ValueKind, v any) (sql string, outside int) {
 			return "", 1
 		}
 		return c.args.add(time.UnixMilli(ms).UTC()) + "::timestamptz", 0
-	case KindBool:
+	case store.KindBool:
 		return c.args.add(v.(bool)) + "::boolean", 0
 	}
 	return c.args.add(v.(string)) + "::text", 0
@@ -202,7 +203,7 @@ func (c *pgFilter) is(f *Filter) string {
 	if !positive {
 		test = "NOT " + test
 	}
-	return "(" + c.operand(f, KindBool) + " IS " + test + ")"
+	return "(" + c.operand(f, store.KindBool) + " IS " + test + ")"
 }
 
 // in is IN or NOT IN over a set of values of one kind; the empty set
@@ -218,13 +219,13 @@ func (c *pgFilter) in(f *Filter) string {
 	var arr any
 	var typ string
 	switch f.Kind {
-	case KindNumber:
+	case store.KindNumber:
 		a := make([]float64, len(f.Values))
 		for i, v := range f.Values {
 			a[i] = v.(float64)
 		}
 		arr, typ = a, "double precision[]"
-	case KindTime:
+	case store.KindTime:
 		a := make([]time.Time, 0, len(f.Values))
 		for _, v := range f.Values {
 			if ms := v.(int64); ms >= pgMinMs && ms < pgMaxMs {
@@ -232,7 +233,7 @@ func (c *pgFilter) in(f *Filter) string {
 			}
 		}
 		arr, typ = a, "timestamptz[]"
-	case KindBool:
+	case store.KindBool:
 		a := make([]bool, len(f.Values))
 		for i, v := range f.Values {
 			a[i] = v.(bool)
@@ -263,7 +264,7 @@ func (c *pgFilter) like(f *Filter) string {
 	var x string
 	switch {
 	case f.Path != nil:
-		x = c.operand(f, KindText)
+		x = c.operand(f, store.KindText)
 	case c.cols[f.Col].Type == template.TypeString:
 		x = c.col(f.Col)
 	case c.cols[f.Col].Type == template.TypeBigint || c.cols[f.Col].Type == template.TypeBoolean:

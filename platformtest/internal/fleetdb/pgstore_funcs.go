@@ -6,7 +6,7 @@
 //
 //	ifl_num_text(float8)      a number as JavaScript's String() and Go's JSON write it
 //	ifl_go_string(text)       a JSON string as Go's encoding/json escapes it
-//	ifl_go_json(jsonb)        the canonical JSON text of a value (jsonText)
+//	ifl_go_json(jsonb)        the canonical JSON text of a value (store.JSONText)
 //	ifl_path_text(jsonb)      a value at a json path read as text
 //	ifl_path_number(jsonb)    a value at a json path read as a number (JavaScript's Number() of a text)
 //	ifl_cast_numeric(jsonb)   a value at a json path cast to numeric, as a series does (22P02 when it is none)
@@ -18,6 +18,8 @@ package fleetdb
 import (
 	"fmt"
 	"strings"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // goSpace is what Go's strings.TrimSpace removes (unicode.IsSpace).
@@ -38,7 +40,7 @@ func sqlChars(s string) string {
 // helperFunctions returns the statements that make the store's functions
 // in schema m (quoted).
 func helperFunctions(m string) string {
-	r := strings.NewReplacer("M.", m+".", "GOSPACE", sqlChars(goSpace), "JSSPACE", sqlChars(jsWhitespace))
+	r := strings.NewReplacer("M.", m+".", "GOSPACE", sqlChars(goSpace), "JSSPACE", sqlChars(store.JSWhitespace))
 	return r.Replace(`
 CREATE OR REPLACE FUNCTION M.ifl_num_text(f double precision) RETURNS text
 LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE SET extra_float_digits = 1 AS $$

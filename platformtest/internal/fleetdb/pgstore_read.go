@@ -24,6 +24,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -133,7 +134,7 @@ func keyConditions(f *Filter, key []int) *Filter {
 				keep = append(keep, n)
 			}
 		}
-		return combine(keep, false)
+		return store.Combine(keep, false)
 	case onKey(f):
 		return f
 	}

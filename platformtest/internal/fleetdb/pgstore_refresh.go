@@ -10,8 +10,12 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"slices"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // TransformInfo is what the console shows of a transform.
@@ -28,12 +32,6 @@ type TransformInfo struct {
 	Refreshed time.Time
 }
 
-// refreshTimes is a store's realm that tells when it last computed its
-// materialized transforms.
-type refreshTimes interface {
-	refreshedAt(transform string) time.Time
-}
-
 // Transforms returns the transforms of realm's data backend, sorted by
 // name.
 func (db *DB) Transforms(ctx context.Context, realm string) ([]TransformInfo, error) {
@@ -41,7 +39,6 @@ func (db *DB) Transforms(ctx context.Context, realm string) ([]TransformInfo, er
 	if err != nil {
 		return nil, err
 	}
-	rt, _ := b.store.(refreshTimes)
 	var out []TransformInfo
 	for _, name := range b.viewNames() {
 		def := b.views[name].schema.Def
@@ -49,8 +46,8 @@ func (db *DB) Transforms(ctx context.Context, realm string) ([]TransformInfo, er
 		if def != nil {
 			ti.Materialized, ti.Schedule = def.Materialize, def.Schedule
 		}
-		if rt != nil && ti.Materialized {
-			ti.Refreshed = rt.refreshedAt(name)
+		if ti.Materialized {
+			ti.Refreshed = b.store.RefreshedAt(name)
 		}
 		out = append(out, ti)
 	}
@@ -66,14 +63,20 @@ func (db *DB) RefreshMaterialized(ctx context.Context, realm string) error {
 	if err != nil {
 		return err
 	}
-	if _, ok := b.store.(Maintainer); !ok {
-		return nil
-	}
 	for _, name := range b.viewNames() {
-		if def := b.views[name].schema.Def; def != nil && def.Materialize {
-			if err := db.RefreshTransform(ctx, realm, name); err != nil {
-				return err
-			}
+		v := b.views[name]
+		if def := v.schema.Def; def == nil || !def.Materialize {
+			continue
+		}
+		err := b.store.RefreshTransform(ctx, name)
+		if errors.Is(err, store.ErrNotSupported) {
+			return nil // the store is given its transforms' rows
+		}
+		if err != nil {
+			return fmt.Errorf("transform %q: %w", name, err)
+		}
+		if err := b.publishView(ctx, v); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -104,8 +107,8 @@ func (t *pgTables) noteRefreshed(at time.Time, names ...string) {
 	}
 }
 
-// refreshedAt returns when a materialized transform was last computed.
-func (t *pgTables) refreshedAt(transform string) time.Time {
+// RefreshedAt returns when a materialized transform was last computed.
+func (t *pgTables) RefreshedAt(transform string) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.refreshed[transform]

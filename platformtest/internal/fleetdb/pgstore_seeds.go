@@ -22,12 +22,10 @@ type SeedLedger interface {
 	MarkSeeded(ctx context.Context, realm, table string, device int64) error
 }
 
-// SeedLedger returns the DB's store as a SeedLedger, nil when it keeps
-// none (a store whose rows live as long as the platform's registry).
-func (db *DB) SeedLedger() SeedLedger {
-	l, _ := db.cfg.Store.(SeedLedger)
-	return l
-}
+// SeedLedger returns the DB's store as a SeedLedger; one that keeps none
+// (a store whose rows live as long as the platform's registry) answers
+// store.ErrNotSupported.
+func (db *DB) SeedLedger() SeedLedger { return db.cfg.Store }
 
 // seededTable makes the PostgreSQL store's ledger (setup runs it).
 func seededTable(meta string) string {

@@ -25,6 +25,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgtype"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -46,7 +47,7 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 	var out []SeriesGroup
 	for rows.Next() {
 		if len(out) == q.MaxGroups {
-			return nil, ErrTooManyGroups
+			return nil, store.ErrTooManyGroups
 		}
 		vs, err := rows.Values()
 		if err != nil {

@@ -25,6 +25,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // dropViews drops the realm's views: they are made again from the
@@ -315,16 +317,16 @@ func (t *pgTables) ReadTransform(ctx context.Context, transform string, q *Trans
 		for j, fd := range fields {
 			i, ok := declared[fd.Name]
 			if !ok {
-				m[fd.Name] = jsonValue(pgValue(vs[j]))
+				m[fd.Name] = store.JSONValue(pgValue(vs[j]))
 				continue
 			}
 			x := vs[j]
 			if _, isTime := x.(time.Time); !isTime {
 				x = pgValue(x)
 			}
-			sv, code := storeValue(v.Columns[i].Type, x)
+			sv, code := store.StoreValue(v.Columns[i].Type, x)
 			if code != "" {
-				return nil, &SQLError{Code: code, Msg: fmt.Sprintf("transform %q: column %q: the view gives %v", v.Name, fd.Name, x)}
+				return nil, &store.SQLError{Code: code, Msg: fmt.Sprintf("transform %q: column %q: the view gives %v", v.Name, fd.Name, x)}
 			}
 			m[fd.Name] = sv
 		}
@@ -338,7 +340,7 @@ func (t *pgTables) SetTransformRows(ctx context.Context, transform string, _ []m
 	if _, err := t.view(ctx, transform); err != nil {
 		return err
 	}
-	return fmt.Errorf("postgres store: transform %q is computed from its SQL, its rows cannot be set: %w", transform, ErrNotSupported)
+	return fmt.Errorf("postgres store: transform %q is computed from its SQL, its rows cannot be set: %w", transform, store.ErrNotSupported)
 }
 
 // RefreshTransform recomputes a materialized transform; a plain view is

@@ -21,7 +21,7 @@ func (db *DB) StorePlace() string {
 
 // place is the server and database, with the schema prefix when there is
 // one.
-func (s *pgStore) place() string {
+func (s *pgStore) Place() string {
 	out := fmt.Sprintf("PostgreSQL at %s", s.where())
 	if s.prefix != "" {
 		out += fmt.Sprintf(", schemas %s*", s.prefix)

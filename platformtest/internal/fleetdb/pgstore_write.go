@@ -18,7 +18,7 @@
 //     newest row.
 //
 // The UNIQUE (entity key, tsp) constraint answers a second row with the
-// same key and tsp (23505), which the store reports as ErrConflict.
+// same key and tsp (23505), which the store reports as store.ErrConflict.
 
 package fleetdb
 
@@ -35,6 +35,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -126,11 +127,11 @@ func pgArg(typ template.DataType, v any) (any, error) {
 	case template.TypeTimestamp:
 		ms := v.(int64)
 		if ms < pgMinMs || ms >= pgMaxMs {
-			return nil, &SQLError{Code: pgDatetimeOutOfRange, Msg: "timestamp out of range: " + strconv.FormatInt(ms, 10) + " ms"}
+			return nil, &store.SQLError{Code: store.CodeDatetimeOutOfRange, Msg: "timestamp out of range: " + strconv.FormatInt(ms, 10) + " ms"}
 		}
 		return time.UnixMilli(ms).UTC(), nil
 	case template.TypeJSON:
-		return json.Marshal(jsonOut(v))
+		return json.Marshal(store.JSONOut(v))
 	}
 	return v, nil
 }
@@ -263,15 +264,15 @@ func (t *pgTables) insertBatch(ctx context.Context, pt *pgTable, rows []*NewRow,
 	return t.s.pool.SendBatch(ctx, b).Close()
 }
 
-// writeError reports a conflict with the entity key as ErrConflict, and
-// a write whose answer was lost as ErrOutcomeUnknown.
+// writeError reports a conflict with the entity key as store.ErrConflict, and
+// a write whose answer was lost as store.ErrOutcomeUnknown.
 func (pt *pgTable) writeError(err error) error {
 	var pe *pgconn.PgError
 	if errors.As(err, &pe) && pe.Code == pgUniqueViolation && pe.ConstraintName == objName(pt.ts.Name, "_entity") {
-		return fmt.Errorf("table %q: %w (%s)", pt.ts.Name, ErrConflict, pe.Message)
+		return fmt.Errorf("table %q: %w (%s)", pt.ts.Name, store.ErrConflict, pe.Message)
 	}
 	if answerLost(err) {
-		return fmt.Errorf("table %q: %w: %w", pt.ts.Name, ErrOutcomeUnknown, err)
+		return fmt.Errorf("table %q: %w: %w", pt.ts.Name, store.ErrOutcomeUnknown, err)
 	}
 	return err
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // faultyStore is a store whose Tables fail every call with err while err
@@ -118,9 +119,9 @@ func TestStoreFailures(t *testing.T) {
 		uri  string
 		args []any // nil: not compared
 	}{
-		{"storage full", fmt.Errorf("disk: %w", ErrStorageFull), wire.ErrStorageFull, nil},
+		{"storage full", fmt.Errorf("disk: %w", store.ErrFull), wire.ErrStorageFull, nil},
 		{"SQLSTATE", sqlStateError{"53100"}, wire.ErrRuntimeError, pgObject("53100")},
-		{"store's SQLError", &SQLError{Code: "22P02", Msg: "bad"}, wire.ErrRuntimeError, pgObject("22P02")},
+		{"store's SQLError", &store.SQLError{Code: "22P02", Msg: "bad"}, wire.ErrRuntimeError, pgObject("22P02")},
 		{"lost connection", errors.New("connection reset"), wire.ErrRuntimeError, pgObject(pgIOError)},
 		{"cancelled", context.Canceled, wire.ErrCanceled, nil},
 	}

@@ -71,7 +71,7 @@ data:
 		if _, err := o.tsdb.Exec(ctx, "SELECT drop_chunks('"+table+"', older_than => $1::timestamptz - INTERVAL '14 days')", now); err != nil {
 			t.Fatal(err)
 		}
-		if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+		if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 		var tsdbKept []int64
@@ -195,7 +195,7 @@ data:
 	refresh := "CALL refresh_continuous_aggregate('m_ds', NULL, $1::timestamptz - INTERVAL '1 minute')"
 	run := func() {
 		t.Helper()
-		if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+		if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range []string{
@@ -361,7 +361,7 @@ data:
 	for i := range 10 * 24 {
 		write(now.Add(-time.Duration(i)*time.Hour), i)
 	}
-	if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+	if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 		t.Fatal(err)
 	}
 	var compressed int

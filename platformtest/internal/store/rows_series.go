@@ -4,9 +4,10 @@
 // folds rows into buckets and groups with COUNT, AVG, SUM, MIN, MAX, FIRST
 // and LAST. It serves no URI.
 
-package fleetdb
+package store
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/flockgo/ironflock/template"
@@ -46,13 +47,13 @@ func (b *SeriesBuilder) Add(vals []any) error {
 	}
 	bucket := (vals[b.t.TSP].(int64) - q.Start) / q.Width
 	b.key.Reset()
-	b.key.WriteString(valueKey(bucket))
+	b.key.WriteString(ValueKey(bucket))
 	var keys []any
 	if len(q.GroupBy) > 0 {
 		keys = make([]any, len(q.GroupBy))
 		for j := range q.GroupBy {
 			keys[j] = q.GroupBy[j].Value(vals)
-			b.key.WriteString("\x1f" + valueKey(keys[j]))
+			b.key.WriteString("\x1f" + ValueKey(keys[j]))
 		}
 	}
 	g := b.groups[b.key.String()]
@@ -111,7 +112,7 @@ func (a *seriesAgg) add(m *SeriesMetric, vals []any) error {
 	if m.Numeric {
 		f, ok := castNumeric(v)
 		if !ok {
-			return &SQLError{Code: pgInvalidTextRep, Msg: "invalid input syntax for type numeric"}
+			return &SQLError{Code: CodeInvalidTextRep, Msg: "invalid input syntax for type numeric"}
 		}
 		v = f
 	}
@@ -121,7 +122,7 @@ func (a *seriesAgg) add(m *SeriesMetric, vals []any) error {
 		if x, ok := v.(int64); ok {
 			a.sumInt += x
 		}
-		a.sum += numberOf(v)
+		a.sum += NumberOf(v)
 	case "MIN":
 		if a.min == nil || lessValue(v, a.min) {
 			a.min = v
@@ -134,6 +135,9 @@ func (a *seriesAgg) add(m *SeriesMetric, vals []any) error {
 	return nil
 }
 
+// pgNumeric is the text PostgreSQL casts to numeric.
+var pgNumeric = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
+
 // castNumeric casts a json value to numeric as Postgres does.
 func castNumeric(v any) (float64, bool) {
 	switch x := v.(type) {
@@ -142,10 +146,10 @@ func castNumeric(v any) (float64, bool) {
 		if !pgNumeric.MatchString(s) {
 			return 0, false
 		}
-		return jsNumberText(s), true
+		return JSNumberText(s), true
 	}
-	if isNumber(v) {
-		return numberOf(v), true
+	if IsNumber(v) {
+		return NumberOf(v), true
 	}
 	return 0, false
 }
@@ -162,7 +166,7 @@ func lessValue(a, b any) bool {
 			return x < y
 		}
 	}
-	return numberOf(a) < numberOf(b)
+	return NumberOf(a) < NumberOf(b)
 }
 
 // result is the aggregate's value in the forms SeriesGroup describes.

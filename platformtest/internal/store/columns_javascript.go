@@ -2,7 +2,7 @@
 // JavaScript service) applies them: Number(), String(), parseFloat() and
 // number formatting. It serves no URI.
 
-package fleetdb
+package store
 
 import (
 	"math"
@@ -12,18 +12,19 @@ import (
 	"time"
 )
 
-// jsWhitespace is what JavaScript's String.prototype.trim removes.
-const jsWhitespace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+// JSWhitespace is what JavaScript's String.prototype.trim removes.
+const JSWhitespace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 var (
 	jsDecimal = regexp.MustCompile(`^[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$`)
 	jsFloatPf = regexp.MustCompile(`^[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)`)
-	intText   = regexp.MustCompile(`^[+-]?[0-9]+$`)
+	// IntText is an integer text.
+	IntText = regexp.MustCompile(`^[+-]?[0-9]+$`)
 )
 
-// isNumber reports whether v is a wire number (int64, uint64 or float64
+// IsNumber reports whether v is a wire number (int64, uint64 or float64
 // after normalisation; int for values built in Go).
-func isNumber(v any) bool {
+func IsNumber(v any) bool {
 	switch v.(type) {
 	case int64, uint64, float64, int:
 		return true
@@ -31,8 +32,8 @@ func isNumber(v any) bool {
 	return false
 }
 
-// numberOf returns a wire number as float64.
-func numberOf(v any) float64 {
+// NumberOf returns a wire number as float64.
+func NumberOf(v any) float64 {
 	switch x := v.(type) {
 	case int64:
 		return float64(x)
@@ -46,9 +47,9 @@ func numberOf(v any) float64 {
 	return math.NaN()
 }
 
-// jsNumber converts a defined value as JavaScript's Number() does; NaN
+// JSNumber converts a defined value as JavaScript's Number() does; NaN
 // when it is not a number.
-func jsNumber(v any) float64 {
+func JSNumber(v any) float64 {
 	switch x := v.(type) {
 	case nil:
 		return 0
@@ -58,9 +59,9 @@ func jsNumber(v any) float64 {
 		}
 		return 0
 	case string:
-		return jsNumberText(x)
+		return JSNumberText(x)
 	case []byte:
-		return jsNumberText(string(x))
+		return JSNumberText(string(x))
 	case time.Time:
 		return float64(x.UnixMilli())
 	case []any:
@@ -68,18 +69,18 @@ func jsNumber(v any) float64 {
 		case 0:
 			return 0
 		case 1:
-			return jsNumberText(jsString(x[0]))
+			return JSNumberText(JSString(x[0]))
 		}
 		return math.NaN()
 	}
-	if isNumber(v) {
-		return numberOf(v)
+	if IsNumber(v) {
+		return NumberOf(v)
 	}
 	return math.NaN()
 }
 
-func jsNumberText(s string) float64 {
-	s = strings.Trim(s, jsWhitespace)
+func JSNumberText(s string) float64 {
+	s = strings.Trim(s, JSWhitespace)
 	if s == "" {
 		return 0
 	}
@@ -121,18 +122,18 @@ func parseDecimal(s string) float64 {
 	return f // ±Inf on overflow, as JavaScript
 }
 
-// jsParseFloat is JavaScript's parseFloat: the longest decimal prefix
+// JSParseFloat is JavaScript's parseFloat: the longest decimal prefix
 // after leading whitespace, NaN when there is none.
-func jsParseFloat(s string) float64 {
-	m := jsFloatPf.FindString(strings.TrimLeft(s, jsWhitespace))
+func JSParseFloat(s string) float64 {
+	m := jsFloatPf.FindString(strings.TrimLeft(s, JSWhitespace))
 	if m == "" {
 		return math.NaN()
 	}
 	return parseDecimal(m)
 }
 
-// jsString converts a value as JavaScript's String() does.
-func jsString(v any) string {
+// JSString converts a value as JavaScript's String() does.
+func JSString(v any) string {
 	switch x := v.(type) {
 	case nil:
 		return "null"
@@ -149,14 +150,14 @@ func jsString(v any) string {
 	case int:
 		return strconv.Itoa(x)
 	case float64:
-		return jsFormatNumber(x)
+		return JSFormatNumber(x)
 	case time.Time:
 		return x.UTC().Format("2006-01-02T15:04:05.000Z")
 	case []any:
 		parts := make([]string, len(x))
 		for i, e := range x {
 			if e != nil {
-				parts[i] = jsString(e)
+				parts[i] = JSString(e)
 			}
 		}
 		return strings.Join(parts, ",")
@@ -166,8 +167,8 @@ func jsString(v any) string {
 	return ""
 }
 
-// jsFormatNumber formats a number as JavaScript's Number.prototype.toString.
-func jsFormatNumber(f float64) string {
+// JSFormatNumber formats a number as JavaScript's Number.prototype.toString.
+func JSFormatNumber(f float64) string {
 	switch {
 	case math.IsNaN(f):
 		return "NaN"

@@ -3,7 +3,7 @@
 // the wire's payloads (validate.go, filter.go, history.go, series.go), so
 // that a store only selects and aggregates. It serves no URI.
 
-package fleetdb
+package store
 
 // Bound is one bound of a time range; an unset bound is open.
 type Bound struct {
@@ -73,7 +73,7 @@ func (r *SeriesRef) Value(vals []any) any {
 	if r.Path == nil {
 		return vals[r.Col]
 	}
-	return walkJSON(vals[r.Col], r.Path)
+	return WalkJSON(vals[r.Col], r.Path)
 }
 
 // SeriesMetric is one aggregate: Method (COUNT, AVG, SUM, MIN, MAX, FIRST,

@@ -1,4 +1,4 @@
-package fleetdb
+package store
 
 import (
 	"math"
@@ -18,7 +18,7 @@ func TestJSNumber(t *testing.T) {
 		{time.UnixMilli(1500), 1500},
 	}
 	for _, tc := range cases {
-		got := jsNumber(tc.in)
+		got := JSNumber(tc.in)
 		if got != tc.want && !(math.IsNaN(got) && math.IsNaN(tc.want)) {
 			t.Errorf("Number(%#v) = %v, want %v", tc.in, got, tc.want)
 		}
@@ -29,21 +29,21 @@ func TestJSStringAndParseFloat(t *testing.T) {
 	strs := map[float64]string{0: "0", 1.5: "1.5", -2: "-2", 1e21: "1e+21", 1.5e-7: "1.5e-7", 123456789012: "123456789012",
 		0.1: "0.1", 1e-6: "0.000001", math.Inf(1): "Infinity", math.NaN(): "NaN"}
 	for f, want := range strs {
-		if got := jsString(f); got != want {
+		if got := JSString(f); got != want {
 			t.Errorf("String(%v) = %q, want %q", f, got, want)
 		}
 	}
-	if got := jsString([]any{1, nil, "a"}); got != "1,,a" {
+	if got := JSString([]any{1, nil, "a"}); got != "1,,a" {
 		t.Errorf("String(list) = %q", got)
 	}
 	floats := map[string]float64{"12.5abc": 12.5, "  -3e2x": -300, "Infinityx": math.Inf(1), ".5.5": 0.5}
 	for s, want := range floats {
-		if got := jsParseFloat(s); got != want {
+		if got := JSParseFloat(s); got != want {
 			t.Errorf("parseFloat(%q) = %v, want %v", s, got, want)
 		}
 	}
 	for _, s := range []string{"", "x1", "e5", "."} {
-		if got := jsParseFloat(s); !math.IsNaN(got) {
+		if got := JSParseFloat(s); !math.IsNaN(got) {
 			t.Errorf("parseFloat(%q) = %v, want NaN", s, got)
 		}
 	}
