@@ -16,7 +16,6 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 )
@@ -104,7 +103,7 @@ type kept struct {
 func openKept(d *datadir.Dir, log *slog.Logger) (kept, error) {
 	var k kept
 	var err error
-	if k.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
+	if k.fleet, err = d.DB(fleetFile); err != nil {
 		return k, err
 	}
 	if k.files, err = d.DB(fleetfiles.StoreFile); err != nil {
@@ -261,13 +260,13 @@ const spillFolder = "spill"
 // blobs against files.db, in a folder opened read-only; a file that is
 // not there holds nothing.
 func checkKept(d *datadir.Dir, rep *DataDirReport) error {
-	fleet, err := d.DB(fleetdb.FleetFile)
+	fleet, err := d.DB(fleetFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
 	default:
-		if rep.Rows, err = fleetdb.NewBoltStore(fleet).CountRows(context.Background()); err != nil {
+		if rep.Rows, err = folderRows(fleet).CountRows(context.Background()); err != nil {
 			return err
 		}
 	}

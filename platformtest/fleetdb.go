@@ -1,6 +1,6 @@
 // This file is the facade of the data backend (package internal/fleetdb,
 // attached to every realm as a service): the choice of its store (where
-// the rows are kept: in memory unless an option chose another), its test
+// the rows are kept: backends.go), its test
 // hooks as methods of Platform (direct inserts, the stored rows, the chunk
 // budget of a read, the rows of a transform), the secret placeholder, and
 // the failures of WithStrictColumns. The storage refusal switch,
@@ -21,26 +21,6 @@ import (
 // instead of in memory. The options of the other stores are built on it.
 func withFleetStore(open func() (fleetdb.Store, error)) Option {
 	return func(s *settings) { s.fleetStore = open }
-}
-
-// openFleetStore opens the store the options chose: the data folder's
-// fleet.db with a folder (datadir.go), in memory by default (with its
-// bound, memory.go).
-func (p *Platform) openFleetStore() (fleetdb.Store, error) {
-	switch {
-	case p.set.fleetStore != nil:
-		st, err := p.set.fleetStore()
-		if err != nil {
-			return nil, fmt.Errorf("open the data store: %w", err)
-		}
-		return st, nil
-	case p.kept.fleet != nil:
-		return fleetdb.NewBoltStore(p.kept.fleet), nil
-	}
-	st := fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log)),
-		fleetdb.MemoryByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
-	p.full.usage = func() (int64, bool) { return fleetdb.MemoryUsage(st) }
-	return st, nil
 }
 
 // closeFleet closes the data backends' store, once.

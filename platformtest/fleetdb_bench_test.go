@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io"
 	"log"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // The benchmarks of the data backend's stores, through the wire as a
@@ -99,7 +100,7 @@ func settle(b *testing.B, p *Platform, realm string) {
 	if err := rc.QueryRow(ctx, "SELECT current_schema()").Scan(&schema); err != nil {
 		b.Fatal(err)
 	}
-	admin, err := pgx.Connect(ctx, os.Getenv(postgresEnv))
+	admin, err := pgx.Connect(ctx, storetest.PostgresURL(b))
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -122,7 +123,7 @@ func (w *benchWorld) call(b *testing.B, uri string, arg any) wamp.List {
 
 // eachBenchStore runs body as a sub-benchmark per store.
 func eachBenchStore(b *testing.B, body func(b *testing.B, s fleetStore)) {
-	for _, s := range fleetStores {
+	for _, s := range fleetStoresOf(b) {
 		b.Run("store="+s.name, func(b *testing.B) { body(b, s) })
 	}
 }

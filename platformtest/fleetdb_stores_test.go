@@ -1,11 +1,12 @@
 package platformtest
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // fleetStore is a store of the data backends that the behaviour tests of
@@ -33,7 +34,7 @@ var fleetStores = []fleetStore{
 	{
 		name: "memory",
 		options: func(*testing.T) []Option {
-			return []Option{withFleetStore(func() (fleetdb.Store, error) { return fleetdb.NewMemoryStore(), nil })}
+			return []Option{withFleetStore(func() (fleetdb.Store, error) { return memory.New(), nil })}
 		},
 		transform: givenTransformRows,
 	},
@@ -56,38 +57,46 @@ func givenTransformRows(t *testing.T, p *Platform, realm, transform string, rows
 }
 
 // postgresEnv names the variable that holds the connection string of the
-// database the PostgreSQL tests use (.ci/run sets it; docs/testing.md says
-// how to run them locally). Set, the PostgreSQL store joins the conformance
-// suite, and a database that cannot be reached fails its tests; unset,
-// they are not run.
-const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
+// database the PostgreSQL tests use (storetest.PostgresURL reads it).
+const postgresEnv = storetest.PostgresEnv
 
-func init() {
-	url := os.Getenv(postgresEnv)
-	if url == "" {
-		return
+// postgresFleetStore is the PostgreSQL entry: the transform's SQL
+// computes its rows from the source rows the test stored (refresh and
+// publish it; the test reads what it computed).
+var postgresFleetStore = fleetStore{
+	name: "postgres",
+	options: func(t *testing.T) []Option {
+		return []Option{WithPostgres(storetest.PostgresURL(t), PostgresScratch())}
+	},
+	transform: func(t *testing.T, p *Platform, realm, transform string, _ []map[string]any) {
+		t.Helper()
+		if err := p.RefreshTransform(realm, transform); err != nil {
+			t.Fatal(err)
+		}
+	},
+}
+
+// fleetStoresOf returns the stores of the conformance suite, one per
+// backend of storetest.Kinds.
+func fleetStoresOf(tb testing.TB) []fleetStore {
+	var out []fleetStore
+	for _, k := range storetest.Kinds(tb) {
+		switch k {
+		case storetest.Memory:
+			out = append(out, fleetStores[0])
+		case storetest.Folder:
+			out = append(out, fleetStores[1])
+		case storetest.Postgres:
+			out = append(out, postgresFleetStore)
+		}
 	}
-	fleetStores = append(fleetStores, fleetStore{
-		name: "postgres",
-		options: func(*testing.T) []Option {
-			return []Option{WithPostgres(url, PostgresScratch())}
-		},
-		// The transform's SQL computes its rows from the source rows the
-		// test stored: refresh and publish it; the test reads what it
-		// computed.
-		transform: func(t *testing.T, p *Platform, realm, transform string, _ []map[string]any) {
-			t.Helper()
-			if err := p.RefreshTransform(realm, transform); err != nil {
-				t.Fatal(err)
-			}
-		},
-	})
+	return out
 }
 
 // eachStore runs body as a subtest per store of fleetStores.
 func eachStore(t *testing.T, body func(t *testing.T, s fleetStore)) {
 	t.Helper()
-	for _, s := range fleetStores {
+	for _, s := range fleetStoresOf(t) {
 		t.Run("store="+s.name, func(t *testing.T) { body(t, s) })
 	}
 }

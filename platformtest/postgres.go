@@ -83,7 +83,7 @@ func WithPostgres(url string, opts ...PostgresOption) Option {
 		s.fleetStore = func() (fleetdb.Store, error) {
 			ps.cfg.Log = s.logger
 			ps.cfg.Metrics = s.metrics
-			return fleetdb.NewPostgresStore(context.Background(), ps.cfg)
+			return postgresRows(ps)
 		}
 	}
 }

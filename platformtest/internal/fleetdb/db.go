@@ -16,6 +16,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -25,7 +26,7 @@ type Config struct {
 	// app, parsed (nil: an app without tables). It fails for a realm that
 	// does not exist. The DB calls it without holding its own locks.
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
-	// Store keeps the rows; nil is a memory store (NewMemoryStore).
+	// Store keeps the rows; nil is a memory store (store/memory).
 	Store Store
 	// Clock is the platform clock, which drives the schedules
 	// (schedule.go); nil is real time.
@@ -64,7 +65,7 @@ type DB struct {
 // key) for secret columns.
 func New(cfg Config) *DB {
 	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore()
+		cfg.Store = memory.New()
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = realClock{}

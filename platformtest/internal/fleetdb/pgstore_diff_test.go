@@ -257,10 +257,11 @@ func describeErr(e *fleetError) string {
 // TestDifferential: random reads and series answer the same on every
 // store as on the memory store.
 func TestDifferential(t *testing.T) {
-	if len(unitStores) < 2 {
+	stores := unitStoresOf(t)
+	if len(stores) < 2 {
 		t.Log("only the memory store is configured: nothing to compare (set $" + postgresEnv + ")")
 	}
-	for _, s := range unitStores[1:] {
+	for _, s := range stores[1:] {
 		t.Run("store="+s.name, func(t *testing.T) { testDifferential(t, s) })
 	}
 }
@@ -337,7 +338,7 @@ func testDifferential(t *testing.T, s unitStore) {
 // reference does: numbers as JavaScript's String() and Go's JSON write
 // them, json values as canonical JSON texts.
 func TestPostgresConversions(t *testing.T) {
-	for _, s := range postgresStores() {
+	for _, s := range postgresStores(t) {
 		t.Run("store="+s.name, func(t *testing.T) {
 			st := s.open(t).(*pgStore)
 			t.Cleanup(func() { _ = st.Close() })

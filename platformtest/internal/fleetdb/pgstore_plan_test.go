@@ -13,7 +13,7 @@ import (
 // entity key's, the oldest and newest tsp from the tsp index; and a
 // series hashes its buckets rather than sorting the rows.
 func TestPostgresPlans(t *testing.T) {
-	for _, s := range postgresStores() {
+	for _, s := range postgresStores(t) {
 		t.Run("store="+s.name, func(t *testing.T) { testPostgresPlans(t, s) })
 	}
 }

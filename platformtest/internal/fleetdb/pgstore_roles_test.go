@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -72,7 +72,7 @@ func keptPostgres(t *testing.T, url string, n int, use func(i int, db *DB)) {
 // objects it made are gone after the restart; it still reads and cannot
 // write.
 func TestPostgresReaderKept(t *testing.T) {
-	url := os.Getenv(postgresEnv)
+	url := storetest.PostgresURL(t)
 	if url == "" {
 		t.Log("not run: $" + postgresEnv + " is not set")
 		return

@@ -16,6 +16,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 )
 
 // faultyStore is a store whose Tables fail every call with err while err
@@ -101,7 +102,7 @@ func (e sqlStateError) SQLState() string { return e.code }
 // a cancelled call wamp.error.canceled, anything else io_error (58030).
 // Reads, series, transforms and the hooks fail the same way.
 func TestStoreFailures(t *testing.T) {
-	fs := &faultyStore{Store: NewMemoryStore()}
+	fs := &faultyStore{Store: memory.New()}
 	db, b := newUnitDB(t, unitStore{"faulty", func(testing.TB) Store { return fs }})
 	h := &realm.Host{Realm: b.realm, Clock: fixedClock(t0), Log: slog.New(slog.DiscardHandler)}
 	ctx := context.Background()

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // oracleEnv names the variable that holds the folder of the TimescaleDB
@@ -34,7 +36,7 @@ type oracle struct {
 // holding the store's own time_bucket.
 func startOracle(t *testing.T) *oracle {
 	t.Helper()
-	dir, pgURL := os.Getenv(oracleEnv), os.Getenv(postgresEnv)
+	dir, pgURL := os.Getenv(oracleEnv), storetest.PostgresURL(t)
 	if dir == "" || pgURL == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true: the TimescaleDB oracle must run: set $%s (npm ci in tsdboracle/) and $%s", oracleEnv, postgresEnv)

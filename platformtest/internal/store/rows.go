@@ -165,6 +165,11 @@ const SQLMaxBytes = 4 << 20
 // its realm's SQL pool.
 var ErrSQLBusy = errors.New("busy: the realm's SQL sessions are all in use; try again in a moment")
 
+// ErrSchemaChanged refuses a write made through a realm's Tables after the
+// realm was opened again with a changed schema (a data template
+// migration): the caller writes again through the new Tables.
+var ErrSchemaChanged = errors.New("the table's columns changed (a data template migration); write again")
+
 // ErrTooManyGroups: a series read has more answer rows than
 // SeriesQuery.MaxGroups.
 var ErrTooManyGroups = errors.New("too many series rows")

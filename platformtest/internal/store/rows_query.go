@@ -151,3 +151,8 @@ func (p *TransformPage) Add(r map[string]any) bool {
 	p.Rows = append(p.Rows, r)
 	return int64(len(p.Rows)) < p.q.Limit
 }
+
+// InRange reports start ≤ tsp < end.
+func InRange(tsp int64, start, end Bound) bool {
+	return (!start.Set || tsp >= start.Ms) && (!end.Set || tsp < end.Ms)
+}

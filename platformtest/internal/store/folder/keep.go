@@ -1,16 +1,15 @@
 // This file holds what the data folder's store offers the reconciliation
-// with flockd's configuration (store.go): DropRealm removes a realm's
+// with flockd's configuration (package store): DropRealm removes a realm's
 // bucket, Drop removes tables and erases dropped columns from every row,
-// Rows counts the rows of every realm for the console, and SecretKey keeps
-// the key of secret columns in the file (KeyStore). It serves no URI.
+// CountRows counts the rows of every realm for the console (SecretKey, the
+// key of secret columns, is in keys.go). It serves no URI.
 
-package fleetdb
+package folder
 
 import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -19,16 +18,6 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 )
-
-// SecretKey returns the key of secret columns kept in the file, keeping
-// fresh the first time.
-func (s *boltStore) SecretKey(ctx context.Context, fresh []byte) ([]byte, error) {
-	key, err := s.db.Keep(ctx, "keys", "secret-columns", func() ([]byte, error) { return fresh, nil })
-	if err == nil && len(key) != len(fresh) {
-		err = fmt.Errorf("%w: %s: bucket keys: the key of secret columns has %d bytes, want %d", datadir.ErrDamaged, s.db.Name(), len(key), len(fresh))
-	}
-	return key, err
-}
 
 // DropRealm removes a realm's bucket with every row.
 func (s *boltStore) DropRealm(ctx context.Context, realm string) error {

@@ -1,12 +1,12 @@
-// This file holds the memory store itself (memstore.go holds a realm's
+// This file holds the memory store itself (memory.go holds a realm's
 // tables): its realms, kept for the life of the store so that a realm
 // reopened after a migration keeps its rows, its bound on the rows it
-// holds (MemoryRowLimit: flockd -memory-rows) and on their bytes
-// (MemoryByteLimit: -memory-bytes, memstore_bytes.go), and what it offers the
+// holds (RowLimit: flockd -memory-rows) and on their bytes
+// (ByteLimit: -memory-bytes, bytes.go), and what it offers the
 // reconciliation (RealmDropper, Dropper, RowCounter: store.go). It serves
 // no URI.
 
-package fleetdb
+package memory
 
 import (
 	"context"
@@ -18,30 +18,30 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
-// MemoryOption configures NewMemoryStore.
-type MemoryOption func(*memStore)
+// Option configures New.
+type Option func(*memStore)
 
-// MemoryRowLimit bounds the rows the memory store holds over every realm
+// RowLimit bounds the rows the memory store holds over every realm
 // to limit (≤ 0: no bound): an append that would pass it fails with
 // store.ErrFull (the platform's storage_full), and reads go on. full,
 // when not nil, is called with the limit when an append is refused after
 // appends were accepted (once per time the store fills, not per row).
-func MemoryRowLimit(limit int64, full func(limit int64)) MemoryOption {
+func RowLimit(limit int64, full func(limit int64)) Option {
 	return func(s *memStore) { s.limit, s.onFull = max(limit, 0), full }
 }
 
-// MemoryByteLimit bounds the bytes the memory store's rows hold over every
+// ByteLimit bounds the bytes the memory store's rows hold over every
 // realm, as rowBytes estimates them, to limit (≤ 0: no bound): an append
 // that would pass it fails with store.ErrFull, and reads go on. full,
 // when not nil, is called with the limit when an append is refused after
-// appends were accepted, like MemoryRowLimit's.
-func MemoryByteLimit(limit int64, full func(limit int64)) MemoryOption {
+// appends were accepted, like RowLimit's.
+func ByteLimit(limit int64, full func(limit int64)) Option {
 	return func(s *memStore) { s.byteLimit, s.onBytesFull = max(limit, 0), full }
 }
 
-// NewMemoryStore returns a Store that keeps every realm's rows in memory,
+// New returns a store.Rows that keeps every realm's rows in memory,
 // for the life of the store.
-func NewMemoryStore(opts ...MemoryOption) Store {
+func New(opts ...Option) store.Rows {
 	s := &memStore{realms: map[string]*memTables{}}
 	for _, o := range opts {
 		o(s)
@@ -69,7 +69,7 @@ func (s *memStore) Close() error { return nil }
 // for the schema when the schema changed (after a migration, which
 // dropped what the new template removes): rows keep the values of the
 // columns whose id, type and secrecy are unchanged; new columns are NULL.
-func (s *memStore) Open(_ context.Context, sc *Schema) (Tables, error) {
+func (s *memStore) Open(_ context.Context, sc *store.Schema) (store.Tables, error) {
 	m := &memTables{store: s, tables: map[string]*memTable{}, views: map[string]*memView{}}
 	for _, ts := range sc.Tables {
 		t := &memTable{schema: ts, nextID: 1}
@@ -107,7 +107,7 @@ func (s *memStore) relay(old, m *memTables) {
 		t.bytes = ot.bytes                         // the kept columns' values are shared: at most as large
 		from := make([]int, len(t.schema.Columns)) // new index → old index, -1
 		for i, c := range t.schema.Columns {
-			from[i] = slices.IndexFunc(ot.schema.Columns, func(o Column) bool {
+			from[i] = slices.IndexFunc(ot.schema.Columns, func(o store.Column) bool {
 				return o.ID == c.ID && o.Type == c.Type && o.Secret == c.Secret
 			})
 		}
@@ -221,5 +221,5 @@ func (s *memStore) Drop(_ context.Context, realm string, tables []string, column
 func (s *memStore) CountRows(ctx context.Context) (int64, error) { return s.rows.Load(), ctx.Err() }
 
 // Bytes returns the bytes the store's rows hold, as estimated for
-// MemoryByteLimit.
+// ByteLimit.
 func (s *memStore) Bytes() int64 { return s.bytes.Load() }

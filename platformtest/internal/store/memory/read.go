@@ -1,9 +1,9 @@
-// This file holds the reads of the memory store (memstore.go): table reads
-// with the latest marker (the rules are on ReadQuery, query.go), series
+// This file holds the reads of the memory store (memory.go): table reads
+// with the latest marker (the rules are on store.ReadQuery, rows_query.go), series
 // through SeriesBuilder (series_agg.go) and transform reads. Each counts
 // the rows it looks at. It serves no URI.
 
-package fleetdb
+package memory
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 
 // span returns the index range [lo, hi) of the rows with start ≤ tsp < end
 // (open bounds when unset). Caller holds mu.
-func (t *memTable) span(start, end Bound) (lo, hi int) {
+func (t *memTable) span(start, end store.Bound) (lo, hi int) {
 	lo, hi = 0, len(t.rows)
 	if start.Set {
 		lo = sort.Search(len(t.rows), func(i int) bool { return t.rows[i].tsp >= start.Ms })
@@ -26,13 +26,8 @@ func (t *memTable) span(start, end Bound) (lo, hi int) {
 	return lo, max(lo, hi)
 }
 
-// inRange reports start ≤ tsp < end.
-func inRange(tsp int64, start, end Bound) bool {
-	return (!start.Set || tsp >= start.Ms) && (!end.Set || tsp < end.Ms)
-}
-
-// Read returns the rows a ReadQuery selects, newest first.
-func (m *memTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error) {
+// Read returns the rows a store.ReadQuery selects, newest first.
+func (m *memTables) Read(ctx context.Context, table string, q *store.ReadQuery) ([][]any, error) {
 	t, err := m.table(ctx, table)
 	if err != nil {
 		return nil, err
@@ -48,7 +43,7 @@ func (m *memTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]a
 // selectRows returns the newest matching rows of the time range after
 // offset, newest first. Without a condition it indexes straight into the
 // range. Caller holds mu.
-func (m *memTables) selectRows(t *memTable, q *ReadQuery) [][]any {
+func (m *memTables) selectRows(t *memTable, q *store.ReadQuery) [][]any {
 	lo, hi := t.span(q.Start, q.End)
 	var out [][]any
 	if q.Filter == nil {
@@ -83,21 +78,21 @@ func (m *memTables) selectRows(t *memTable, q *ReadQuery) [][]any {
 // them before DISTINCT ON does. Entities are read from the latest-row
 // index, so the cost follows the number of entities, not the number of
 // rows. Caller holds mu.
-func (m *memTables) latestRows(t *memTable, q *ReadQuery) [][]any {
+func (m *memTables) latestRows(t *memTable, q *store.ReadQuery) [][]any {
 	if t.latest == nil {
 		if q.Limit == 0 || len(t.rows) == 0 {
 			return nil
 		}
 		m.examined.Add(1)
 		r := t.rows[len(t.rows)-1]
-		if !inRange(r.tsp, q.Start, q.End) || !q.Filter.Match(r.vals) {
+		if !store.InRange(r.tsp, q.Start, q.End) || !q.Filter.Match(r.vals) {
 			return nil
 		}
 		return [][]any{r.vals}
 	}
 	var hits []*memRow
 	for _, r := range t.latest {
-		if inRange(r.tsp, q.Start, q.End) && q.Filter.Match(r.vals) {
+		if store.InRange(r.tsp, q.Start, q.End) && q.Filter.Match(r.vals) {
 			hits = append(hits, r)
 		}
 	}
@@ -124,7 +119,7 @@ func (m *memTables) latestRows(t *memTable, q *ReadQuery) [][]any {
 }
 
 // Series folds the rows of the query's range into its groups.
-func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error) {
+func (m *memTables) Series(ctx context.Context, table string, q *store.SeriesQuery) ([]store.SeriesGroup, error) {
 	t, err := m.table(ctx, table)
 	if err != nil {
 		return nil, err
@@ -132,7 +127,7 @@ func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([
 	sb := store.NewSeriesBuilder(t.schema, q)
 	m.mu.RLock()
 	defer m.mu.RUnlock()
-	lo, hi := t.span(Bound{Set: true, Ms: q.Start}, Bound{Set: true, Ms: q.End})
+	lo, hi := t.span(store.Bound{Set: true, Ms: q.Start}, store.Bound{Set: true, Ms: q.End})
 	m.examined.Add(int64(hi - lo))
 	for _, r := range t.rows[lo:hi] {
 		if err := sb.Add(r.vals); err != nil {
@@ -144,7 +139,7 @@ func (m *memTables) Series(ctx context.Context, table string, q *SeriesQuery) ([
 
 // ReadTransform returns the rows of a transform a query selects, in the
 // view's order.
-func (m *memTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
+func (m *memTables) ReadTransform(ctx context.Context, transform string, q *store.TransformQuery) ([]map[string]any, error) {
 	v, err := m.view(ctx, transform)
 	if err != nil {
 		return nil, err
@@ -159,3 +154,7 @@ func (m *memTables) ReadTransform(ctx context.Context, transform string, q *Tran
 	}
 	return page.Rows, nil
 }
+
+// Examined returns how many stored rows the realm's reads have looked at
+// so far, for tests that check that a read's cost follows its result.
+func (m *memTables) Examined() int64 { return m.examined.Load() }

@@ -1,5 +1,5 @@
 // This file holds a table's catalog in the data folder's store
-// (boltstore.go): which slot of a stored row holds which column, how the
+// (folder.go): which slot of a stored row holds which column, how the
 // catalog follows a changed data template, and the table's counters. It
 // serves no URI.
 //
@@ -14,7 +14,7 @@
 // write made with a catalog that changed meanwhile is refused rather than
 // stored under the wrong slots.
 
-package fleetdb
+package folder
 
 import (
 	"encoding/binary"
@@ -25,6 +25,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -120,7 +121,7 @@ func (c *catalog) write(tb *bolt.Bucket) error {
 // and gets the next slot otherwise; active columns the schema lacks (or
 // holds differently) are retired. It returns the slot of each schema
 // column, and whether the catalog changed.
-func (c *catalog) follow(s *TableSchema) (slots []int, changed bool) {
+func (c *catalog) follow(s *store.TableSchema) (slots []int, changed bool) {
 	slots = make([]int, len(s.Columns))
 	used := make([]bool, len(c.Cols))
 	for i, col := range s.Columns {
@@ -144,7 +145,7 @@ func (c *catalog) follow(s *TableSchema) (slots []int, changed bool) {
 }
 
 // entityIDs returns the ids of a schema's entity-key columns.
-func entityIDs(s *TableSchema) []string {
+func entityIDs(s *store.TableSchema) []string {
 	var ids []string
 	for _, i := range s.EntityKey {
 		ids = append(ids, s.Columns[i].ID)

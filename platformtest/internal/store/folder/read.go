@@ -1,11 +1,11 @@
-// This file holds the reads of the data folder's store (boltstore.go):
+// This file holds the reads of the data folder's store (folder.go):
 // table reads newest first from the end of their time range, the latest
-// marker from the latest bucket (the rules are on ReadQuery, query.go),
+// marker from the latest bucket (the rules are on store.ReadQuery, query.go),
 // series through SeriesBuilder, scans, counts and spans, and transform
 // reads. Walks over many rows run in transactions of walkChunk rows. It
 // serves no URI.
 
-package fleetdb
+package folder
 
 import (
 	"bytes"
@@ -30,7 +30,7 @@ const trimAfter = 16 * walkChunk
 // end, oldest first or newest first (reverse), after the row key after
 // (nil: from the range's first row).
 type span struct {
-	start, end Bound
+	start, end store.Bound
 	reverse    bool
 	after      []byte
 }
@@ -123,8 +123,8 @@ func (sp span) within(k []byte) bool {
 	return !sp.end.Set || keyTsp(k) < sp.end.Ms
 }
 
-// Read returns the rows a ReadQuery selects, newest first.
-func (t *boltTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error) {
+// Read returns the rows a store.ReadQuery selects, newest first.
+func (t *boltTables) Read(ctx context.Context, table string, q *store.ReadQuery) ([][]any, error) {
 	bt, err := t.table(ctx, table)
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func (t *boltTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]
 // newest row of each entity, read from the latest bucket (so the cost
 // follows the number of entities, not of rows), or the table's newest row
 // for a table without entity key.
-func (t *boltTables) latestRows(bt *boltTable, q *ReadQuery) ([][]any, error) {
+func (t *boltTables) latestRows(bt *boltTable, q *store.ReadQuery) ([][]any, error) {
 	type hit struct {
 		key  []byte
 		vals []any
@@ -180,7 +180,7 @@ func (t *boltTables) latestRows(bt *boltTable, q *ReadQuery) ([][]any, error) {
 		rb := tb.Bucket(keyRows)
 		consider := func(k []byte) error {
 			t.examined.Add(1)
-			if !inRange(keyTsp(k), q.Start, q.End) {
+			if !store.InRange(keyTsp(k), q.Start, q.End) {
 				return nil
 			}
 			vals, err := bt.row(rb, k)
@@ -220,13 +220,13 @@ func (t *boltTables) latestRows(bt *boltTable, q *ReadQuery) ([][]any, error) {
 }
 
 // Series folds the rows of the query's range into its groups.
-func (t *boltTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error) {
+func (t *boltTables) Series(ctx context.Context, table string, q *store.SeriesQuery) ([]store.SeriesGroup, error) {
 	bt, err := t.table(ctx, table)
 	if err != nil {
 		return nil, err
 	}
 	sb := store.NewSeriesBuilder(bt.schema, q)
-	sp := span{start: Bound{Set: true, Ms: q.Start}, end: Bound{Set: true, Ms: q.End}}
+	sp := span{start: store.Bound{Set: true, Ms: q.Start}, end: store.Bound{Set: true, Ms: q.End}}
 	err = t.walk(ctx, bt, sp, func(k, raw []byte) (bool, error) {
 		vals, err := bt.decode(k, raw)
 		if err != nil {
@@ -318,7 +318,7 @@ func (t *boltTables) Span(ctx context.Context, table string) (oldest, newest int
 
 // ReadTransform returns the rows of a transform a query selects, in the
 // view's order.
-func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
+func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *store.TransformQuery) ([]map[string]any, error) {
 	v, err := t.view(ctx, transform)
 	if err != nil {
 		return nil, err
@@ -355,3 +355,7 @@ func (t *boltTables) ReadTransform(ctx context.Context, transform string, q *Tra
 	}
 	return page.Rows, nil
 }
+
+// Examined returns how many stored rows the realm's reads have looked at
+// so far, for tests that check that a read's cost follows its result.
+func (t *boltTables) Examined() int64 { return t.examined.Load() }

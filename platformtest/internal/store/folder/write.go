@@ -1,9 +1,9 @@
-// This file holds the writes of the data folder's store (boltstore.go):
+// This file holds the writes of the data folder's store (folder.go):
 // Append with the entity rules, the encoding and decoding of a row by
 // slots, the latest and unique buckets, and SetTransformRows. It serves
 // no URI.
 
-package fleetdb
+package folder
 
 import (
 	"bytes"
@@ -20,11 +20,11 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
-// Append stores rows as Tables.Append says, in one transaction of the
+// Append stores rows as store.Tables.Append says, in one transaction of the
 // folder's group commit: on disk when it returns. The transaction may run
 // more than once (datadir.DB.Update), so it works on copies of the rows'
 // values and hands the stored values back only once it is committed.
-func (t *boltTables) Append(ctx context.Context, table string, rows []*NewRow) error {
+func (t *boltTables) Append(ctx context.Context, table string, rows []*store.NewRow) error {
 	bt, err := t.table(ctx, table)
 	if err != nil {
 		return err
@@ -57,14 +57,14 @@ type staged struct {
 
 // append stores rows in the table's bucket tb, leaving the stored values
 // in out and the merges in merged.
-func (bt *boltTable) append(tb *bolt.Bucket, rows []*NewRow, out [][]any, merged []bool) error {
+func (bt *boltTable) append(tb *bolt.Bucket, rows []*store.NewRow, out [][]any, merged []bool) error {
 	s := bt.schema
 	m, err := readMeta(tb)
 	if err != nil {
 		return err
 	}
 	if m.gen != bt.gen {
-		return errCatalogChanged
+		return store.ErrSchemaChanged
 	}
 	rb, lb, ub := tb.Bucket(keyRows), tb.Bucket(keyLatest), tb.Bucket(keyUnique)
 	rb.FillPercent = 1 // keys mostly grow: fill each page

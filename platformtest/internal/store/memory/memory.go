@@ -1,8 +1,8 @@
-// This file holds the memory store, the default Store (store.go): the
+// This file holds the memory store, the default store.Rows (package store): the
 // rows of each table in memory, ordered by (tsp, insertion sequence), the
 // newest row per entity as an index, the entity-key uniqueness index and
 // the rows of each transform as supplied (SetTransformRows). Its writes
-// are here, its reads in memstore_read.go. It serves no URI.
+// are here, its reads in read.go. It serves no URI.
 //
 // Costs: appending rows in tsp order is O(1) amortised; a row older than
 // the newest is placed by binary search; a batch is sorted and merged;
@@ -13,9 +13,9 @@
 //
 // Nothing is durable: the rows live as long as the store. The store
 // itself (its realms, its bound on rows, what it offers the
-// reconciliation) is in memstore_keep.go.
+// reconciliation) is in keep.go.
 
-package fleetdb
+package memory
 
 import (
 	"context"
@@ -56,17 +56,17 @@ func (a *memRow) after(b *memRow) bool {
 
 // memTable holds the rows of one table.
 type memTable struct {
-	schema *TableSchema
+	schema *store.TableSchema
 	rows   []*memRow          // ordered by (tsp, seq)
 	latest map[string]*memRow // entity key → newest row (entity tables)
 	uniq   map[string]bool    // entity key + tsp (entity tables)
 	nextID int64              // the next id of error-logs
-	bytes  int64              // the rows' estimated bytes (memstore_bytes.go)
+	bytes  int64              // the rows' estimated bytes (bytes.go)
 }
 
 // memView holds the rows of a transform, typed, in the view's order.
 type memView struct {
-	schema *TransformSchema
+	schema *store.TransformSchema
 	rows   []map[string]any
 }
 
@@ -87,9 +87,9 @@ func (m *memTables) view(ctx context.Context, name string) (*memView, error) {
 	return nil, fmt.Errorf("memory store: no transform %q", name)
 }
 
-// Append stores rows as Tables.Append says. It keeps the rows' value
+// Append stores rows as store.Tables.Append says. It keeps the rows' value
 // slices.
-func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) error {
+func (m *memTables) Append(ctx context.Context, table string, rows []*store.NewRow) error {
 	t, err := m.table(ctx, table)
 	if err != nil {
 		return err
@@ -98,7 +98,7 @@ func (m *memTables) Append(ctx context.Context, table string, rows []*NewRow) er
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.replaced {
-		return errCatalogChanged
+		return store.ErrSchemaChanged
 	}
 	var size int64
 	for _, nr := range rows {

@@ -1,4 +1,4 @@
-package fleetdb
+package folder
 
 import (
 	"context"
@@ -19,7 +19,10 @@ import (
 
 // openBoltStore returns the data folder's store in a new folder, closed
 // when the test ends.
-func openBoltStore(tb testing.TB) Store {
+// unitRealm is the realm of these tests.
+const unitRealm = "realm-2-26-DEV"
+
+func openBoltStore(tb testing.TB) store.Rows {
 	tb.Helper()
 	d, err := datadir.Open(filepath.Join(tb.TempDir(), "data"))
 	if err != nil {
@@ -34,7 +37,7 @@ func openBoltStore(tb testing.TB) Store {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return NewBoltStore(db)
+	return New(db)
 }
 
 // TestCodecRoundTrip: every value form of store.go reads back as it was
@@ -90,22 +93,21 @@ func TestRowKeysOrder(t *testing.T) {
 }
 
 // schemaOf returns the schema of unitRealm with the data template src.
-func schemaOf(t *testing.T, src string) *Schema {
+func schemaOf(t *testing.T, src string) *store.Schema {
 	t.Helper()
 	tpl, _, err := template.ParseData([]byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, s := newBackend(unitRealm, tpl, newSealer(nil))
-	return s
+	return store.NewSchema(unitRealm, tpl)
 }
 
 // storedSlots returns the stored values by slot of every row of a table.
-func storedSlots(t *testing.T, st Store, table string) [][]any {
+func storedSlots(t *testing.T, st store.Rows, table string) [][]any {
 	t.Helper()
 	var out [][]any
 	err := st.(*boltStore).db.View(func(tx *bolt.Tx) error {
-		rb := realmOf(tx, unitRealm.Name).Bucket([]byte(prefixTable + table)).Bucket(keyRows)
+		rb := realmOf(tx, unitRealm).Bucket([]byte(prefixTable + table)).Bucket(keyRows)
 		return rb.ForEach(func(k, raw []byte) error {
 			slots, err := decodeSlots(k, raw)
 			out = append(out, slots)
@@ -142,10 +144,10 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	row := func(tsp int64, machine string, v float64, note string) *NewRow {
-		return &NewRow{Vals: []any{tsp, machine, v, note, int64(42), "serial"}}
+	row := func(tsp int64, machine string, v float64, note string) *store.NewRow {
+		return &store.NewRow{Vals: []any{tsp, machine, v, note, int64(42), "serial"}}
 	}
-	if err := v1.Append(ctx, "readings", []*NewRow{row(1, "m1", 1, "a"), row(2, "m2", 2, "b"), row(3, "m1", 3, "c")}); err != nil {
+	if err := v1.Append(ctx, "readings", []*store.NewRow{row(1, "m1", 1, "a"), row(2, "m2", 2, "b"), row(3, "m1", 3, "c")}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -155,7 +157,7 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := v2.Read(ctx, "readings", &ReadQuery{Limit: 10})
+	got, err := v2.Read(ctx, "readings", &store.ReadQuery{Limit: 10})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,13 +165,13 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("rows under the new template (-want +got):\n%s", diff)
 	}
-	if err := v1.Append(ctx, "readings", []*NewRow{row(4, "m1", 4, "d")}); !errors.Is(err, errCatalogChanged) {
+	if err := v1.Append(ctx, "readings", []*store.NewRow{row(4, "m1", 4, "d")}); !errors.Is(err, store.ErrSchemaChanged) {
 		t.Errorf("a write with the catalog of before: %v", err)
 	}
 	if slots := storedSlots(t, st, "readings"); slots[0][3] != "a" {
 		t.Errorf("the retired column's value is gone before Drop: %v", slots[0])
 	}
-	if err := st.Drop(ctx, unitRealm.Name, nil, map[string][]string{"readings": {"note"}}); err != nil {
+	if err := st.Drop(ctx, unitRealm, nil, map[string][]string{"readings": {"note"}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, slots := range storedSlots(t, st, "readings") {
@@ -183,11 +185,11 @@ func TestCatalogFollowsTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	latest, err := v3.Read(ctx, "readings", &ReadQuery{Latest: true, Limit: 10})
+	latest, err := v3.Read(ctx, "readings", &store.ReadQuery{Latest: true, Limit: 10})
 	if err != nil || len(latest) != 3 {
 		t.Errorf("latest rows by the new entity key: %v, %v", latest, err)
 	}
-	if err := v3.Append(ctx, "readings", []*NewRow{{Vals: []any{int64(2), "m9", nil, 2.0, int64(42), "serial"}}}); !errors.Is(err, store.ErrConflict) {
+	if err := v3.Append(ctx, "readings", []*store.NewRow{{Vals: []any{int64(2), "m9", nil, 2.0, int64(42), "serial"}}}); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("the new key's UNIQUE (entity key, tsp): %v", err)
 	}
 }

@@ -4,7 +4,7 @@
 // transforms (it is given their rows), keeps every row (no retention) and
 // gives no direct SQL. It serves no URI.
 
-package fleetdb
+package memory
 
 import (
 	"context"
@@ -16,7 +16,7 @@ import (
 
 // Check accepts every schema: Open refuses what the store cannot migrate
 // to, changing nothing.
-func (s *memStore) Check(context.Context, *Schema, bool) error { return nil }
+func (s *memStore) Check(context.Context, *store.Schema, bool) error { return nil }
 
 // Seeded answers ErrNotSupported: the store keeps no ledger of seed rows.
 func (s *memStore) Seeded(context.Context, string, string, int64) (bool, error) {
@@ -51,7 +51,7 @@ func (t *memTables) ReaderURL(context.Context) (string, error) {
 }
 
 // RunSQL answers ErrNotSupported, as ReaderURL does.
-func (t *memTables) RunSQL(context.Context, string, int, time.Duration) (*SQLResult, error) {
+func (t *memTables) RunSQL(context.Context, string, int, time.Duration) (*store.SQLResult, error) {
 	return nil, fmt.Errorf("memory store: direct SQL: %w", store.ErrNotSupported)
 }
 

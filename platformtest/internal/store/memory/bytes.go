@@ -1,14 +1,16 @@
-// This file holds the memory store's byte bound (MemoryByteLimit: flockd
+// This file holds the memory store's byte bound (ByteLimit: flockd
 // -memory-bytes): what a row costs the process, estimated from its values
 // (rowBytes), counted over every realm beside the rows, so that rows of
 // any size are bounded, not only their number. It serves no URI.
 
-package fleetdb
+package memory
 
-// MemoryUsage returns the bytes the rows of a memory store hold, as
-// estimated for MemoryByteLimit, and whether it refuses appends at a
+import "github.com/flockgo/ironflock/platformtest/internal/store"
+
+// Usage returns the bytes the rows of a memory store hold, as
+// estimated for ByteLimit, and whether it refuses appends at a
 // bound; 0 and false for another store.
-func MemoryUsage(st Store) (bytes int64, full bool) {
+func Usage(st store.Rows) (bytes int64, full bool) {
 	if m, ok := st.(*memStore); ok {
 		return m.bytes.Load(), m.refusing.Load()
 	}

@@ -1,4 +1,4 @@
-// This file holds how the data folder's store (boltstore.go) encodes what
+// This file holds how the data folder's store (folder.go) encodes what
 // it keeps: row keys that order rows by (tsp, sequence), and values in a
 // compact tagged form without field names, which reads back in the value
 // forms of store.go. It serves no URI.
@@ -6,7 +6,7 @@
 // A row key is 16 bytes: the tsp as a big-endian uint64 with its sign bit
 // flipped (so that negative times sort first), then the row's sequence,
 // big-endian. A row value is the number of slots, then one value per slot
-// of its table's catalog (boltcatalog.go); the tsp slot is NULL, as the
+// of its table's catalog (catalog.go); the tsp slot is NULL, as the
 // key holds it. A value is a tag byte and its payload:
 //
 //	0 NULL  1 false  2 true
@@ -18,7 +18,7 @@
 //	8 map: uvarint count, then per entry a uvarint key length, the key
 //	  and a value
 
-package fleetdb
+package folder
 
 import (
 	"encoding/binary"

@@ -1,9 +1,9 @@
-// This file holds the data folder's store: a Store (store.go) that keeps
+// This file holds the data folder's store: a store.Rows (package store) that keeps
 // the rows of every realm in the bbolt file fleet.db of flockd's data
 // folder (platformtest.WithDataDir), on disk rather than in memory. Its
-// writes are in boltstore_write.go, its reads in boltstore_read.go, the
-// encoding of keys and values in boltcodec.go and a table's catalog of
-// slots in boltcatalog.go. It serves no URI.
+// writes are in write.go, its reads in read.go, the
+// encoding of keys and values in codec.go and a table's catalog of
+// slots in catalog.go. It serves no URI.
 //
 // Layout of fleet.db, every value with the folder's checksum
 // (datadir.Put):
@@ -19,7 +19,7 @@
 // Rows are ordered by their key, so a newest-first read with a time range
 // seeks to the range's end and walks back, stopping at its limit; a series
 // walks its range forward; the latest marker reads the l bucket, one row
-// per entity, never the table. Nothing per row is kept in memory: a Tables
+// per entity, never the table. Nothing per row is kept in memory: a store.Tables
 // holds each table's slots and generation only, and counts come from the
 // counters.
 //
@@ -33,7 +33,7 @@
 // file for long: rows appended meanwhile in the part of the range still
 // to be walked may be seen.
 
-package fleetdb
+package folder
 
 import (
 	"context"
@@ -58,15 +58,12 @@ var (
 	prefixTable    = "t/"
 	prefixView     = "v/"
 	errRealmClosed = errors.New("the realm's storage was removed (its realm left the configuration)")
-	// errCatalogChanged refuses a write made with a catalog that a
-	// migration changed meanwhile.
-	errCatalogChanged = errors.New("the table's columns changed (a data template migration); write again")
 )
 
-// NewBoltStore returns the store that keeps rows in db, the data folder's
+// New returns the store that keeps rows in db, the data folder's
 // fleet.db (datadir.Dir.DB(FleetFile)). The folder owns db: Close leaves
 // it open.
-func NewBoltStore(db *datadir.DB) Store { return &boltStore{db: db} }
+func New(db *datadir.DB) store.Rows { return &boltStore{db: db} }
 
 type boltStore struct {
 	db *datadir.DB
@@ -83,7 +80,7 @@ type boltTables struct {
 
 // boltTable is a table of a realm: its schema and slots.
 type boltTable struct {
-	schema *TableSchema
+	schema *store.TableSchema
 	bucket []byte
 	slots  []int  // schema column index → slot
 	cols   []int  // slot → schema column index, -1 for a slot not read
@@ -92,18 +89,18 @@ type boltTable struct {
 
 // boltView is a transform of a realm.
 type boltView struct {
-	schema *TransformSchema
+	schema *store.TransformSchema
 	bucket []byte
 }
 
 func (s *boltStore) Close() error { return nil }
 
 // Open creates what the realm's schema needs and brings each table's
-// catalog in line with it (boltcatalog.go): new tables and columns are
+// catalog in line with it (catalog.go): new tables and columns are
 // added; removed and retyped columns are retired, their values kept until
 // Drop. A changed entity key rebuilds the table's latest and unique
 // buckets from its rows.
-func (s *boltStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
+func (s *boltStore) Open(ctx context.Context, sc *store.Schema) (store.Tables, error) {
 	var t *boltTables
 	err := s.db.Update(ctx, func(tx *bolt.Tx) error {
 		t = &boltTables{db: s.db, realm: []byte(sc.Realm), tables: map[string]*boltTable{}, views: map[string]*boltView{}}
@@ -138,7 +135,7 @@ func (s *boltStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 }
 
 // openTable makes a table's buckets and follows its catalog (in tx).
-func openTable(rb *bolt.Bucket, ts *TableSchema) (*boltTable, error) {
+func openTable(rb *bolt.Bucket, ts *store.TableSchema) (*boltTable, error) {
 	bt := &boltTable{schema: ts, bucket: []byte(prefixTable + ts.Name)}
 	tb, err := datadir.CreateBucket(rb, bt.bucket)
 	if err != nil {

@@ -1,0 +1,48 @@
+// This file is where the facade picks the storage backend of the data
+// backends' rows (package store): in memory by default (bounded,
+// memory.go), the data folder's fleet.db with a folder (datadir.go), or
+// PostgreSQL (WithPostgres). No service asks which one it has. It serves
+// no URI.
+
+package platformtest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+)
+
+// openFleetStore opens the store the options chose: the data folder's
+// fleet.db with a folder (datadir.go), in memory by default (with its
+// bound, memory.go).
+func (p *Platform) openFleetStore() (fleetdb.Store, error) {
+	switch {
+	case p.set.fleetStore != nil:
+		st, err := p.set.fleetStore()
+		if err != nil {
+			return nil, fmt.Errorf("open the data store: %w", err)
+		}
+		return st, nil
+	case p.kept.fleet != nil:
+		return folder.New(p.kept.fleet), nil
+	}
+	st := memory.New(memory.RowLimit(p.set.memoryRows, p.full.reached(p.log)),
+		memory.ByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
+	p.full.usage = func() (int64, bool) { return memory.Usage(st) }
+	return st, nil
+}
+
+// folderRows returns the rows backend of a data folder's fleet.db.
+func folderRows(db *datadir.DB) fleetdb.Store { return folder.New(db) }
+
+// postgresRows opens the PostgreSQL rows backend.
+func postgresRows(ps postgresSettings) (fleetdb.Store, error) {
+	return fleetdb.NewPostgresStore(context.Background(), ps.cfg)
+}
+
+// fleetFile is the data folder's file of the rows, without its ".db".
+const fleetFile = folder.FleetFile
