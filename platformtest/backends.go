@@ -14,6 +14,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // openFleetStore opens the store the options chose: the data folder's
@@ -41,7 +42,7 @@ func folderRows(db *datadir.DB) fleetdb.Store { return folder.New(db) }
 
 // postgresRows opens the PostgreSQL rows backend.
 func postgresRows(ps postgresSettings) (fleetdb.Store, error) {
-	return fleetdb.NewPostgresStore(context.Background(), ps.cfg)
+	return postgres.New(context.Background(), ps.cfg)
 }
 
 // fleetFile is the data folder's file of the rows, without its ".db".

@@ -16,13 +16,14 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // PostgresOption configures the PostgreSQL store of WithPostgres.
 type PostgresOption func(*postgresSettings)
 
 // postgresSettings collects what the PostgresOptions set.
-type postgresSettings struct{ cfg fleetdb.PostgresConfig }
+type postgresSettings struct{ cfg postgres.Config }
 
 // PostgresScratch gives the platform schemas and roles of its own, named
 // with a fresh random prefix, which Close drops: a test's isolated state
@@ -76,7 +77,7 @@ func PostgresWait(d time.Duration) PostgresOption {
 // transform's SQL.
 func WithPostgres(url string, opts ...PostgresOption) Option {
 	return func(s *settings) {
-		ps := postgresSettings{cfg: fleetdb.PostgresConfig{URL: url}}
+		ps := postgresSettings{cfg: postgres.Config{URL: url}}
 		for _, o := range opts {
 			o(&ps)
 		}

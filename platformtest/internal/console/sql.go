@@ -8,7 +8,7 @@
 // downsampled tables and nothing else, runs in a transaction that is
 // always rolled back, returns at most the row limit (1–1000, default 100)
 // and store.SQLMaxBytes (4 MiB) of values, saying so when it cut the
-// answer, uses at most fleetdb.SQLPoolConns sessions per realm (more
+// answer, uses at most postgres.SQLPoolConns sessions per realm (more
 // queries at once are answered "busy"), and is cancelled by PostgreSQL
 // after the time limit (statement_timeout, 1–30 s, default 5 s). A query
 // runs only for a request of the console's own pages (sameSite): an
@@ -28,6 +28,7 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // The limits of the SQL page.
@@ -54,7 +55,7 @@ type sqlView struct {
 	BytesCut    bool // the answer passed store.SQLMaxBytes
 	Ran         bool
 	MaxMiB      int // store.SQLMaxBytes in MiB
-	Sessions    int // fleetdb.SQLPoolConns
+	Sessions    int // postgres.SQLPoolConns
 }
 
 func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
@@ -62,7 +63,7 @@ func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
 	v := sqlView{Realm: q.Get("realm"), Query: q.Get("q"),
 		Limit:   min(max(atoiOr(q.Get("limit"), defaultSQLRows), 1), maxSQLRows),
 		Seconds: min(max(atoiOr(q.Get("timeout"), defaultSQLSeconds), 1), maxSQLSeconds),
-		MaxMiB:  store.SQLMaxBytes >> 20, Sessions: fleetdb.SQLPoolConns}
+		MaxMiB:  store.SQLMaxBytes >> 20, Sessions: postgres.SQLPoolConns}
 	if q.Has("q") && !sameSite(r) {
 		c.fail(w, r, http.StatusForbidden, "This query came from another site (or from a client that does not say where it "+
 			"comes from); the SQL page runs queries only from its own form. Use psql with the connection string shown on the page.")

@@ -17,6 +17,7 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"github.com/flockgo/ironflock/template"
 )
@@ -41,7 +42,7 @@ func openUnit(k storetest.Kind, url string) unitStore {
 	case storetest.Postgres:
 		return unitStore{"postgres", func(tb testing.TB) Store {
 			tb.Helper()
-			return openScratchPostgres(tb, url, PostgresConfig{})
+			return openScratchPostgres(tb, url, postgres.Config{})
 		}}
 	case storetest.Memory:
 	}
@@ -86,13 +87,13 @@ const postgresEnv = storetest.PostgresEnv
 // openScratchPostgres opens a scratch PostgreSQL store (its schemas and
 // roles dropped when it closes) at url with cfg's other settings, failing
 // the test when the database cannot be reached.
-func openScratchPostgres(tb testing.TB, url string, cfg PostgresConfig) Store {
+func openScratchPostgres(tb testing.TB, url string, cfg postgres.Config) Store {
 	tb.Helper()
 	cfg.URL, cfg.Scratch = url, true
 	if cfg.MaxConns == 0 {
 		cfg.MaxConns = 4
 	}
-	s, err := NewPostgresStore(context.Background(), cfg)
+	s, err := postgres.New(context.Background(), cfg)
 	if err != nil {
 		tb.Fatalf("$%s: %v", postgresEnv, err)
 	}

@@ -59,7 +59,7 @@ func (db *DB) SQLURL(ctx context.Context, realm string) (string, error) {
 // QuerySQL runs one read-only statement on realm's storage, as the role of
 // SQLURL, in a transaction that is always rolled back, for at most
 // timeout, and returns at most maxRows rows and store.SQLMaxBytes of values
-// (pgstore_console.go); store.ErrSQLBusy when the realm's SQL sessions are all
+// (store/postgres); store.ErrSQLBusy when the realm's SQL sessions are all
 // in use.
 func (db *DB) QuerySQL(ctx context.Context, realm, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
 	a, err := db.sqlAccess(ctx, realm)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // knobsAllowed are the differences of the data template's knobs flockd
@@ -36,7 +38,7 @@ func compareRetention(t *testing.T, o *oracle, ta *tally) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC)
 	pg := unitStore{"postgres", func(tb testing.TB) Store {
-		return openScratchPostgres(tb, o.pgURL, PostgresConfig{})
+		return openScratchPostgres(tb, o.pgURL, postgres.Config{})
 	}}
 	for i, chunk := range []string{"1 day", ""} {
 		opt, tsdbChunk := "", "7 days"
@@ -150,7 +152,7 @@ func dsRows(ctx context.Context, c *pgx.Conn, from string) (map[string]string, e
 func compareDownsample(t *testing.T, o *oracle, ta *tally) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
-	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, postgres.Config{}) }}
 	db, b := newTemplateDB(t, pg, `
 data:
   tables:
@@ -161,11 +163,11 @@ data:
         - {id: tsp, dataType: timestamp}
         - {id: v, dataType: numeric}
 `)
-	pt, ok := b.store.(*pgTables)
+	pt, ok := b.store.(interface{ Qualified(string) string })
 	if !ok {
 		t.Fatalf("the store's tables are %T, not PostgreSQL's", b.store)
 	}
-	flockdDS := pt.qualified("m_ds")
+	flockdDS := pt.Qualified("m_ds")
 	for _, q := range []string{
 		"CREATE TABLE m (tsp timestamptz NOT NULL, device_key bigint, v numeric)",
 		"SELECT create_hypertable('m', by_range('tsp', INTERVAL '1 day'))",
@@ -326,7 +328,7 @@ func compareFirstLast(t *testing.T, o *oracle, ta *tally) {
 func compareLateIntoCompressed(t *testing.T, o *oracle, ta *tally) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
-	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, postgres.Config{}) }}
 	db, b := newTemplateDB(t, pg, `
 data:
   tables:

@@ -58,7 +58,7 @@ const rowsV2 = rowsV1 + `        - {id: note, name: Note, dataType: string}
 func Rows(t *testing.T, b RowsBackend) {
 	t.Run("lifecycle", func(t *testing.T) { rowsLifecycle(t, b) })
 	t.Run("template change", func(t *testing.T) { rowsTemplateChange(t, b) })
-	t.Run("without SQL", func(t *testing.T) { rowsWithoutSQL(t, b) })
+	t.Run("failing transform", func(t *testing.T) { rowsFailingTransform(t, b) })
 }
 
 // schemaOf parses a data template into the suite realm's schema.
@@ -178,24 +178,41 @@ func rowsTemplateChange(t *testing.T, b RowsBackend) {
 	}
 }
 
-// rowsWithoutSQL: a backend that does not run SQL says so
-// (ErrNotSupported) for computing transforms, retention, direct SQL and
-// the seed ledger, takes a transform's rows, and accepts a transform
-// whose SQL would fail (it never runs it).
-func rowsWithoutSQL(t *testing.T, b RowsBackend) {
+// rowsFailingTransform: a realm opened again with a transform whose SQL
+// fails. A backend that runs transforms' SQL refuses it (Check and Open),
+// naming the transform and where the SQL fails, and keeps the realm as it
+// was; one that does not run SQL says so (ErrNotSupported) for computing
+// transforms, retention, direct SQL and the seed ledger, takes the
+// transform (it never runs its SQL) and is given its rows.
+func rowsFailingTransform(t *testing.T, b RowsBackend) {
 	ctx := context.Background()
 	st := b.Open(t)
 	defer func() { _ = st.Close() }()
+	good, err := st.Open(ctx, schemaOf(t, "realm-7-72-DEV", rowsV2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := good.Append(ctx, "readings", []*store.NewRow{{Vals: []any{int64(1000), "m1", 20.0, "n", int64(42), "serial"}}}); err != nil {
+		t.Fatal(err)
+	}
 	bad := strings.Replace(rowsV2, "FROM readings", "FROM no_such_table", 1)
 	if err := st.Check(ctx, schemaOf(t, "realm-7-72-DEV", bad), false); err != nil {
 		// A backend that runs the SQL refuses it, naming the transform,
 		// and Open refuses it too.
-		if !strings.Contains(err.Error(), "readings_hourly") {
-			t.Errorf("the refusal of a failing transform does not name it: %v", err)
+		if !strings.Contains(err.Error(), "readings_hourly") || !strings.Contains(err.Error(), "no_such_table") {
+			t.Errorf("the refusal of a failing transform does not name it and the cause: %v", err)
 		}
 		if _, err := st.Open(ctx, schemaOf(t, "realm-7-72-DEV", bad)); err == nil {
 			t.Error("Open took the transform Check refused")
 		}
+		again, err := st.Open(ctx, schemaOf(t, "realm-7-72-DEV", rowsV2))
+		if err != nil {
+			t.Fatalf("the realm does not open as it was after the refusal: %v", err)
+		}
+		if rows := readAll(t, again, "readings"); len(rows) != 1 {
+			t.Errorf("the refusal changed the rows: %v", rows)
+		}
+		_ = st.DropRealm(ctx, "realm-7-72-DEV")
 		return
 	}
 	tb, err := st.Open(ctx, schemaOf(t, "realm-7-72-DEV", bad))

@@ -1,4 +1,4 @@
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -11,7 +11,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"github.com/flockgo/ironflock/template"
 )
@@ -19,27 +21,27 @@ import (
 // keptPostgres opens, n times one after the other, a PostgreSQL store
 // that keeps its schemas and roles (no scratch store), under a prefix of
 // the test's own; what it made is dropped when the test ends. Each DB
-// knows unitRealm with unitTemplate; use is called with it and closed
+// knows rolesRealm with rolesTemplate; use is called with it and closed
 // after.
-func keptPostgres(t *testing.T, url string, n int, use func(i int, db *DB)) {
+func keptPostgres(t *testing.T, url string, n int, use func(i int, db *fleetdb.DB)) {
 	t.Helper()
 	b := make([]byte, 4)
 	_, _ = rand.Read(b)
 	prefix := "ifr" + hex.EncodeToString(b) + "_"
-	tpl, _, err := template.ParseData([]byte(unitTemplate))
+	tpl, _, err := template.ParseData([]byte(rolesTemplate))
 	if err != nil {
 		t.Fatal(err)
 	}
-	open := func() (Store, *DB) {
-		s, err := NewPostgresStore(context.Background(), PostgresConfig{URL: url, Prefix: prefix, MaxConns: 4})
+	open := func() (store.Rows, *fleetdb.DB) {
+		s, err := New(context.Background(), Config{URL: url, Prefix: prefix, MaxConns: 4})
 		if err != nil {
-			t.Fatalf("$%s: %v", postgresEnv, err)
+			t.Fatalf("$%s: %v", storetest.PostgresEnv, err)
 		}
-		return s, New(Config{Store: s, Lookup: func(name string) (realm.Info, *template.DataTemplate, error) {
-			if name != unitRealm.Name {
+		return s, fleetdb.New(fleetdb.Config{Store: s, Lookup: func(name string) (realm.Info, *template.DataTemplate, error) {
+			if name != rolesRealm.Name {
 				return realm.Info{}, nil, fmt.Errorf("no realm %q", name)
 			}
-			return unitRealm, tpl, nil
+			return rolesRealm, tpl, nil
 		}})
 	}
 	t.Cleanup(func() {
@@ -74,17 +76,17 @@ func keptPostgres(t *testing.T, url string, n int, use func(i int, db *DB)) {
 func TestPostgresReaderKept(t *testing.T) {
 	url := storetest.PostgresURL(t)
 	if url == "" {
-		t.Log("not run: $" + postgresEnv + " is not set")
+		t.Log("not run: $" + storetest.PostgresEnv + " is not set")
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	var urls []string
-	keptPostgres(t, url, 3, func(i int, db *DB) {
-		if err := db.InsertRows(ctx, unitRealm.Name, "credentials", unitWriter, map[string]any{"tsp": ms(time.Duration(i) * time.Second), "machine": "m", "state": "ok"}); err != nil {
+	keptPostgres(t, url, 3, func(i int, db *fleetdb.DB) {
+		if err := db.InsertRows(ctx, rolesRealm.Name, "credentials", rolesWriter, map[string]any{"tsp": time.Date(2026, 1, 1, 0, 0, i, 0, time.UTC).UnixMilli(), "machine": "m", "state": "ok"}); err != nil {
 			t.Fatalf("start %d: %v", i+1, err)
 		}
-		u, err := db.SQLURL(ctx, unitRealm.Name)
+		u, err := db.SQLURL(ctx, rolesRealm.Name)
 		if err != nil {
 			t.Fatalf("start %d: the read-only role: %v", i+1, err)
 		}
@@ -123,3 +125,23 @@ func TestPostgresReaderKept(t *testing.T) {
 		t.Errorf("each start gives the role a new password: %q", urls)
 	}
 }
+
+// rolesTemplate is the data template of the restarts: a table with an
+// entity key.
+const rolesTemplate = `
+data:
+  tables:
+    - tablename: credentials
+      maintainLatestFlagFor: [machine]
+      columns:
+        - {id: tsp, name: Time, dataType: timestamp}
+        - {id: machine, name: Machine, dataType: string}
+        - {id: state, name: State, dataType: string}
+`
+
+// rolesRealm is the realm of the restarts and rolesWriter the device
+// their inserts write as.
+var (
+	rolesRealm  = realm.NewInfo(2, 26, "DEV")
+	rolesWriter = fleetdb.Writer{DeviceKey: 42, Serial: "06a0bf96-a539-4d6a-8471-ac7adc67616e", App: "interop"}
+)

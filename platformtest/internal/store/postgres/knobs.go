@@ -1,5 +1,5 @@
 // This file holds the platform knobs of the data template that the
-// PostgreSQL store (pgstore.go) applies itself, when the DB's scheduler
+// PostgreSQL store (postgres.go) applies itself, when the DB's scheduler
 // calls Maintain (schedule.go): dropAfter (retention) and downsample
 // {bucket, keepFor, paths}. It serves no URI.
 //
@@ -19,7 +19,7 @@
 // Interval texts ("30 days", "1 hour") are read by PostgreSQL; one it
 // cannot read fails Open.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -30,6 +30,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -50,7 +51,7 @@ type dsTable struct {
 
 // downsampled returns the downsampled table of a table; nil without
 // downsample.
-func (t *pgTables) downsampled(ts *TableSchema) *dsTable {
+func (t *pgTables) downsampled(ts *store.TableSchema) *dsTable {
 	if ts.Def == nil || ts.Def.Downsample == nil {
 		return nil
 	}
@@ -72,7 +73,7 @@ func (t *pgTables) downsampled(ts *TableSchema) *dsTable {
 		if err != nil || len(keys) < 2 {
 			continue // a column: numeric ones are in already
 		}
-		i := slices.IndexFunc(ts.Columns, func(c Column) bool { return c.ID == keys[0] })
+		i := slices.IndexFunc(ts.Columns, func(c store.Column) bool { return c.ID == keys[0] })
 		name := strings.Join(keys, "_")
 		if i < 0 || ts.Columns[i].Type != template.TypeJSON || seen[name] {
 			continue
@@ -85,7 +86,7 @@ func (t *pgTables) downsampled(ts *TableSchema) *dsTable {
 }
 
 // columns returns the downsampled table's columns with their types.
-func (d *dsTable) columns(ts *TableSchema) [][2]string {
+func (d *dsTable) columns(ts *store.TableSchema) [][2]string {
 	cols := [][2]string{{qi("tsp"), "timestamp with time zone NOT NULL"}}
 	for _, k := range d.keys {
 		typ := "bigint"
@@ -110,7 +111,7 @@ func (d *dsTable) columns(ts *TableSchema) [][2]string {
 // ensureDownsample makes the downsampled table of a table, or adds the
 // columns of new sources; a changed bucket is refused unless AllowDrop
 // (which empties the table).
-func (t *pgTables) ensureDownsample(ctx context.Context, tx pgx.Tx, ts *TableSchema) error {
+func (t *pgTables) ensureDownsample(ctx context.Context, tx pgx.Tx, ts *store.TableSchema) error {
 	d := t.downsampled(ts)
 	if d == nil {
 		return nil
@@ -185,7 +186,7 @@ func (t *pgTables) Maintain(ctx context.Context, now int64) error {
 // maintain downsamples a table's completed buckets, then drops its rows
 // older than dropAfter (but those not downsampled yet) and its
 // downsampled rows older than keepFor.
-func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *TableSchema, now time.Time) error {
+func (t *pgTables) maintain(ctx context.Context, tx pgx.Tx, ts *store.TableSchema, now time.Time) error {
 	pt := t.tables[ts.Name]
 	bucket := t.bucketFunc()
 	cutoff := "$1::timestamptz - $2::interval"

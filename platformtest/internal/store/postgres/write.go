@@ -1,5 +1,5 @@
-// This file holds the appends of the PostgreSQL store (pgstore.go), as
-// Tables.Append says, with the entity rules in SQL. It serves no URI.
+// This file holds the appends of the PostgreSQL store (postgres.go), as
+// store.Tables.Append says, with the entity rules in SQL. It serves no URI.
 //
 // One round trip per append, all or none:
 //
@@ -20,7 +20,7 @@
 // The UNIQUE (entity key, tsp) constraint answers a second row with the
 // same key and tsp (23505), which the store reports as store.ErrConflict.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -48,8 +48,8 @@ const (
 // pgUniqueViolation is the SQLSTATE of a UNIQUE constraint's refusal.
 const pgUniqueViolation = "23505"
 
-// Append stores rows as Tables.Append says.
-func (t *pgTables) Append(ctx context.Context, table string, rows []*NewRow) error {
+// Append stores rows as store.Tables.Append says.
+func (t *pgTables) Append(ctx context.Context, table string, rows []*store.NewRow) error {
 	pt, err := t.table(ctx, table)
 	if err != nil {
 		return err
@@ -154,7 +154,7 @@ func (pt *pgTable) insertSQL() string {
 }
 
 // insertOne stores one row that merges nothing.
-func (t *pgTables) insertOne(ctx context.Context, pt *pgTable, nr *NewRow, args []any) error {
+func (t *pgTables) insertOne(ctx context.Context, pt *pgTable, nr *store.NewRow, args []any) error {
 	if pt.ts.ID < 0 {
 		_, err := t.s.pool.Exec(ctx, pt.insertSQL(), args...)
 		return err
@@ -204,7 +204,7 @@ func (pt *pgTable) mergeSQL() string {
 }
 
 // insertBatch stores rows in one batch: one implicit transaction.
-func (t *pgTables) insertBatch(ctx context.Context, pt *pgTable, rows []*NewRow, args [][]any, merges bool) error {
+func (t *pgTables) insertBatch(ctx context.Context, pt *pgTable, rows []*store.NewRow, args [][]any, merges bool) error {
 	b := &pgx.Batch{}
 	if merges {
 		h := fnv.New32a()

@@ -1,4 +1,4 @@
-// This file holds the transforms of the PostgreSQL store (pgstore.go):
+// This file holds the transforms of the PostgreSQL store (postgres.go):
 // each data.transforms[] entry is a view of the realm's schema, a
 // materialized one when it says materialize (computed when made, then
 // refreshed by RefreshTransform on its schedule), made at Open with the
@@ -13,7 +13,7 @@
 // at Open. Transforms are made in template order; one may read one
 // declared before it.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -202,7 +202,7 @@ func (t *pgTables) createViews(ctx context.Context, tx pgx.Tx) error {
 
 // createView makes one transform's view and checks that it has the
 // declared columns.
-func (t *pgTables) createView(ctx context.Context, tx pgx.Tx, v *TransformSchema) error {
+func (t *pgTables) createView(ctx context.Context, tx pgx.Tx, v *store.TransformSchema) error {
 	kind := "VIEW"
 	if v.Def.Materialize {
 		kind = "MATERIALIZED VIEW"
@@ -275,7 +275,7 @@ func sqlFailure(err error, sql string, skip int) string {
 
 // ReadTransform returns the rows of a transform a query selects, in the
 // view's order.
-func (t *pgTables) ReadTransform(ctx context.Context, transform string, q *TransformQuery) ([]map[string]any, error) {
+func (t *pgTables) ReadTransform(ctx context.Context, transform string, q *store.TransformQuery) ([]map[string]any, error) {
 	v, err := t.view(ctx, transform)
 	if err != nil {
 		return nil, err
@@ -356,6 +356,6 @@ func (t *pgTables) RefreshTransform(ctx context.Context, transform string) error
 	if _, err = t.s.pool.Exec(ctx, "REFRESH MATERIALIZED VIEW "+t.qualified(v.Name)); err != nil {
 		return err
 	}
-	t.noteRefreshed(time.Now(), v.Name) // pgstore_refresh.go
+	t.noteRefreshed(time.Now(), v.Name) // refresh.go
 	return nil
 }

@@ -6,7 +6,7 @@
 // connection slots), and reads at most store.SQLMaxBytes of answer (so that
 // one statement cannot fill flockd's memory).
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func (s *pgStore) closeSQLPools() {
 // timeout (statement_timeout), and returns at most maxRows rows and
 // store.SQLMaxBytes of values. With no free session within SQLAcquireWait it
 // fails with store.ErrSQLBusy.
-func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
+func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeout time.Duration) (*store.SQLResult, error) {
 	pool, err := t.consolePool(ctx)
 	if err != nil {
 		return nil, err
@@ -124,7 +124,7 @@ func (t *pgTables) RunSQL(ctx context.Context, query string, maxRows int, timeou
 		return nil, err
 	}
 	defer rows.Close()
-	res := &SQLResult{}
+	res := &store.SQLResult{}
 	for _, fd := range rows.FieldDescriptions() {
 		res.Columns = append(res.Columns, fd.Name)
 	}

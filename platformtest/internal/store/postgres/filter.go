@@ -1,6 +1,6 @@
-// This file holds the filters of the PostgreSQL store's reads (pgstore.go):
-// a compiled Filter (filter.go) as a SQL condition with parameters, with
-// the reference semantics of Filter.Match (filter_ops.go). It serves no
+// This file holds the filters of the PostgreSQL store's reads (postgres.go):
+// a compiled store.Filter (filter.go) as a SQL condition with parameters, with
+// the reference semantics of store.Filter.Match (filter_ops.go). It serves no
 // URI.
 //
 // A filter tree only combines its conditions with AND and OR, which are
@@ -13,11 +13,11 @@
 // Operands: a column as stored (bigint read as double precision for
 // numbers, a json column as its canonical text for comparisons), or a
 // value at a path into a json column read by the store's functions
-// (pgstore_funcs.go) as a number, a boolean or a text. Text compares
+// (funcs.go) as a number, a boolean or a text. Text compares
 // byte-wise (COLLATE "C"). A time outside timestamptz's range compares
 // as every stored time does with it.
 
-package fleetdb
+package postgres
 
 import (
 	"strconv"
@@ -40,7 +40,7 @@ func (a *sqlArgs) add(v any) string {
 // pgFilter compiles filters over the columns of a table or transform.
 type pgFilter struct {
 	args *sqlArgs
-	cols []Column
+	cols []store.Column
 	// col returns the SQL of column i, of the type of its stored form.
 	col  func(i int) string
 	meta string // the quoted schema of the store's functions
@@ -50,7 +50,7 @@ type pgFilter struct {
 }
 
 // sql returns f as a SQL condition; "TRUE" for a nil f.
-func (c *pgFilter) sql(f *Filter) string {
+func (c *pgFilter) sql(f *store.Filter) string {
 	if f == nil {
 		return "TRUE"
 	}
@@ -76,7 +76,7 @@ func (c *pgFilter) sql(f *Filter) string {
 // json returns the value at f's path as jsonb (SQL NULL when a key is
 // missing), as store.WalkJSON reads it: an integer key indexes an array, other
 // keys name object members.
-func (c *pgFilter) json(f *Filter) string {
+func (c *pgFilter) json(f *store.Filter) string {
 	return jsonPathSQL(c.col(f.Col), f.Path)
 }
 
@@ -107,7 +107,7 @@ func jsonPathSQL(x string, keys []string) string {
 
 // operand returns the SQL of f's operand read as kind, as
 // operand.getter does.
-func (c *pgFilter) operand(f *Filter, kind ValueKind) string {
+func (c *pgFilter) operand(f *store.Filter, kind store.ValueKind) string {
 	if f.Path != nil {
 		p := c.json(f)
 		switch kind {
@@ -130,7 +130,7 @@ func (c *pgFilter) operand(f *Filter, kind ValueKind) string {
 
 // param adds a filter value of kind and returns its SQL; ok is false for
 // a time outside timestamptz's range (outside says on which side).
-func (c *pgFilter) param(kind ValueKind, v any) (sql string, outside int) {
+func (c *pgFilter) param(kind store.ValueKind, v any) (sql string, outside int) {
 	switch kind {
 	case store.KindNumber:
 		return c.args.add(v.(float64)) + "::double precision", 0
@@ -149,8 +149,8 @@ func (c *pgFilter) param(kind ValueKind, v any) (sql string, outside int) {
 	return c.args.add(v.(string)) + "::text", 0
 }
 
-// compare is =, !=, <, <=, > or >= after the coercions of Filter.
-func (c *pgFilter) compare(f *Filter) string {
+// compare is =, !=, <, <=, > or >= after the coercions of store.Filter.
+func (c *pgFilter) compare(f *store.Filter) string {
 	x := c.operand(f, f.Kind)
 	p, outside := c.param(f.Kind, f.Value)
 	if outside != 0 {
@@ -171,7 +171,7 @@ func (c *pgFilter) compare(f *Filter) string {
 
 // isNull is IS NULL or IS NOT NULL: a missing key or JSON null at a path
 // is NULL.
-func (c *pgFilter) isNull(f *Filter) string {
+func (c *pgFilter) isNull(f *store.Filter) string {
 	null := f.Op == "IS NULL"
 	if f.Path != nil {
 		op := "="
@@ -188,7 +188,7 @@ func (c *pgFilter) isNull(f *Filter) string {
 
 // is is IS or IS NOT true or false: only a boolean value (of a boolean
 // column, or at a path) is true or false.
-func (c *pgFilter) is(f *Filter) string {
+func (c *pgFilter) is(f *store.Filter) string {
 	positive := f.Op == "IS"
 	if f.Path == nil && c.cols[f.Col].Type != template.TypeBoolean {
 		if positive {
@@ -208,7 +208,7 @@ func (c *pgFilter) is(f *Filter) string {
 
 // in is IN or NOT IN over a set of values of one kind; the empty set
 // matches nothing (IN) or everything (NOT IN), NULL included.
-func (c *pgFilter) in(f *Filter) string {
+func (c *pgFilter) in(f *store.Filter) string {
 	positive := f.Op == "IN"
 	if len(f.Values) == 0 {
 		if positive {
@@ -260,7 +260,7 @@ func (c *pgFilter) in(f *Filter) string {
 // dropped, as the reference does. ILIKE folds the case of every letter
 // (ICU's root collation) where the server has ICU, of ASCII letters
 // otherwise.
-func (c *pgFilter) like(f *Filter) string {
+func (c *pgFilter) like(f *store.Filter) string {
 	var x string
 	switch {
 	case f.Path != nil:

@@ -1,10 +1,9 @@
-// This file holds the refresh of materialized transforms outside their
-// schedules: after the rows a configuration seeds went in (platformtest's
-// Reconcile) and on demand (flockd's REST route, the console's button),
-// and what the console shows of each transform: its kind and when the
-// PostgreSQL store last computed it (at Open, which makes the views anew
-// with their data after every migration, and at each refresh). It serves
-// no URI.
+// This file holds what the platform asks the DB of the storage beyond
+// rows: whether a data template would open (Check, before Reconcile
+// takes it), the transforms with their kind and last refresh, the refresh
+// of materialized transforms after the seed rows, the seed ledger and
+// where the rows are kept. The backend answers (store.Rows); one that
+// does not do a thing answers store.ErrNotSupported. It serves no URI.
 
 package fleetdb
 
@@ -12,11 +11,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/template"
 )
+
+// Check tells whether the DB's store would open the data backend of ri
+// with the data template tpl (nil: no tables), changing nothing; a store
+// that accepts every valid template (in memory, the data folder) says
+// yes. allowDrop: the caller lets the migration drop columns
+// (Migrate drops them before the store opens the realm).
+func (db *DB) Check(ctx context.Context, ri realm.Info, tpl *template.DataTemplate, allowDrop bool) error {
+	if err := db.cfg.Store.Check(ctx, store.NewSchema(ri.Name, tpl), allowDrop); err != nil {
+		return fmt.Errorf("data backend of %s: %w", ri.Name, err)
+	}
+	return nil
+}
 
 // TransformInfo is what the console shows of a transform.
 type TransformInfo struct {
@@ -82,34 +94,23 @@ func (db *DB) RefreshMaterialized(ctx context.Context, realm string) error {
 	return nil
 }
 
-// materialized returns the names of the realm's materialized transforms.
-func (t *pgTables) materialized() []string {
-	var out []string
-	for name, v := range t.views {
-		if v.Def != nil && v.Def.Materialize {
-			out = append(out, name)
-		}
-	}
-	slices.Sort(out)
-	return out
+// SeedLedger is a store that records which seed rows it holds.
+type SeedLedger interface {
+	// Seeded tells whether the seed rows of device in realm's table were
+	// recorded.
+	Seeded(ctx context.Context, realm, table string, device int64) (bool, error)
+	// MarkSeeded records them; recording them again changes nothing.
+	MarkSeeded(ctx context.Context, realm, table string, device int64) error
 }
 
-// noteRefreshed records that the named materialized transforms were
-// computed at at.
-func (t *pgTables) noteRefreshed(at time.Time, names ...string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.refreshed == nil {
-		t.refreshed = map[string]time.Time{}
-	}
-	for _, n := range names {
-		t.refreshed[n] = at.UTC()
-	}
-}
+// SeedLedger returns the DB's store as a SeedLedger; one that keeps none
+// (a store whose rows live as long as the platform's registry) answers
+// store.ErrNotSupported.
+func (db *DB) SeedLedger() SeedLedger { return db.cfg.Store }
 
-// RefreshedAt returns when a materialized transform was last computed.
-func (t *pgTables) RefreshedAt(transform string) time.Time {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.refreshed[transform]
+// StorePlace says where the DB's store keeps the rows when they are not
+// with the platform (PostgreSQL: its server and database); "" for the
+// memory and data folder stores.
+func (db *DB) StorePlace() string {
+	return db.cfg.Store.Place()
 }

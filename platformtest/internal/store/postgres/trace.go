@@ -5,7 +5,7 @@
 // count of failures, labelled by the statement's first keyword (select,
 // insert, …; batch, copy), so that the series never grow with the data.
 
-package fleetdb
+package postgres
 
 import (
 	"context"

@@ -1,10 +1,10 @@
 // This file holds the schema of a realm in the PostgreSQL store
-// (pgstore.go) and its migration at Open: one transaction, under an
+// (postgres.go) and its migration at Open: one transaction, under an
 // advisory lock on the schema's name, that makes the schema, drops the
 // transforms' views, makes the tables a template adds, adds the columns it
 // adds, refuses (unless AllowDrop) the columns it removes or retypes,
 // follows a changed entity key, makes the downsampled tables
-// (pgstore_knobs.go) and then the views again (pgstore_views.go). It
+// (knobs.go) and then the views again (views.go). It
 // serves no URI.
 //
 // A table: its columns typed (pgType), tsp NOT NULL, _seq (the insertion
@@ -15,7 +15,7 @@
 // its template name and description; a secret column's comment says so,
 // which is how a migration sees a column become secret or stop being one.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -26,6 +26,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -54,7 +55,7 @@ func pgType(t template.DataType) string {
 }
 
 // columnDDL is a column's definition in CREATE TABLE and ADD COLUMN.
-func columnDDL(ts *TableSchema, i int) string {
+func columnDDL(ts *store.TableSchema, i int) string {
 	c := ts.Columns[i]
 	def := qi(c.ID) + " " + pgType(c.Type)
 	switch {
@@ -71,7 +72,7 @@ func columnDDL(ts *TableSchema, i int) string {
 
 // columnComment is the comment of a column: its template name and
 // description, and the secret note.
-func columnComment(ts *TableSchema, i int) string {
+func columnComment(ts *store.TableSchema, i int) string {
 	c := ts.Columns[i]
 	text := c.ID
 	if ts.Def != nil {
@@ -96,7 +97,7 @@ func objName(table, suffix string) string {
 }
 
 // migrate makes or migrates the realm's schema in one transaction; dry
-// rolls it back (pgstore_check.go), so that only its errors are kept.
+// rolls it back (check.go), so that only its errors are kept.
 func (t *pgTables) migrate(ctx context.Context, dry bool) error {
 	err := pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", t.schema); err != nil {
@@ -166,7 +167,7 @@ func columnsOf(ctx context.Context, tx pgx.Tx, qualified string) (map[string]exi
 }
 
 // ensureTable makes a table of the schema or migrates it.
-func (t *pgTables) ensureTable(ctx context.Context, tx pgx.Tx, ts *TableSchema) error {
+func (t *pgTables) ensureTable(ctx context.Context, tx pgx.Tx, ts *store.TableSchema) error {
 	pt := t.tables[ts.Name]
 	existing, err := columnsOf(ctx, tx, pt.name)
 	if err != nil {
@@ -205,7 +206,7 @@ func (t *pgTables) ensureTable(ctx context.Context, tx pgx.Tx, ts *TableSchema) 
 }
 
 // entityDDL makes the entity key's constraint and index.
-func (t *pgTables) entityDDL(ts *TableSchema, pt *pgTable) []string {
+func (t *pgTables) entityDDL(ts *store.TableSchema, pt *pgTable) []string {
 	if len(ts.EntityKey) == 0 {
 		return nil
 	}
@@ -223,7 +224,7 @@ func (t *pgTables) entityDDL(ts *TableSchema, pt *pgTable) []string {
 // alterTable migrates a stored table to its schema: columns added, the
 // removed and retyped ones refused unless AllowDrop, a changed entity key
 // followed.
-func (t *pgTables) alterTable(ctx context.Context, tx pgx.Tx, ts *TableSchema, pt *pgTable, existing map[string]existingColumn) ([]string, error) {
+func (t *pgTables) alterTable(ctx context.Context, tx pgx.Tx, ts *store.TableSchema, pt *pgTable, existing map[string]existingColumn) ([]string, error) {
 	var stmts, removed, retyped []string
 	want := map[string]bool{seqColumn: true}
 	for i, c := range ts.Columns {
@@ -268,7 +269,7 @@ func (t *pgTables) alterTable(ctx context.Context, tx pgx.Tx, ts *TableSchema, p
 
 // entityChange returns the statements that drop a stored table's entity
 // key and make the schema's (none when they are the same).
-func (t *pgTables) entityChange(ctx context.Context, tx pgx.Tx, ts *TableSchema, pt *pgTable) (drop, create []string, err error) {
+func (t *pgTables) entityChange(ctx context.Context, tx pgx.Tx, ts *store.TableSchema, pt *pgTable) (drop, create []string, err error) {
 	var have []string
 	err = tx.QueryRow(ctx, `SELECT coalesce(array_agg(a.attname ORDER BY k.n), '{}') FROM pg_constraint c
 		CROSS JOIN LATERAL unnest(c.conkey) WITH ORDINALITY AS k(attnum, n)

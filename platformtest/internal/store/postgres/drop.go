@@ -1,9 +1,9 @@
-// This file holds what the PostgreSQL store (pgstore.go) drops: the
+// This file holds what the PostgreSQL store (postgres.go) drops: the
 // schemas and roles of a scratch store when it closes, those that scratch
 // stores of killed runs left (swept when a scratch store starts), and a
 // realm the platform forgets (DropRealm). It serves no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -90,7 +90,7 @@ func (s *pgStore) DropRealm(ctx context.Context, realm string) error {
 	if err := s.dropSchemas(ctx, []string{schema}, []string{s.readerRole(schema)}); err != nil {
 		return fmt.Errorf("postgres: drop %s: %w", schema, err)
 	}
-	if _, err := s.pool.Exec(ctx, "DELETE FROM "+qi(s.meta)+".seeded WHERE schema = $1", schema); err != nil { // pgstore_seeds.go
+	if _, err := s.pool.Exec(ctx, "DELETE FROM "+qi(s.meta)+".seeded WHERE schema = $1", schema); err != nil { // seeds.go
 		return fmt.Errorf("postgres: drop %s: forget its seed rows: %w", schema, err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package fleetdb
+package postgres
 
 import "testing"
 

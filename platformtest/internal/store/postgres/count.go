@@ -1,7 +1,7 @@
 // This file holds the PostgreSQL store's count of the rows it holds over
 // every realm (RowCounter), for the console's overview.
 
-package fleetdb
+package postgres
 
 import (
 	"context"

@@ -1,11 +1,11 @@
 // This file holds what the PostgreSQL store offers the reconciliation
-// with flockd's configuration besides DropRealm (pgstore_drop.go): Drop
+// with flockd's configuration besides DropRealm (drop.go): Drop
 // (Dropper, store.go), which removes the tables and columns a changed
 // data template removes or retypes once the reconciliation allowed it, so
 // that the next Open of the realm finds nothing to refuse and adds what
 // the template adds. It serves no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-// This file holds the SQL functions of the PostgreSQL store (pgstore.go),
+// This file holds the SQL functions of the PostgreSQL store (postgres.go),
 // made in its schema <prefix>ironflock: the conversions of the reference
 // semantics (filter_ops.go, series_agg.go, javascript.go) that SQL has no
 // built-in for, so that a filter or a series runs in the database with
@@ -13,7 +13,7 @@
 //
 // and their helpers ifl_js_decimal and ifl_radix. It serves no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"fmt"

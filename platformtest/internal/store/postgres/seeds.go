@@ -6,26 +6,12 @@
 // The PostgreSQL store keeps the ledger in its own schema (the table
 // seeded, which the read-only roles cannot read). It serves no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
 	"fmt"
 )
-
-// SeedLedger is a store that records which seed rows it holds.
-type SeedLedger interface {
-	// Seeded tells whether the seed rows of device in realm's table were
-	// recorded.
-	Seeded(ctx context.Context, realm, table string, device int64) (bool, error)
-	// MarkSeeded records them; recording them again changes nothing.
-	MarkSeeded(ctx context.Context, realm, table string, device int64) error
-}
-
-// SeedLedger returns the DB's store as a SeedLedger; one that keeps none
-// (a store whose rows live as long as the platform's registry) answers
-// store.ErrNotSupported.
-func (db *DB) SeedLedger() SeedLedger { return db.cfg.Store }
 
 // seededTable makes the PostgreSQL store's ledger (setup runs it).
 func seededTable(meta string) string {

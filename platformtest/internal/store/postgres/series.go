@@ -1,5 +1,5 @@
-// This file holds the series reads of the PostgreSQL store (pgstore.go):
-// a SeriesQuery (query.go) as one aggregate statement, with the reference
+// This file holds the series reads of the PostgreSQL store (postgres.go):
+// a store.SeriesQuery (query.go) as one aggregate statement, with the reference
 // semantics of SeriesBuilder (series_agg.go). It serves no URI.
 //
 //	SELECT date_bin(width, tsp, start), <groupBy…>, <metric…>
@@ -14,7 +14,7 @@
 // number); FIRST and LAST the value of the oldest and newest row by (tsp,
 // _seq), even a NULL.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -29,8 +29,8 @@ import (
 	"github.com/flockgo/ironflock/template"
 )
 
-// Series returns the groups of a SeriesQuery.
-func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]SeriesGroup, error) {
+// Series returns the groups of a store.SeriesQuery.
+func (t *pgTables) Series(ctx context.Context, table string, q *store.SeriesQuery) ([]store.SeriesGroup, error) {
 	pt, err := t.table(ctx, table)
 	if err != nil {
 		return nil, err
@@ -44,7 +44,7 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 		return nil, err
 	}
 	defer rows.Close()
-	var out []SeriesGroup
+	var out []store.SeriesGroup
 	for rows.Next() {
 		if len(out) == q.MaxGroups {
 			return nil, store.ErrTooManyGroups
@@ -53,7 +53,7 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 		if err != nil {
 			return nil, err
 		}
-		g := SeriesGroup{Bucket: vs[0].(time.Time).UnixMilli(), Values: make([]any, len(q.Metrics))}
+		g := store.SeriesGroup{Bucket: vs[0].(time.Time).UnixMilli(), Values: make([]any, len(q.Metrics))}
 		if len(q.GroupBy) > 0 {
 			g.Keys = make([]any, len(q.GroupBy))
 			for i, r := range q.GroupBy {
@@ -73,13 +73,13 @@ func (t *pgTables) Series(ctx context.Context, table string, q *SeriesQuery) ([]
 }
 
 // seriesSQL returns the statement of a series read and its arguments.
-func (t *pgTables) seriesSQL(pt *pgTable, q *SeriesQuery) (string, sqlArgs, error) {
+func (t *pgTables) seriesSQL(pt *pgTable, q *store.SeriesQuery) (string, sqlArgs, error) {
 	var args sqlArgs
 	f := t.filter(pt, &args)
 	meta := qi(t.s.meta)
 	// value is a ref's value: a column, or the value at a path (NULL for
 	// a JSON null).
-	value := func(r SeriesRef) string {
+	value := func(r store.SeriesRef) string {
 		if r.Path == nil {
 			return qi(pt.cols[r.Col])
 		}
@@ -120,7 +120,7 @@ func (t *pgTables) seriesSQL(pt *pgTable, q *SeriesQuery) (string, sqlArgs, erro
 		}
 		sel = append(sel, v)
 	}
-	where := rangeSQL(&args, Bound{Set: true, Ms: q.Start}, Bound{Set: true, Ms: q.End}) + " AND " + f.sql(q.Filter)
+	where := rangeSQL(&args, store.Bound{Set: true, Ms: q.Start}, store.Bound{Set: true, Ms: q.End}) + " AND " + f.sql(q.Filter)
 	stmt := "SELECT " + strings.Join(sel, ", ") + " FROM " + pt.name + " WHERE " + where +
 		" GROUP BY " + strings.Join(groups, ", ") + " LIMIT " + args.add(int64(q.MaxGroups)+1)
 	return stmt, args, nil
@@ -134,15 +134,15 @@ func avgSQL(v string) string {
 }
 
 // refValue converts the value of a ref to its stored form.
-func refValue(pt *pgTable, r SeriesRef, v any) (any, error) {
+func refValue(pt *pgTable, r store.SeriesRef, v any) (any, error) {
 	if r.Path != nil {
 		return v, nil // decoded jsonb
 	}
 	return storedValue(pt.ts.Columns[r.Col].Type, v)
 }
 
-// metricValue converts an aggregate to the form SeriesGroup describes.
-func metricValue(pt *pgTable, m *SeriesMetric, v any) (any, error) {
+// metricValue converts an aggregate to the form store.SeriesGroup describes.
+func metricValue(pt *pgTable, m *store.SeriesMetric, v any) (any, error) {
 	switch m.Method {
 	case "COUNT", "AVG":
 		return v, nil

@@ -1,4 +1,4 @@
-// This file holds what the PostgreSQL store (pgstore.go) does only when
+// This file holds what the PostgreSQL store (postgres.go) does only when
 // the server has TimescaleDB, kept apart because the project's tests run
 // on plain PostgreSQL (Debian has no TimescaleDB package): the extension
 // is found (and created when the server offers it), each table becomes a
@@ -8,13 +8,15 @@
 // chunkTimeInterval and columnstore are accepted and reported as not
 // applied (notes). It serves no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // tsdbInfo is TimescaleDB in the database.
@@ -52,7 +54,7 @@ func detectTimescale(ctx context.Context, tx pgx.Tx) (*tsdbInfo, error) {
 
 // hypertableDDL makes a new table a hypertable with the template's
 // chunk interval and compression.
-func (s *pgStore) hypertableDDL(qualified string, ts *TableSchema) []string {
+func (s *pgStore) hypertableDDL(qualified string, ts *store.TableSchema) []string {
 	if s.tsdb == nil || ts.Def == nil {
 		return nil
 	}
@@ -89,7 +91,7 @@ func (t *pgTables) bucketFunc() string {
 }
 
 // notes returns what the store accepts in a schema but does not apply.
-func (s *pgStore) notes(sc *Schema) []string {
+func (s *pgStore) notes(sc *store.Schema) []string {
 	if s.tsdb != nil {
 		return nil
 	}

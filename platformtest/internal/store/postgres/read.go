@@ -1,5 +1,5 @@
-// This file holds the table reads of the PostgreSQL store (pgstore.go):
-// ReadQuery as one statement (the rules are on ReadQuery, query.go), Scan,
+// This file holds the table reads of the PostgreSQL store (postgres.go):
+// store.ReadQuery as one statement (the rules are on store.ReadQuery, query.go), Scan,
 // Count and Span, and the values read back in their stored forms. It
 // serves no URI.
 //
@@ -11,7 +11,7 @@
 // The index on (tsp, _seq) serves the plain read backwards; the one on
 // (key…, tsp DESC, _seq DESC) the latest rows per entity in order.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func (t *pgTables) filter(pt *pgTable, args *sqlArgs) *pgFilter {
 }
 
 // rangeSQL is start ≤ tsp < end, TRUE for open bounds.
-func rangeSQL(args *sqlArgs, start, end Bound) string {
+func rangeSQL(args *sqlArgs, start, end store.Bound) string {
 	var conds []string
 	if start.Set {
 		if start.Ms >= pgMaxMs {
@@ -61,8 +61,8 @@ func rangeSQL(args *sqlArgs, start, end Bound) string {
 // order is the newest-first order of reads.
 var order = "tsp DESC, " + qi(seqColumn) + " DESC"
 
-// Read returns the rows a ReadQuery selects, newest first.
-func (t *pgTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]any, error) {
+// Read returns the rows a store.ReadQuery selects, newest first.
+func (t *pgTables) Read(ctx context.Context, table string, q *store.ReadQuery) ([][]any, error) {
 	pt, err := t.table(ctx, table)
 	if err != nil {
 		return nil, err
@@ -87,7 +87,7 @@ func (t *pgTables) Read(ctx context.Context, table string, q *ReadQuery) ([][]an
 
 // readSQL returns the statement of a table read with the columns cols and
 // its arguments.
-func (t *pgTables) readSQL(pt *pgTable, q *ReadQuery, cols []int) (string, sqlArgs) {
+func (t *pgTables) readSQL(pt *pgTable, q *store.ReadQuery, cols []int) (string, sqlArgs) {
 	sel := make([]string, len(cols))
 	for i, c := range cols {
 		sel[i] = qi(pt.cols[c])
@@ -121,14 +121,14 @@ func (t *pgTables) readSQL(pt *pgTable, q *ReadQuery, cols []int) (string, sqlAr
 
 // keyConditions returns the top-level conditions of f that touch only the
 // entity key's columns: they are the same for every row of an entity, so
-// they narrow the entities before DISTINCT ON (rule 4 of ReadQuery).
-func keyConditions(f *Filter, key []int) *Filter {
-	onKey := func(n *Filter) bool { return onlyColumns(n, key) }
+// they narrow the entities before DISTINCT ON (rule 4 of store.ReadQuery).
+func keyConditions(f *store.Filter, key []int) *store.Filter {
+	onKey := func(n *store.Filter) bool { return onlyColumns(n, key) }
 	switch {
 	case f == nil:
 		return nil
 	case f.Op == "AND":
-		var keep []*Filter
+		var keep []*store.Filter
 		for _, n := range f.Nodes {
 			if onKey(n) {
 				keep = append(keep, n)
@@ -142,7 +142,7 @@ func keyConditions(f *Filter, key []int) *Filter {
 }
 
 // onlyColumns reports whether every condition of f is on one of cols.
-func onlyColumns(f *Filter, cols []int) bool {
+func onlyColumns(f *store.Filter, cols []int) bool {
 	if f.Op == "AND" || f.Op == "OR" {
 		for _, n := range f.Nodes {
 			if !onlyColumns(n, cols) {
@@ -181,7 +181,7 @@ func collectRows(rows pgx.Rows, pt *pgTable, cols []int) ([][]any, error) {
 }
 
 // storedValue converts a value the driver read from a column of type typ
-// to its stored form (store.go).
+// to its stored form (package store).
 func storedValue(typ template.DataType, v any) (any, error) {
 	if v == nil {
 		return nil, nil

@@ -1,13 +1,13 @@
-// This file holds the PostgreSQL store (store.go): its configuration, the
+// This file holds the PostgreSQL store (package store): its configuration, the
 // connection pool (pgx v5, pgxpool), the wait for the server at start,
 // the detection of TimescaleDB, the names of schemas and roles and Open,
-// which makes or migrates a realm's schema (pgstore_ddl.go). Its writes
-// are in pgstore_write.go, its reads in pgstore_read.go (filters as SQL in
-// pgstore_filter.go, series in pgstore_series.go), transforms in
-// pgstore_views.go, retention and downsampling in pgstore_knobs.go, the
-// read-only roles of direct SQL in pgstore_roles.go, what it drops in
-// pgstore_drop.go, its SQL functions in pgstore_funcs.go and what only
-// TimescaleDB does in pgstore_tsdb.go. It serves no URI.
+// which makes or migrates a realm's schema (ddl.go). Its writes
+// are in write.go, its reads in read.go (filters as SQL in
+// filter.go, series in series.go), transforms in
+// views.go, retention and downsampling in knobs.go, the
+// read-only roles of direct SQL in roles.go, what it drops in
+// drop.go, its SQL functions in funcs.go and what only
+// TimescaleDB does in tsdb.go. It serves no URI.
 //
 // Layout: each realm realm-<S>-<A>-<stage> is a schema named
 // <prefix>realm_<S>_<A>_<stage>; each template table a table of it under
@@ -23,7 +23,7 @@
 // the form the data service (JavaScript numbers) stores and reads; text
 // columns compare byte-wise (COLLATE "C"), as the memory store does.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
@@ -41,10 +41,11 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/flockgo/ironflock/platformtest/internal/metrics"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
-// PostgresConfig configures a PostgreSQL store (NewPostgresStore).
-type PostgresConfig struct {
+// Config configures a PostgreSQL store (New).
+type Config struct {
 	// URL is the connection string, postgres://user:password@host:port/db
 	// (or key=value pairs), as pgx reads it.
 	URL string
@@ -59,7 +60,7 @@ type PostgresConfig struct {
 	// template removed and re-create, empty, the columns it retyped (their
 	// values are lost). Without it Open refuses such a template.
 	AllowDrop bool
-	// Wait is how long NewPostgresStore waits for the server to accept
+	// Wait is how long New waits for the server to accept
 	// connections; 0 fails at once when it cannot connect.
 	Wait time.Duration
 	// MaxConns bounds the connection pool; 0 is pgxpool's default.
@@ -67,13 +68,13 @@ type PostgresConfig struct {
 	// Log receives the store's log lines; nil discards them.
 	Log *slog.Logger
 	// Metrics receives the duration of the store's statements through
-	// pgx's tracer (pgstore_trace.go); nil: not timed.
+	// pgx's tracer (trace.go); nil: not timed.
 	Metrics *metrics.Registry
 }
 
 // pgStore is the PostgreSQL store.
 type pgStore struct {
-	cfg    PostgresConfig
+	cfg    Config
 	pool   *pgxpool.Pool
 	log    *slog.Logger
 	prefix string // before every schema and role name
@@ -87,15 +88,15 @@ type pgStore struct {
 	roles   []string
 	closed  bool
 	// sqlPools are the console's sessions per realm schema
-	// (pgstore_console.go).
+	// (console.go).
 	sqlPools map[string]*pgxpool.Pool
 }
 
-// NewPostgresStore connects to the PostgreSQL server at cfg.URL (waiting
+// New connects to the PostgreSQL server at cfg.URL (waiting
 // up to cfg.Wait for it) and returns a store that keeps each realm in a
 // schema of its own. It fails with a message naming the server when it
 // cannot reach it.
-func NewPostgresStore(ctx context.Context, cfg PostgresConfig) (Store, error) {
+func New(ctx context.Context, cfg Config) (store.Rows, error) {
 	pc, err := pgxpool.ParseConfig(cfg.URL)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: the connection string: %w", err)
@@ -190,7 +191,7 @@ func (s *pgStore) setup(ctx context.Context) error {
 		if _, err := tx.Exec(ctx, "CREATE TABLE IF NOT EXISTS "+qi(s.meta)+".secret_key (id int PRIMARY KEY CHECK (id = 1), key bytea NOT NULL)"); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, seededTable(qi(s.meta))); err != nil { // pgstore_seeds.go
+		if _, err := tx.Exec(ctx, seededTable(qi(s.meta))); err != nil { // seeds.go
 			return err
 		}
 		var icu bool
@@ -244,28 +245,15 @@ func (s *pgStore) Close() error {
 	return s.dropSchemas(ctx, append(schemas, s.meta), roles)
 }
 
-// SecretKey returns the key of secret columns kept in the store's schema
-// (readable by the store's user only, not by the read-only roles), or
-// keeps fresh when there is none yet.
-func (s *pgStore) SecretKey(ctx context.Context, fresh []byte) ([]byte, error) {
-	var key []byte
-	err := s.pool.QueryRow(ctx, "WITH ins AS (INSERT INTO "+qi(s.meta)+".secret_key (id, key) VALUES (1, $1) ON CONFLICT (id) DO NOTHING RETURNING key) "+
-		"SELECT key FROM ins UNION ALL SELECT key FROM "+qi(s.meta)+".secret_key WHERE id = 1 LIMIT 1", fresh).Scan(&key)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: the key of secret columns: %w", err)
-	}
-	return key, nil
-}
-
 // schemaName is the schema of a realm: realm-2-26-dev → realm_2_26_dev,
 // after the prefix.
 func (s *pgStore) schemaName(realm string) string {
 	return s.prefix + strings.ReplaceAll(strings.ToLower(realm), "-", "_")
 }
 
-// Open makes or migrates the schema of a realm (pgstore_ddl.go) and its
-// transforms' views (pgstore_views.go).
-func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
+// Open makes or migrates the schema of a realm (ddl.go) and its
+// transforms' views (views.go).
+func (s *pgStore) Open(ctx context.Context, sc *store.Schema) (store.Tables, error) {
 	t := newPGTables(s, sc)
 	if err := t.migrate(ctx, false); err != nil {
 		return nil, fmt.Errorf("postgres schema %s: %w", t.schema, err)
@@ -280,29 +268,29 @@ func (s *pgStore) Open(ctx context.Context, sc *Schema) (Tables, error) {
 // pgTables is the storage of one realm in its schema.
 type pgTables struct {
 	s      *pgStore
-	sc     *Schema
+	sc     *store.Schema
 	schema string
 	tables map[string]*pgTable
-	views  map[string]*TransformSchema
+	views  map[string]*store.TransformSchema
 
-	dropOK bool // a checked migration may drop (pgstore_check.go)
+	dropOK bool // a checked migration may drop (check.go)
 
 	mu        sync.Mutex
-	reader    *pgReader            // the read-only role of direct SQL (pgstore_roles.go), made on first use
-	refreshed map[string]time.Time // when each materialized transform was last computed (pgstore_refresh.go)
+	reader    *pgReader            // the read-only role of direct SQL (roles.go), made on first use
+	refreshed map[string]time.Time // when each materialized transform was last computed (refresh.go)
 }
 
 // pgTable is a table as the SQL of its reads and writes needs it.
 type pgTable struct {
-	ts   *TableSchema
+	ts   *store.TableSchema
 	name string // schema-qualified and quoted
 	cols []string
 	// sel is the select list of every column, in schema order.
 	sel string
 }
 
-func newPGTables(s *pgStore, sc *Schema) *pgTables {
-	t := &pgTables{s: s, sc: sc, schema: s.schemaName(sc.Realm), tables: map[string]*pgTable{}, views: map[string]*TransformSchema{}}
+func newPGTables(s *pgStore, sc *store.Schema) *pgTables {
+	t := &pgTables{s: s, sc: sc, schema: s.schemaName(sc.Realm), tables: map[string]*pgTable{}, views: map[string]*store.TransformSchema{}}
 	for _, ts := range sc.Tables {
 		pt := &pgTable{ts: ts, name: qi(t.schema) + "." + qi(ts.Name)}
 		sel := make([]string, len(ts.Columns))
@@ -328,7 +316,7 @@ func (t *pgTables) table(ctx context.Context, name string) (*pgTable, error) {
 }
 
 // view returns a transform of the schema.
-func (t *pgTables) view(ctx context.Context, name string) (*TransformSchema, error) {
+func (t *pgTables) view(ctx context.Context, name string) (*store.TransformSchema, error) {
 	if v := t.views[name]; v != nil {
 		return v, ctx.Err()
 	}

@@ -1,4 +1,4 @@
-// This file holds direct SQL on the PostgreSQL store (pgstore.go): per
+// This file holds direct SQL on the PostgreSQL store (postgres.go): per
 // realm a role that may log in and read the realm's schema and nothing
 // else (<schema>_reader: CONNECT on the database, USAGE on the schema,
 // SELECT on its tables and views, now and later; its sessions are
@@ -8,7 +8,7 @@
 // asked for, with a fresh password each time the store starts. It serves
 // no URI.
 
-package fleetdb
+package postgres
 
 import (
 	"context"
