@@ -26,17 +26,7 @@ func (o *operand) kind(sample any) ValueKind {
 		}
 		return store.KindText
 	}
-	switch o.col.typ {
-	case template.TypeNumeric, template.TypeBigint:
-		return store.KindNumber
-	case template.TypeTimestamp:
-		return store.KindTime
-	case template.TypeBoolean:
-		return store.KindBool
-	case template.TypeJSON:
-		return store.KindJSON
-	}
-	return store.KindText
+	return store.TypeOf(o.col.typ).Kind
 }
 
 // getter returns the operand's value of a row in the form of kind; nil is
@@ -59,6 +49,7 @@ func (o *operand) getter(kind ValueKind) func([]any) any {
 				}
 				return store.JSONText(vals[i])
 			}
+		case template.TypeTimestamp, template.TypeString, template.TypeBoolean: // as stored
 		}
 		return func(vals []any) any { return vals[i] }
 	}

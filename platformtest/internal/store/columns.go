@@ -40,78 +40,85 @@ func StoreValue(typ template.DataType, v any) (any, string) {
 			return nil, CodeDatatypeMismatch
 		}
 	}
-	switch typ {
-	case template.TypeJSON:
-		return JSONValue(v), ""
-	case template.TypeNumeric:
-		var f float64
-		switch x := v.(type) {
-		case string:
-			f = JSParseFloat(x)
-		case []byte:
-			f = JSParseFloat(string(x))
-		default:
-			if !IsNumber(v) {
-				return nil, ""
-			}
-			f = NumberOf(v)
-		}
-		if math.IsNaN(f) || math.IsInf(f, 0) {
+	return TypeOf(typ).Store(v)
+}
+
+// storeNumeric reads a number as JavaScript does; NaN and infinities are NULL.
+func storeNumeric(v any) (any, string) {
+	var f float64
+	switch x := v.(type) {
+	case string:
+		f = JSParseFloat(x)
+	case []byte:
+		f = JSParseFloat(string(x))
+	default:
+		if !IsNumber(v) {
 			return nil, ""
 		}
-		return f, ""
-	case template.TypeBigint:
-		return BigintValue(v), ""
-	case template.TypeBoolean:
-		switch x := v.(type) {
-		case bool:
-			return x, ""
-		case string:
-			switch x {
-			case "true":
+		f = NumberOf(v)
+	}
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return nil, ""
+	}
+	return f, ""
+}
+
+// storeBoolean takes booleans, "true" and "false", 1 and 0; anything else is NULL.
+func storeBoolean(v any) (any, string) {
+	switch x := v.(type) {
+	case bool:
+		return x, ""
+	case string:
+		switch x {
+		case "true":
+			return true, ""
+		case "false":
+			return false, ""
+		}
+	default:
+		if IsNumber(v) {
+			switch NumberOf(v) {
+			case 1:
 				return true, ""
-			case "false":
+			case 0:
 				return false, ""
 			}
-		default:
-			if IsNumber(v) {
-				switch NumberOf(v) {
-				case 1:
-					return true, ""
-				case 0:
-					return false, ""
-				}
-			}
 		}
-		return nil, ""
-	case template.TypeTimestamp:
-		switch x := v.(type) {
-		case time.Time:
-			return x.UnixMilli(), ""
-		case string:
-			ms, ok := ParseJSDate(x)
-			if !ok {
-				return nil, CodeInvalidDatetime
-			}
-			return ms, ""
-		}
-		if !IsNumber(v) {
+	}
+	return nil, ""
+}
+
+// storeTimestamp takes times, ISO 8601 texts and epoch milliseconds.
+func storeTimestamp(v any) (any, string) {
+	switch x := v.(type) {
+	case time.Time:
+		return x.UnixMilli(), ""
+	case string:
+		ms, ok := ParseJSDate(x)
+		if !ok {
 			return nil, CodeInvalidDatetime
 		}
-		f := NumberOf(v)
-		if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 8.64e15 {
-			return nil, CodeDatetimeOutOfRange
-		}
-		if x, ok := v.(int64); ok {
-			return x, ""
-		}
-		return int64(math.Floor(f)), ""
-	default: // string
-		if t, ok := v.(time.Time); ok {
-			return t.UTC().Format(time.RFC3339Nano), ""
-		}
-		return JSString(v), ""
+		return ms, ""
 	}
+	if !IsNumber(v) {
+		return nil, CodeInvalidDatetime
+	}
+	f := NumberOf(v)
+	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 8.64e15 {
+		return nil, CodeDatetimeOutOfRange
+	}
+	if x, ok := v.(int64); ok {
+		return x, ""
+	}
+	return int64(math.Floor(f)), ""
+}
+
+// storeString is JavaScript's String(), times as RFC 3339.
+func storeString(v any) (any, string) {
+	if t, ok := v.(time.Time); ok {
+		return t.UTC().Format(time.RFC3339Nano), ""
+	}
+	return JSString(v), ""
 }
 
 // BigintValue keeps integers (numbers or integer texts); anything else is
@@ -180,17 +187,7 @@ func OutValue(typ template.DataType, v any) any {
 	if v == nil {
 		return nil
 	}
-	switch typ {
-	case template.TypeJSON:
-		return JSONOut(v)
-	case template.TypeNumeric:
-		return NumberOut(v.(float64))
-	case template.TypeTimestamp:
-		if ms, ok := v.(int64); ok {
-			return ISOTime(ms)
-		}
-	}
-	return v
+	return TypeOf(typ).Out(v)
 }
 
 // NumberOut sends a JavaScript number as msgpack would: integral values

@@ -37,22 +37,9 @@ const seqColumn = "_seq"
 // secretNote ends the comment of a secret column.
 const secretNote = " (secret: AES-256-GCM ciphertext ifsec:1:…)"
 
-// pgType is the type of a column as format_type names it.
-func pgType(t template.DataType) string {
-	switch t {
-	case template.TypeNumeric:
-		return "double precision"
-	case template.TypeBigint:
-		return "bigint"
-	case template.TypeTimestamp:
-		return "timestamp with time zone"
-	case template.TypeBoolean:
-		return "boolean"
-	case template.TypeJSON:
-		return "jsonb"
-	}
-	return "text"
-}
+// pgType is the type of a column as format_type names it
+// (store.ColumnType).
+func pgType(t template.DataType) string { return store.TypeOf(t).SQL }
 
 // columnDDL is a column's definition in CREATE TABLE and ADD COLUMN.
 func columnDDL(ts *store.TableSchema, i int) string {

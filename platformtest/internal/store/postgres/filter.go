@@ -115,6 +115,7 @@ func (c *pgFilter) operand(f *store.Filter, kind store.ValueKind) string {
 			return c.meta + ".ifl_path_number(" + p + ")"
 		case store.KindBool:
 			return "(CASE WHEN jsonb_typeof(" + p + ") = 'boolean' THEN (" + p + ")::boolean END)"
+		case store.KindTime, store.KindText, store.KindJSON: // as text
 		}
 		return "(" + c.meta + ".ifl_path_text(" + p + ") COLLATE \"C\")"
 	}
@@ -124,6 +125,7 @@ func (c *pgFilter) operand(f *store.Filter, kind store.ValueKind) string {
 		return "(" + x + ")::double precision"
 	case template.TypeJSON:
 		return "(" + c.meta + ".ifl_go_json(" + x + ") COLLATE \"C\")"
+	case template.TypeNumeric, template.TypeTimestamp, template.TypeString, template.TypeBoolean: // as stored
 	}
 	return x
 }
@@ -145,6 +147,7 @@ func (c *pgFilter) param(kind store.ValueKind, v any) (sql string, outside int) 
 		return c.args.add(time.UnixMilli(ms).UTC()) + "::timestamptz", 0
 	case store.KindBool:
 		return c.args.add(v.(bool)) + "::boolean", 0
+	case store.KindText, store.KindJSON: // a text
 	}
 	return c.args.add(v.(string)) + "::text", 0
 }
@@ -239,7 +242,7 @@ func (c *pgFilter) in(f *store.Filter) string {
 			a[i] = v.(bool)
 		}
 		arr, typ = a, "boolean[]"
-	default:
+	case store.KindText, store.KindJSON:
 		a := make([]string, len(f.Values))
 		for i, v := range f.Values {
 			a[i] = v.(string)

@@ -205,7 +205,7 @@ func storedValue(typ template.DataType, v any) (any, error) {
 		}
 	case template.TypeJSON:
 		return v, nil
-	default:
+	case template.TypeString:
 		if x, ok := v.(string); ok {
 			return x, nil
 		}

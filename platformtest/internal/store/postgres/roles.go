@@ -63,8 +63,41 @@ func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
 	b := make([]byte, 16)
 	_, _ = rand.Read(b)
 	r := &pgReader{role: t.readerRole(), password: hex.EncodeToString(b)}
+	err := retryCatalogRace(ctx, func() error { return t.makeReader(ctx, r) })
+	if err != nil {
+		return nil, fmt.Errorf("postgres: the read-only role of %s (the store's user must be allowed to create roles): %w", t.schema, err)
+	}
+	t.s.mu.Lock()
+	t.s.roles = append(t.s.roles, r.role)
+	t.s.mu.Unlock()
+	t.reader = r
+	return r, nil
+}
+
+// retryCatalogRace runs run again, up to five times, while it fails on a
+// shared catalog row another session updated at the same moment
+// (SQLSTATE XX000 "tuple concurrently updated": the database's ACL, which
+// GRANT CONNECT and DROP OWNED BY of every store on the server change).
+func retryCatalogRace(ctx context.Context, run func() error) error {
+	var err error
+	for range 5 {
+		err = run()
+		var st interface{ SQLState() string }
+		if err == nil || !errors.As(err, &st) || st.SQLState() != "XX000" || !strings.Contains(err.Error(), "concurrently updated") {
+			return err
+		}
+		if ctx.Err() != nil {
+			return err
+		}
+	}
+	return err
+}
+
+// makeReader makes the read-only role r of the realm, or gives it r's
+// password and the privileges of a reader, in one transaction.
+func (t *pgTables) makeReader(ctx context.Context, r *pgReader) error {
 	role, schema := qi(r.role), qi(t.schema)
-	err := pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
+	return pgx.BeginFunc(ctx, t.s.pool, func(tx pgx.Tx) error {
 		// Roles belong to the whole server: serialise their creation.
 		if _, err := tx.Exec(ctx, "SELECT pg_advisory_xact_lock(hashtext($1))", r.role); err != nil {
 			return err
@@ -105,14 +138,6 @@ func (t *pgTables) ensureReader(ctx context.Context) (*pgReader, error) {
 		}
 		return nil
 	})
-	if err != nil {
-		return nil, fmt.Errorf("postgres: the read-only role of %s (the store's user must be allowed to create roles): %w", t.schema, err)
-	}
-	t.s.mu.Lock()
-	t.s.roles = append(t.s.roles, r.role)
-	t.s.mu.Unlock()
-	t.reader = r
-	return r, nil
 }
 
 // readerAttributes returns the statement, without its password, that

@@ -132,6 +132,7 @@ func pgArg(typ template.DataType, v any) (any, error) {
 		return time.UnixMilli(ms).UTC(), nil
 	case template.TypeJSON:
 		return json.Marshal(store.JSONOut(v))
+	case template.TypeNumeric, template.TypeBigint, template.TypeString, template.TypeBoolean: // as stored
 	}
 	return v, nil
 }
