@@ -46,7 +46,7 @@ type benchWorld struct {
 
 func newBenchWorld(b *testing.B, s fleetStore, rows int) *benchWorld {
 	b.Helper()
-	p, err := Start(append([]Option{WithStartTime(t0.Add(time.Duration(rows) * time.Second))}, s.options(nil)...)...)
+	p, err := Start(append([]Option{WithStartTime(t0.Add(time.Duration(rows) * time.Second))}, s.options(b)...)...)
 	if err != nil {
 		b.Fatal(err)
 	}

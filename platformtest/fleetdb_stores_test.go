@@ -18,7 +18,7 @@ type fleetStore struct {
 	name string
 	// options choose the store for the platform of one test (a fresh,
 	// empty one), with whatever it needs (a folder, a database).
-	options func(t *testing.T) []Option
+	options func(tb testing.TB) []Option
 	// transform makes a transform of realm hold rows, in the view's
 	// order, and publishes them on transformed.<transform> as a schedule
 	// tick does. The test has stored the source rows the transform's SQL
@@ -33,15 +33,15 @@ type fleetStore struct {
 var fleetStores = []fleetStore{
 	{
 		name: "memory",
-		options: func(*testing.T) []Option {
+		options: func(testing.TB) []Option {
 			return []Option{withFleetStore(func() (fleetdb.Store, error) { return memory.New(), nil })}
 		},
 		transform: givenTransformRows,
 	},
 	{
 		name: "datadir",
-		options: func(t *testing.T) []Option {
-			return []Option{WithDataDir(filepath.Join(t.TempDir(), "data"))}
+		options: func(tb testing.TB) []Option {
+			return []Option{WithDataDir(filepath.Join(tb.TempDir(), "data"))}
 		},
 		transform: givenTransformRows,
 	},
@@ -65,8 +65,8 @@ const postgresEnv = storetest.PostgresEnv
 // publish it; the test reads what it computed).
 var postgresFleetStore = fleetStore{
 	name: "postgres",
-	options: func(t *testing.T) []Option {
-		return []Option{WithPostgres(storetest.PostgresURL(t), PostgresScratch())}
+	options: func(tb testing.TB) []Option {
+		return []Option{WithPostgres(storetest.PostgresURL(tb), PostgresScratch())}
 	},
 	transform: func(t *testing.T, p *Platform, realm, transform string, _ []map[string]any) {
 		t.Helper()
