@@ -16,7 +16,6 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/datadir"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 )
@@ -71,7 +70,7 @@ func (p *Platform) openStores() error {
 		_ = d.Close()
 		return keptError(d.Path(), err)
 	}
-	if p.kept.fleet, err = d.DB(fleetdb.FleetFile); err != nil {
+	if p.kept.fleet, err = d.DB(fleetFile); err != nil {
 		_ = d.Close()
 		return err
 	}
@@ -224,13 +223,13 @@ const spillFolder = "spill"
 // blobs against files.db, in a folder opened read-only; a file that is
 // not there holds nothing.
 func checkKept(d *datadir.Dir, rep *DataDirReport) error {
-	fleet, err := d.DB(fleetdb.FleetFile)
+	fleet, err := d.DB(fleetFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
 	default:
-		if rep.Rows, err = fleetdb.NewBoltStore(fleet).(fleetdb.RowCounter).Rows(context.Background()); err != nil {
+		if rep.Rows, err = folderRows(fleet).CountRows(context.Background()); err != nil {
 			return err
 		}
 	}

@@ -1,6 +1,6 @@
 // This file is the facade of the data backend (package internal/fleetdb,
 // attached to every realm as a service): the choice of its store (where
-// the rows are kept: in memory unless an option chose another), its test
+// the rows are kept: backends.go), its test
 // hooks as methods of Platform (direct inserts, the stored rows, the chunk
 // budget of a read, the rows of a transform), the secret placeholder, and
 // the failures of WithStrictColumns. The storage refusal switch,
@@ -14,32 +14,7 @@ import (
 	"fmt"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
-	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
-
-// openFleetStore opens the store the options chose, with the keys kept
-// with its rows: the data folder's fleet.db with a folder (datadir.go), in
-// memory by default (with its bound, memory.go); the platform's keys
-// (files.go) but with a store that keeps its own.
-func (p *Platform) openFleetStore() (fleetdb.Store, store.Keys, error) {
-	switch {
-	case p.set.fleetStore != nil:
-		st, keys, err := p.set.fleetStore()
-		if err != nil {
-			return nil, nil, fmt.Errorf("open the data store: %w", err)
-		}
-		if keys == nil { // a store without keys of its own
-			keys = p.keys
-		}
-		return st, keys, nil
-	case p.kept.fleet != nil:
-		return fleetdb.NewBoltStore(p.kept.fleet), p.keys, nil
-	}
-	st := fleetdb.NewMemoryStore(fleetdb.MemoryRowLimit(p.set.memoryRows, p.full.reached(p.log)),
-		fleetdb.MemoryByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
-	p.full.usage = func() (int64, bool) { return fleetdb.MemoryUsage(st) }
-	return st, p.keys, nil
-}
 
 // closeFleet closes the data backends' store, once.
 func (p *Platform) closeFleet() {

@@ -16,13 +16,14 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/console"
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // PostgresOption configures the PostgreSQL store of WithPostgres.
 type PostgresOption func(*postgresSettings)
 
 // postgresSettings collects what the PostgresOptions set.
-type postgresSettings struct{ cfg fleetdb.PostgresConfig }
+type postgresSettings struct{ cfg postgres.Config }
 
 // PostgresScratch gives the platform schemas and roles of its own, named
 // with a fresh random prefix, which Close drops: a test's isolated state
@@ -76,18 +77,14 @@ func PostgresWait(d time.Duration) PostgresOption {
 // transform's SQL.
 func WithPostgres(url string, opts ...PostgresOption) Option {
 	return func(s *settings) {
-		ps := postgresSettings{cfg: fleetdb.PostgresConfig{URL: url}}
+		ps := postgresSettings{cfg: postgres.Config{URL: url}}
 		for _, o := range opts {
 			o(&ps)
 		}
 		s.fleetStore = func() (fleetdb.Store, store.Keys, error) {
 			ps.cfg.Log = s.logger
 			ps.cfg.Metrics = s.metrics
-			st, err := fleetdb.NewPostgresStore(context.Background(), ps.cfg)
-			if err != nil {
-				return nil, nil, err
-			}
-			return st, st, nil // the key of secret columns stays with the rows
+			return postgresRows(ps)
 		}
 	}
 }
@@ -167,7 +164,7 @@ func (p *Platform) openDataBackend(realm, app string) error {
 // computes transforms from their SQL ignores them, with a log line.
 func (p *Platform) seedTransformRows(realm, transform string, rows []map[string]any) error {
 	err := p.SetTransformRows(realm, transform, rows)
-	if errors.Is(err, fleetdb.ErrNotSupported) {
+	if errors.Is(err, store.ErrNotSupported) {
 		p.log.Info("seed: transform_rows ignored: the data store computes the transform from its SQL", "realm", realm, "transform", transform)
 		return nil
 	}

@@ -7,8 +7,8 @@
 // (fleetdb.DB.QuerySQL): it reads that realm's tables, transforms and
 // downsampled tables and nothing else, runs in a transaction that is
 // always rolled back, returns at most the row limit (1–1000, default 100)
-// and fleetdb.SQLMaxBytes (4 MiB) of values, saying so when it cut the
-// answer, uses at most fleetdb.SQLPoolConns sessions per realm (more
+// and store.SQLMaxBytes (4 MiB) of values, saying so when it cut the
+// answer, uses at most postgres.SQLPoolConns sessions per realm (more
 // queries at once are answered "busy"), and is cancelled by PostgreSQL
 // after the time limit (statement_timeout, 1–30 s, default 5 s). A query
 // runs only for a request of the console's own pages (sameSite): an
@@ -27,6 +27,8 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // The limits of the SQL page.
@@ -50,10 +52,10 @@ type sqlView struct {
 	Columns     []string
 	Rows        [][]string
 	Truncated   bool
-	BytesCut    bool // the answer passed fleetdb.SQLMaxBytes
+	BytesCut    bool // the answer passed store.SQLMaxBytes
 	Ran         bool
-	MaxMiB      int // fleetdb.SQLMaxBytes in MiB
-	Sessions    int // fleetdb.SQLPoolConns
+	MaxMiB      int // store.SQLMaxBytes in MiB
+	Sessions    int // postgres.SQLPoolConns
 }
 
 func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
@@ -61,7 +63,7 @@ func (c *Console) sql(w http.ResponseWriter, r *http.Request) {
 	v := sqlView{Realm: q.Get("realm"), Query: q.Get("q"),
 		Limit:   min(max(atoiOr(q.Get("limit"), defaultSQLRows), 1), maxSQLRows),
 		Seconds: min(max(atoiOr(q.Get("timeout"), defaultSQLSeconds), 1), maxSQLSeconds),
-		MaxMiB:  fleetdb.SQLMaxBytes >> 20, Sessions: fleetdb.SQLPoolConns}
+		MaxMiB:  store.SQLMaxBytes >> 20, Sessions: postgres.SQLPoolConns}
 	if q.Has("q") && !sameSite(r) {
 		c.fail(w, r, http.StatusForbidden, "This query came from another site (or from a client that does not say where it "+
 			"comes from); the SQL page runs queries only from its own form. Use psql with the connection string shown on the page.")

@@ -16,7 +16,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/flockgo/ironflock/platformtest"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // postgresEnv names the variable with the connection string of the
@@ -123,7 +124,7 @@ func eachSQL(t *testing.T, f func(t *testing.T, w *world, dbURL string)) {
 	f(t, sqlWorld(t, dbURL), dbURL)
 }
 
-// TestSQLPageByteCap: an answer past fleetdb.SQLMaxBytes is cut there,
+// TestSQLPageByteCap: an answer past store.SQLMaxBytes is cut there,
 // and the page says so; a single value past it fails the statement; the
 // page still answers.
 func TestSQLPageByteCap(t *testing.T) {
@@ -136,9 +137,9 @@ func TestSQLPageByteCap(t *testing.T) {
 		}
 		count := page[i+len(`id="sql-count">`):]
 		count = count[:strings.Index(count, "</p>")]
-		if _, err := fmt.Sscanf(count, "%d rows", &rows); err != nil || rows == 0 || rows*500000 > fleetdb.SQLMaxBytes ||
-			!strings.Contains(count, "passed the page's cap of 4 MiB") || len(page) > 2*fleetdb.SQLMaxBytes {
-			t.Errorf("%d rows of 500 kB shown (cap %d bytes), a page of %d bytes; the page says: %s", rows, fleetdb.SQLMaxBytes, len(page), count)
+		if _, err := fmt.Sscanf(count, "%d rows", &rows); err != nil || rows == 0 || rows*500000 > store.SQLMaxBytes ||
+			!strings.Contains(count, "passed the page's cap of 4 MiB") || len(page) > 2*store.SQLMaxBytes {
+			t.Errorf("%d rows of 500 kB shown (cap %d bytes), a page of %d bytes; the page says: %s", rows, store.SQLMaxBytes, len(page), count)
 		}
 		page = sqlQuery(t, w, "SELECT repeat('x', 8000000)")
 		if !strings.Contains(page, `id="sql-error"`) {
@@ -151,7 +152,7 @@ func TestSQLPageByteCap(t *testing.T) {
 }
 
 // TestSQLPagePool: a realm's SQL statements hold at most
-// fleetdb.SQLPoolConns sessions; one more while they are all in use is
+// postgres.SQLPoolConns sessions; one more while they are all in use is
 // answered busy, and once they are free the page answers again.
 func TestSQLPagePool(t *testing.T) {
 	eachSQL(t, func(t *testing.T, w *world, dbURL string) {
@@ -167,7 +168,7 @@ func TestSQLPagePool(t *testing.T) {
 		}
 		held := fmt.Sprintf("SELECT pg_advisory_lock_shared(%d)::text", key)
 		var wg sync.WaitGroup
-		pages := make([]string, fleetdb.SQLPoolConns)
+		pages := make([]string, postgres.SQLPoolConns)
 		for i := range pages {
 			wg.Add(1)
 			go func() {
@@ -181,7 +182,7 @@ func TestSQLPagePool(t *testing.T) {
 			if err := admin.QueryRow(ctx, "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND NOT granted", key).Scan(&n); err != nil {
 				t.Fatal(err)
 			}
-			if n == fleetdb.SQLPoolConns {
+			if n == postgres.SQLPoolConns {
 				break
 			}
 			runtime.Gosched()
@@ -193,8 +194,8 @@ func TestSQLPagePool(t *testing.T) {
 		if err := admin.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ironflock console'").Scan(&sessions); err != nil {
 			t.Fatal(err)
 		}
-		if sessions > fleetdb.SQLPoolConns {
-			t.Errorf("%d console sessions, at most %d allowed", sessions, fleetdb.SQLPoolConns)
+		if sessions > postgres.SQLPoolConns {
+			t.Errorf("%d console sessions, at most %d allowed", sessions, postgres.SQLPoolConns)
 		}
 		if _, err := admin.Exec(ctx, "SELECT pg_advisory_unlock($1)", key); err != nil {
 			t.Fatal(err)
@@ -265,7 +266,7 @@ func TestSQLPageRollsBack(t *testing.T) {
 		if got := cell("SELECT set_config('search_path', 'pg_catalog', false)"); got != "pg_catalog" {
 			t.Fatalf("set_config: %q", got)
 		}
-		for range 2 * fleetdb.SQLPoolConns {
+		for range 2 * postgres.SQLPoolConns {
 			if got := cell("SELECT current_setting('search_path')"); got != path {
 				t.Errorf("search_path %q after a statement changed it, want %q", got, path)
 			}

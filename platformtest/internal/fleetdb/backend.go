@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -30,6 +31,9 @@ type backend struct {
 	views  map[string]*view
 	limits rateLimits // reveal and verify calls per caller (ratelimit.go)
 	sched  *scheduler // the timed work (schedule.go)
+	// keepsAll: the store applies no retention (Maintain answered
+	// ErrNotSupported); set before the schedules start.
+	keepsAll bool
 
 	// dropped reports what writes lost (drops.go); set when the backend
 	// is made, never changed.
@@ -76,72 +80,34 @@ type view struct {
 }
 
 // newBackend returns the backend of a realm with the schema of its data
-// template; Open makes its storage.
+// template (store.NewSchema); Open makes its storage.
 func newBackend(ri realm.Info, tpl *template.DataTemplate, seal *sealer) (*backend, *Schema) {
 	b := &backend{realm: ri, tables: map[string]*table{}, views: map[string]*view{}}
-	s := &Schema{Realm: ri.Name}
-	var defs []template.Table
-	if tpl != nil {
-		defs = append(defs, tpl.Tables...)
-		for i := range tpl.Transforms {
-			v := newView(&tpl.Transforms[i])
-			b.views[v.name] = v
-			s.Transforms = append(s.Transforms, v.schema)
+	s := store.NewSchema(ri.Name, tpl)
+	for _, vs := range s.Transforms {
+		v := &view{name: vs.Name, private: vs.Private, byID: map[string]int{}, schema: vs}
+		v.chunkBytes.Store(defaultChunkBytes)
+		for _, c := range vs.Columns {
+			v.byID[c.ID] = len(v.cols)
+			v.cols = append(v.cols, column{id: c.ID, typ: c.Type, secret: c.Secret})
 		}
+		b.views[v.name] = v
 	}
-	defs = append(defs, template.ErrorLogsTable())
-	for i := range defs {
-		t := newTable(&defs[i])
-		t.seal = seal
+	for _, ts := range s.Tables {
+		t := &table{name: ts.Name, private: ts.Private, system: ts.System, byID: map[string]int{}, id: ts.ID,
+			tsp: ts.TSP, devKey: ts.DeviceKey, authID: ts.AuthID, entity: ts.EntityKey, seal: seal, schema: ts}
+		t.chunkBytes.Store(defaultChunkBytes)
+		for i, c := range ts.Columns {
+			var path []string
+			if !c.Implicit {
+				path, _ = template.PathKeys(ts.Def.Columns[i].Path)
+			}
+			t.byID[c.ID] = len(t.cols)
+			t.cols = append(t.cols, column{id: c.ID, typ: c.Type, secret: c.Secret, path: path, implicit: c.Implicit})
+		}
 		b.tables[t.name] = t
-		s.Tables = append(s.Tables, t.schema)
 	}
 	return b, s
-}
-
-func newView(def *template.Transform) *view {
-	v := &view{name: def.Name, private: def.Private, byID: map[string]int{}}
-	v.chunkBytes.Store(defaultChunkBytes)
-	for _, c := range def.Columns {
-		v.byID[c.ID] = len(v.cols)
-		v.cols = append(v.cols, column{id: c.ID, typ: c.Type, secret: c.Secret})
-	}
-	v.schema = &TransformSchema{Name: v.name, Private: v.private, Columns: storedColumns(v.cols), Def: def}
-	return v
-}
-
-func newTable(def *template.Table) *table {
-	t := &table{name: def.Name, private: def.Private, system: def.Name == template.ErrorLogsName,
-		byID: map[string]int{}, id: -1}
-	t.chunkBytes.Store(defaultChunkBytes)
-	for _, c := range def.Columns {
-		keys, _ := template.PathKeys(c.Path)
-		t.byID[c.ID] = len(t.cols)
-		t.cols = append(t.cols, column{id: c.ID, typ: c.Type, secret: c.Secret, path: keys})
-	}
-	for _, c := range def.ImplicitColumns() {
-		t.byID[c.ID] = len(t.cols)
-		t.cols = append(t.cols, column{id: c.ID, typ: c.Type, implicit: true})
-	}
-	t.tsp, t.devKey, t.authID = t.byID["tsp"], t.byID["device_key"], t.byID["authid"]
-	if i, ok := t.byID["id"]; ok && t.cols[i].implicit {
-		t.id = i
-	}
-	for _, k := range def.EntityKey {
-		t.entity = append(t.entity, t.byID[k])
-	}
-	t.schema = &TableSchema{Name: t.name, Private: t.private, System: t.system, Columns: storedColumns(t.cols),
-		EntityKey: t.entity, TSP: t.tsp, DeviceKey: t.devKey, AuthID: t.authID, ID: t.id, Def: def}
-	return t
-}
-
-// storedColumns describes columns for a store.
-func storedColumns(cols []column) []Column {
-	out := make([]Column, len(cols))
-	for i, c := range cols {
-		out[i] = Column{ID: c.id, Type: c.typ, Secret: c.secret, Implicit: c.implicit}
-	}
-	return out
 }
 
 // table returns a declared table or error-logs; nil when unknown.

@@ -23,9 +23,11 @@ import (
 	"math"
 	"slices"
 
-	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // runawayGuard is the largest result fleetdb builds at all: 1 GiB.
@@ -46,7 +48,7 @@ func valueSize(v any) int {
 	case bool, int64, uint64, float64, int:
 		return 8
 	}
-	return len(jsonText(v))
+	return len(store.JSONText(v))
 }
 
 // rowSize estimates the JSON size of a row and adds each column's share
@@ -132,7 +134,7 @@ func tooLarge(name string, limit, total, rows int, perCol map[string]int, detail
 		if total > 0 {
 			pct = math.Round(1000*float64(c.bytes)/float64(total)) / 10
 		}
-		top = append(top, map[string]any{"name": c.name, "bytes": int64(c.bytes), "pct": numberOut(pct)})
+		top = append(top, map[string]any{"name": c.name, "bytes": int64(c.bytes), "pct": store.NumberOut(pct)})
 	}
 	err := dataRefusal(errResultTooLarge, "result of %q too large: %s", name, detail)
 	err.kwargs = map[string]any{

@@ -23,6 +23,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // writeOp names the operation of a write for its report.
@@ -58,7 +59,7 @@ func (b *backend) reportRefusal(h *realm.Host, t *table, msg writeMsg, op string
 		wire.DataErrorOperation: op,
 		wire.DataErrorURI:       e.uri,
 		wire.DataErrorMessage:   t.scrubSecrets(refusalMessage(e), msg, bulk),
-		wire.DataErrorTsp:       isoTime(h.Clock.Now().UnixMilli()),
+		wire.DataErrorTsp:       store.ISOTime(h.Clock.Now().UnixMilli()),
 		wire.DataErrorDeviceKey: dk,
 		wire.DataErrorAuthID:    authIDOf(msg.details),
 		wire.DataErrorRows:      rows,
@@ -88,7 +89,7 @@ func refusalMessage(e *fleetError) string {
 			return "refused without detail (a bulk payload must be a non-empty list of rows)"
 		}
 	}
-	return jsonText(e.args[0])
+	return store.JSONText(e.args[0])
 }
 
 // scrubSecrets replaces in text every non-empty value the message carried
@@ -123,7 +124,7 @@ func (t *table) scrubSecrets(text string, msg writeMsg, bulk bool) string {
 			}
 			s, isText := v.(string)
 			if !isText {
-				s = jsonText(v)
+				s = store.JSONText(v)
 			}
 			if s != "" && s != secretPlaceholder {
 				text = strings.ReplaceAll(text, s, secretPlaceholder)

@@ -8,12 +8,15 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -23,7 +26,7 @@ type Config struct {
 	// app, parsed (nil: an app without tables). It fails for a realm that
 	// does not exist. The DB calls it without holding its own locks.
 	Lookup func(realm string) (realm.Info, *template.DataTemplate, error)
-	// Store keeps the rows; nil is a memory store (NewMemoryStore).
+	// Store keeps the rows; nil is a memory store (store/memory).
 	Store Store
 	// Clock is the platform clock, which drives the schedules
 	// (schedule.go); nil is real time.
@@ -63,7 +66,7 @@ type DB struct {
 // key) for secret columns.
 func New(cfg Config) *DB {
 	if cfg.Store == nil {
-		cfg.Store = NewMemoryStore()
+		cfg.Store = memory.New()
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = realClock{}
@@ -106,14 +109,16 @@ func (db *DB) backend(ctx context.Context, name string) (*backend, error) {
 	if b.store, err = db.cfg.Store.Open(ctx, schema); err != nil {
 		return nil, fmt.Errorf("data backend of %s: %w", name, err)
 	}
-	if m, ok := b.store.(Maintainer); ok {
-		for _, note := range m.Notes() {
-			db.cfg.Log.Warn("fleetdb: "+note, "realm", name)
-		}
-		if b.hasKnobs() {
-			if err := m.Maintain(ctx, db.cfg.Clock.Now().UnixMilli()); err != nil {
-				db.cfg.Log.Warn("fleetdb: retention and downsampling failed", "realm", name, "err", err)
-			}
+	for _, note := range b.store.Notes() {
+		db.cfg.Log.Warn("fleetdb: "+note, "realm", name)
+	}
+	if b.hasKnobs() {
+		err := b.store.Maintain(ctx, db.cfg.Clock.Now().UnixMilli())
+		switch {
+		case errors.Is(err, store.ErrNotSupported):
+			b.keepsAll = true // no maintenance to schedule
+		case err != nil:
+			db.cfg.Log.Warn("fleetdb: retention and downsampling failed", "realm", name, "err", err)
 		}
 	}
 	if err := b.schedule(db.cfg.Clock, db.cfg.Log); err != nil {

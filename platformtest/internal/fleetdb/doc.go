@@ -24,19 +24,20 @@
 // marks where they go).
 //
 // The rows live in the DB's Store, not in a realm's Host, so they survive
-// Restart, Down/Up and withheld realms. The Store (store.go) is the seam
-// between the WAMP service, which validates, types, encrypts, masks,
-// chunks, publishes and rate-limits, and the storage, which appends rows
-// with the entity rules and answers reads given as validated, typed queries
-// (query.go, the Filter of filter.go), so that a database can answer them
-// in SQL. The memory store (memstore.go) is the default; a store that reads
-// rows in Go takes the reference semantics from Filter.Match and
-// SeriesBuilder. The PostgreSQL store (pgstore*.go) answers them in SQL
-// with the same semantics (a differential test compares the two), computes
-// transforms from their SQL and applies retention and downsampling
-// (Maintainer), gives read-only SQL access (SQLAccess), keeps the key of
-// secret columns (store.Keys) and drops a forgotten realm (RealmDropper): the
-// DB asks a store for these capabilities, never for its kind. The timed
+// Restart, Down/Up and withheld realms. The Store is the rows seam of
+// package store (store.Rows; rows.go names it here): between the WAMP
+// service, which validates, types, encrypts, masks, chunks, publishes and
+// rate-limits, and a backend, which appends rows with the entity rules
+// and answers reads given as validated, typed queries (store.ReadQuery,
+// the store.Filter this package compiles in filter.go), so that a
+// database can answer them in SQL. The backends are packages of their
+// own: store/memory (the default), store/folder (a data folder) and
+// store/postgres, which answers in SQL with the same semantics (a
+// differential test compares them), computes transforms from their SQL,
+// applies retention and downsampling and gives read-only SQL access. What
+// a backend does not do it answers with store.ErrNotSupported, and the DB
+// decides what that means; the key of secret columns comes from the keys
+// seam (store.Keys) kept with the rows, through Config.SecretKey. The timed
 // work of a backend (a transform's schedule, the store's maintenance) runs
 // on the platform clock (schedule.go). The DB never asks which store it has; a store's failure
 // is answered as storeError (errors.go) says, never as a success. The

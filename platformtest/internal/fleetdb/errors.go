@@ -18,6 +18,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // The refusals of the data backend, by their error URI.
@@ -88,7 +89,7 @@ func typiaError(path, expected string, value any, undefined bool) *fleetError {
 	if undefined {
 		obj["description"] = typiaUndefined
 	} else {
-		obj["value"] = jsonOut(jsonValue(value))
+		obj["value"] = store.JSONOut(store.JSONValue(value))
 	}
 	return &fleetError{uri: wire.ErrRuntimeError, args: []any{obj}}
 }
@@ -102,16 +103,16 @@ func typiaError(path, expected string, value any, undefined bool) *fleetError {
 func storeError(table string, err error) *fleetError {
 	var sqlErr interface{ SQLState() string }
 	switch {
-	case errors.Is(err, ErrConflict):
+	case errors.Is(err, store.ErrConflict):
 		return dataRefusal(errEntityConflict, "table %q: a row with this entity key and tsp exists", table)
-	case errors.Is(err, ErrOutcomeUnknown):
+	case errors.Is(err, store.ErrOutcomeUnknown):
 		e := dataRefusal(wire.ErrOutcomeUnknown, "table %q: the rows may be stored or not: the storage's answer was lost (%v); "+
 			"read them back before sending them again, or send them again with their entity key", table, err)
 		e.cause = err
 		return e
-	case errors.Is(err, ErrStorageFull):
+	case errors.Is(err, store.ErrFull):
 		return dataRefusal(errStorageFull, "table %q: the write does not fit in the storage (%v)", table, err)
-	case errors.Is(err, ErrTooManyGroups):
+	case errors.Is(err, store.ErrTooManyGroups):
 		e := dataRefusal(errTooManyGroups, "series of %q: more than %d rows", table, seriesGroupCap)
 		e.kwargs = map[string]any{"tablename": table, "cap": int64(seriesGroupCap)}
 		return e

@@ -22,57 +22,9 @@ package fleetdb
 import (
 	"strconv"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
-
-// tri is a truth value of SQL three-valued logic.
-type tri int8
-
-const (
-	triFalse tri = iota
-	triTrue
-	triNull
-)
-
-// cond evaluates a filter on the values of a row (one per column).
-type cond func(vals []any) tri
-
-// Filter is a compiled filterAnd, the conditions a store applies: a tree
-// of groups (Op "AND" or "OR" over Nodes) and conditions on a column or a
-// path into a json column. A nil *Filter is no condition. Conditions are
-// already sanitised (unknown columns, uncoercible values and the latest
-// marker are gone) and typed:
-//
-//   - comparisons "=", "!=", "<", "<=", ">", ">=": the operand read as Kind
-//     compared with Value (KindNumber float64, KindTime int64 epoch ms,
-//     KindText string, byte-wise, KindBool bool, KindJSON the canonical
-//     JSON text of a bare json column);
-//   - "IN", "NOT IN": Values of one Kind; no Values matches nothing (IN) or
-//     everything (NOT IN), NULL included;
-//   - "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE": Value is the pattern;
-//     text, bigint and boolean columns (as text) and paths (as text)
-//     match, other columns never;
-//   - "IS NULL", "IS NOT NULL" (a missing key or JSON null at a path is
-//     NULL); "IS", "IS NOT" with Value true or false: never unknown, and
-//     only a boolean value (of a boolean column, or at a path) is true or
-//     false;
-//
-// with SQL's three-valued logic (a NULL operand is unknown, and a row
-// matches when the whole tree is true). Match is the reference evaluation.
-type Filter struct {
-	Op     string
-	Nodes  []*Filter // the members of a group
-	Col    int       // the operand's column
-	Path   []string  // keys below a json column; nil for the column
-	Kind   ValueKind
-	Value  any
-	Values []any // IN, NOT IN
-	eval   cond
-}
-
-// Match reports whether a row's values satisfy f; a nil f matches every
-// row.
-func (f *Filter) Match(vals []any) bool { return f == nil || f.eval(vals) == triTrue }
 
 // filterEnv compiles the filters of one read.
 type filterEnv struct {
@@ -91,7 +43,7 @@ type operand struct {
 
 // leaf returns a condition on o.
 func (o *operand) leaf(op string, kind ValueKind, value any, eval cond) *Filter {
-	return &Filter{Op: op, Col: o.idx, Path: o.path, Kind: kind, Value: value, eval: eval}
+	return &Filter{Op: op, Col: o.idx, Path: o.path, Kind: kind, Value: value, Eval: eval}
 }
 
 func (t *table) filterEnv() *filterEnv {
@@ -121,41 +73,7 @@ func (fe *filterEnv) list(nodes []any, path string, or bool) (*Filter, *fleetErr
 			fs = append(fs, f)
 		}
 	}
-	return combine(fs, or), nil
-}
-
-func combine(fs []*Filter, or bool) *Filter {
-	switch len(fs) {
-	case 0:
-		return nil
-	case 1:
-		return fs[0]
-	}
-	op := "AND"
-	if or {
-		op = "OR"
-	}
-	return &Filter{Op: op, Nodes: fs, eval: func(vals []any) tri {
-		res := triFalse
-		if !or {
-			res = triTrue
-		}
-		for _, f := range fs {
-			switch f.eval(vals) {
-			case triNull:
-				res = triNull
-			case triTrue:
-				if or {
-					return triTrue
-				}
-			case triFalse:
-				if !or {
-					return triFalse
-				}
-			}
-		}
-		return res
-	}}
+	return store.Combine(fs, or), nil
 }
 
 func (fe *filterEnv) node(m map[string]any, path string) (*Filter, *fleetError) {
@@ -205,7 +123,7 @@ func isLegacyLatest(op string, v any) bool {
 	case string:
 		return x == "true" || x == "1"
 	}
-	return isNumber(v) && numberOf(v) == 1
+	return store.IsNumber(v) && store.NumberOf(v) == 1
 }
 
 func (fe *filterEnv) predicate(m map[string]any, path string) (*Filter, *fleetError) {
@@ -241,7 +159,7 @@ func (fe *filterEnv) predicate(m map[string]any, path string) (*Filter, *fleetEr
 	}
 	switch op {
 	case "LIKE", "ILIKE", "NOT LIKE", "NOT ILIKE":
-		return o.like(op, jsString(val)), nil
+		return o.like(op, store.JSString(val)), nil
 	}
 	if op == "<>" {
 		op = "!="

@@ -9,54 +9,24 @@ import (
 	"encoding/json"
 	"math"
 	"regexp"
-	"strconv"
 	"strings"
 
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
-)
-
-// ValueKind is how a condition reads and compares values (Filter).
-type ValueKind int
-
-// The kinds of conditions.
-const (
-	// KindNumber compares as float64: numeric and bigint columns, and
-	// numbers (or numeric texts) at a json path compared with a number.
-	KindNumber ValueKind = iota
-	// KindTime compares timestamp columns as int64 epoch milliseconds.
-	KindTime
-	// KindText compares text byte-wise: string columns, and json paths
-	// compared with a text (objects and lists as their JSON text).
-	KindText
-	// KindBool compares booleans: boolean columns, and booleans at a json
-	// path compared with a boolean.
-	KindBool
-	// KindJSON compares a bare json column as canonical JSON text.
-	KindJSON
 )
 
 // kind is how the operand compares with a filter value.
 func (o *operand) kind(sample any) ValueKind {
 	if o.path != nil {
 		switch {
-		case isNumber(sample):
-			return KindNumber
+		case store.IsNumber(sample):
+			return store.KindNumber
 		case sample == true || sample == false:
-			return KindBool
+			return store.KindBool
 		}
-		return KindText
+		return store.KindText
 	}
-	switch o.col.typ {
-	case template.TypeNumeric, template.TypeBigint:
-		return KindNumber
-	case template.TypeTimestamp:
-		return KindTime
-	case template.TypeBoolean:
-		return KindBool
-	case template.TypeJSON:
-		return KindJSON
-	}
-	return KindText
+	return store.TypeOf(o.col.typ).Kind
 }
 
 // getter returns the operand's value of a row in the form of kind; nil is
@@ -70,33 +40,34 @@ func (o *operand) getter(kind ValueKind) func([]any) any {
 				if vals[i] == nil {
 					return nil
 				}
-				return numberOf(vals[i])
+				return store.NumberOf(vals[i])
 			}
 		case template.TypeJSON:
 			return func(vals []any) any {
 				if vals[i] == nil {
 					return nil
 				}
-				return jsonText(vals[i])
+				return store.JSONText(vals[i])
 			}
+		case template.TypeTimestamp, template.TypeString, template.TypeBoolean: // as stored
 		}
 		return func(vals []any) any { return vals[i] }
 	}
 	keys := o.path
 	return func(vals []any) any {
-		v := walkJSON(vals[i], keys)
+		v := store.WalkJSON(vals[i], keys)
 		switch kind {
-		case KindNumber:
-			if isNumber(v) {
-				return numberOf(v)
+		case store.KindNumber:
+			if store.IsNumber(v) {
+				return store.NumberOf(v)
 			}
 			if s, ok := v.(string); ok {
-				if f := jsNumberText(s); !math.IsNaN(f) && strings.TrimSpace(s) != "" {
+				if f := store.JSNumberText(s); !math.IsNaN(f) && strings.TrimSpace(s) != "" {
 					return f
 				}
 			}
 			return nil
-		case KindBool:
+		case store.KindBool:
 			if b, ok := v.(bool); ok {
 				return b
 			}
@@ -108,52 +79,33 @@ func (o *operand) getter(kind ValueKind) func([]any) any {
 		case string:
 			return x
 		case map[string]any, []any:
-			return jsonText(x)
+			return store.JSONText(x)
 		}
-		return jsString(v)
+		return store.JSString(v)
 	}
-}
-
-// walkJSON follows keys into a json value; nil when a key is missing.
-func walkJSON(v any, keys []string) any {
-	for _, k := range keys {
-		switch x := v.(type) {
-		case map[string]any:
-			v = x[k]
-		case []any:
-			n, err := strconv.Atoi(k)
-			if err != nil || n < 0 || n >= len(x) {
-				return nil
-			}
-			v = x[n]
-		default:
-			return nil
-		}
-	}
-	return v
 }
 
 // coerce converts a filter value to the form of kind; ok is false when it
 // cannot be (the condition is then dropped).
 func coerce(kind ValueKind, v any) (any, bool) {
 	switch kind {
-	case KindNumber:
-		f := jsNumber(v)
+	case store.KindNumber:
+		f := store.JSNumber(v)
 		return f, !math.IsNaN(f)
-	case KindTime:
+	case store.KindTime:
 		return filterTime(v)
-	case KindBool:
+	case store.KindBool:
 		return boolInput(v)
-	case KindJSON:
+	case store.KindJSON:
 		if s, ok := v.(string); ok {
 			var parsed any
 			if json.Unmarshal([]byte(s), &parsed) == nil {
-				return jsonText(parsed), true
+				return store.JSONText(parsed), true
 			}
 		}
-		return jsonText(v), true
+		return store.JSONText(v), true
 	}
-	return jsString(v), true
+	return store.JSString(v), true
 }
 
 // boolInput reads a boolean as Postgres does: true, false, t, f, yes, no,
@@ -171,8 +123,8 @@ func boolInput(v any) (any, bool) {
 		}
 		return nil, false
 	}
-	if isNumber(v) {
-		switch numberOf(v) {
+	if store.IsNumber(v) {
+		switch store.NumberOf(v) {
 		case 1:
 			return true, true
 		case 0:
@@ -185,7 +137,7 @@ func boolInput(v any) (any, bool) {
 // compareKind compares two values of one kind.
 func compareKind(kind ValueKind, a, b any) int {
 	switch kind {
-	case KindNumber:
+	case store.KindNumber:
 		x, y := a.(float64), b.(float64)
 		switch {
 		case x < y:
@@ -194,7 +146,7 @@ func compareKind(kind ValueKind, a, b any) int {
 			return 1
 		}
 		return 0
-	case KindTime:
+	case store.KindTime:
 		x, y := a.(int64), b.(int64)
 		switch {
 		case x < y:
@@ -203,7 +155,7 @@ func compareKind(kind ValueKind, a, b any) int {
 			return 1
 		}
 		return 0
-	case KindBool:
+	case store.KindBool:
 		x, y := a.(bool), b.(bool)
 		switch {
 		case x == y:
@@ -235,7 +187,7 @@ func (o *operand) in(positive bool, val any) *Filter {
 		op = "NOT IN"
 	}
 	if len(items) == 0 {
-		f := o.leaf(op, KindText, nil, func([]any) tri { return boolTri(!positive) })
+		f := o.leaf(op, store.KindText, nil, func([]any) tri { return boolTri(!positive) })
 		f.Values = []any{}
 		return f
 	}
@@ -273,23 +225,23 @@ func (o *operand) like(op, pattern string) *Filter {
 	var text func([]any) any
 	switch {
 	case o.path != nil:
-		text = o.getter(KindText)
+		text = o.getter(store.KindText)
 	case o.col.typ == template.TypeString:
-		text = o.getter(KindText)
+		text = o.getter(store.KindText)
 	case o.col.typ == template.TypeBigint || o.col.typ == template.TypeBoolean:
 		i := o.idx
 		text = func(vals []any) any {
 			if vals[i] == nil {
 				return nil
 			}
-			return jsString(vals[i])
+			return store.JSString(vals[i])
 		}
 	default:
-		return o.leaf(op, KindText, pattern, func([]any) tri { return triFalse })
+		return o.leaf(op, store.KindText, pattern, func([]any) tri { return triFalse })
 	}
 	re := likeRegexp(pattern, strings.Contains(op, "ILIKE"))
 	negate := strings.HasPrefix(op, "NOT ")
-	return o.leaf(op, KindText, pattern, func(vals []any) tri {
+	return o.leaf(op, store.KindText, pattern, func(vals []any) tri {
 		v := text(vals)
 		if v == nil {
 			return triNull
@@ -336,8 +288,8 @@ func (o *operand) is(positive bool, want any) *Filter {
 	if !positive {
 		op = "IS NOT"
 	}
-	get := o.getter(KindBool)
-	return o.leaf(op, KindBool, want, func(vals []any) tri {
+	get := o.getter(store.KindBool)
+	return o.leaf(op, store.KindBool, want, func(vals []any) tri {
 		v := get(vals)
 		return boolTri((v != nil && v == want) == positive)
 	})
@@ -350,6 +302,6 @@ func (o *operand) isNull(null bool) *Filter {
 	if !null {
 		op = "IS NOT NULL"
 	}
-	get := o.getter(KindText)
-	return o.leaf(op, KindText, nil, func(vals []any) tri { return boolTri((get(vals) == nil) == null) })
+	get := o.getter(store.KindText)
+	return o.leaf(op, store.KindText, nil, func(vals []any) tri { return boolTri((get(vals) == nil) == null) })
 }

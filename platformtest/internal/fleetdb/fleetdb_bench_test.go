@@ -8,12 +8,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/flockgo/ironflock/platformtest"
-	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
-	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
+	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
 // The benchmarks of the data backend's stores, through the wire as a
@@ -22,7 +23,7 @@ import (
 // A PostgreSQL table loaded for a benchmark is vacuumed and analysed
 // first (settle), as autovacuum does to a table that filled over time:
 //
-//	go test -run '^$' -bench 'Store' -benchtime 20x ./platformtest/
+//	go test -run '^$' -bench 'Store' -benchtime 20x ./platformtest/internal/fleetdb/
 //
 // docs/performance.md shows the figures.
 

@@ -22,10 +22,8 @@ import (
 // this process or not. A later backend of the same realm starts empty.
 func (db *DB) Forget(name string) error {
 	db.dropBackend(name)
-	if d, ok := db.cfg.Store.(RealmDropper); ok {
-		if err := d.DropRealm(context.Background(), name); err != nil {
-			return fmt.Errorf("forget the rows of %s: %w", name, err)
-		}
+	if err := db.cfg.Store.DropRealm(context.Background(), name); err != nil {
+		return fmt.Errorf("forget the rows of %s: %w", name, err)
 	}
 	return nil
 }
@@ -39,15 +37,14 @@ func (db *DB) Forget(name string) error {
 // realm is brought up again.
 func (db *DB) Migrate(name string, ch realm.TemplateChange) error {
 	db.dropBackend(name)
-	d, ok := db.cfg.Store.(Dropper)
-	if !ok || !ch.Drops() {
+	if !ch.Drops() {
 		return nil
 	}
 	columns := map[string][]string{}
 	for _, c := range append(append([]realm.ColumnChange(nil), ch.RemovedColumns...), ch.RetypedColumns...) {
 		columns[c.Table] = append(columns[c.Table], c.Column)
 	}
-	if err := d.Drop(context.Background(), name, ch.RemovedTables, columns); err != nil {
+	if err := db.cfg.Store.Drop(context.Background(), name, ch.RemovedTables, columns); err != nil {
 		return fmt.Errorf("migrate the rows of %s: %w", name, err)
 	}
 	return nil
@@ -68,10 +65,6 @@ func (db *DB) dropBackend(name string) {
 // Rows returns how many rows the DB's store holds over every realm (the
 // console's overview), or false when the store does not count them.
 func (db *DB) Rows(ctx context.Context) (int64, bool, error) {
-	c, ok := db.cfg.Store.(RowCounter)
-	if !ok {
-		return 0, false, nil
-	}
-	n, err := c.Rows(ctx)
+	n, err := db.cfg.Store.CountRows(ctx)
 	return n, true, err
 }

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +13,12 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -28,38 +33,67 @@ type unitStore struct {
 	open func(tb testing.TB) Store
 }
 
-// unitStores are the stores of the conformance suite: every behaviour
-// test runs once against each (eachStore). A new store is one entry.
-var unitStores = []unitStore{
-	{"memory", func(testing.TB) Store { return NewMemoryStore() }},
-	{"datadir", openBoltStore},
+// openUnit returns the opener of a store of kind k (storetest.Kinds);
+// url is the PostgreSQL test database.
+func openUnit(k storetest.Kind, url string) unitStore {
+	switch k {
+	case storetest.Folder:
+		return unitStore{"datadir", openFolder}
+	case storetest.Postgres:
+		return unitStore{"postgres", func(tb testing.TB) Store {
+			tb.Helper()
+			return openScratchPostgres(tb, url, postgres.Config{})
+		}}
+	case storetest.Memory:
+	}
+	return unitStore{"memory", func(testing.TB) Store { return memory.New() }}
+}
+
+// unitStoresOf returns the stores of the conformance suite, one per
+// backend of storetest.Kinds: every behaviour test runs once against each
+// (eachStore).
+func unitStoresOf(tb testing.TB) []unitStore {
+	var out []unitStore
+	for _, k := range storetest.Kinds(tb) {
+		out = append(out, openUnit(k, storetest.PostgresURL(tb)))
+	}
+	return out
+}
+
+// openFolder returns the data folder's store in a new folder, closed
+// when the test ends.
+func openFolder(tb testing.TB) Store {
+	tb.Helper()
+	d, err := datadir.Open(filepath.Join(tb.TempDir(), "data"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		if err := d.Close(); err != nil {
+			tb.Error(err)
+		}
+	})
+	db, err := d.DB(folder.FleetFile)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return folder.New(db)
 }
 
 // postgresEnv names the variable that holds the connection string of the
-// database the PostgreSQL tests use. Set (as .ci/run sets it), the
-// PostgreSQL store joins the conformance suite and a database that cannot
-// be reached fails its tests; unset, they are not run.
-const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
-
-func init() {
-	if url := os.Getenv(postgresEnv); url != "" {
-		unitStores = append(unitStores, unitStore{"postgres", func(tb testing.TB) Store {
-			tb.Helper()
-			return openScratchPostgres(tb, url, PostgresConfig{})
-		}})
-	}
-}
+// database the PostgreSQL tests use (storetest.PostgresURL).
+const postgresEnv = storetest.PostgresEnv
 
 // openScratchPostgres opens a scratch PostgreSQL store (its schemas and
 // roles dropped when it closes) at url with cfg's other settings, failing
 // the test when the database cannot be reached.
-func openScratchPostgres(tb testing.TB, url string, cfg PostgresConfig) Store {
+func openScratchPostgres(tb testing.TB, url string, cfg postgres.Config) Store {
 	tb.Helper()
 	cfg.URL, cfg.Scratch = url, true
 	if cfg.MaxConns == 0 {
 		cfg.MaxConns = 4
 	}
-	s, err := NewPostgresStore(context.Background(), cfg)
+	s, err := postgres.New(context.Background(), cfg)
 	if err != nil {
 		tb.Fatalf("$%s: %v", postgresEnv, err)
 	}
@@ -69,14 +103,14 @@ func openScratchPostgres(tb testing.TB, url string, cfg PostgresConfig) Store {
 // eachStore runs body as a subtest per store of unitStores.
 func eachStore(t *testing.T, body func(t *testing.T, s unitStore)) {
 	t.Helper()
-	for _, s := range unitStores {
+	for _, s := range unitStoresOf(t) {
 		t.Run("store="+s.name, func(t *testing.T) { body(t, s) })
 	}
 }
 
 // memoryStore and datadirStore are the stores that read rows in Go, for
 // the tests of their costs and the benchmarks.
-var memoryStore, datadirStore = unitStores[0], unitStores[1]
+var memoryStore, datadirStore = openUnit(storetest.Memory, ""), openUnit(storetest.Folder, "")
 
 // unitTemplate is the data template of the unit tests.
 const unitTemplate = `

@@ -29,6 +29,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -143,7 +144,7 @@ func (t *table) projection(q *readQuery, latest bool, extra []int) ([]int, *flee
 	for _, name := range q.columns {
 		i, ok := t.byID[name]
 		if !ok {
-			return nil, pgError(pgUndefinedColumn)
+			return nil, pgError(store.CodeUndefinedColumn)
 		}
 		seen[i] = true
 	}
@@ -288,7 +289,7 @@ func (v *view) outRow(r map[string]any) map[string]any {
 			m[k] = outValue(v.cols[i].typ, v.cols[i].secret, x)
 			continue
 		}
-		m[k] = jsonOut(x)
+		m[k] = store.JSONOut(x)
 	}
 	return m
 }

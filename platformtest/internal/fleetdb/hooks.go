@@ -16,6 +16,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // Writer is who a direct insert writes as: the device of an installation.
@@ -71,13 +72,13 @@ func (db *DB) insert(ctx context.Context, realm, table string, w Writer, rows []
 				return nil, nil, nil, fmt.Errorf("insert into %q: row %d: no column %q", table, n, k)
 			case i == t.devKey:
 				dk = -1
-				if x, ok := bigintValue(normalizeValue(v)).(int64); ok {
+				if x, ok := store.BigintValue(normalizeValue(v)).(int64); ok {
 					dk = x
 				}
 			case i == t.authID:
 				authID = nil
 				if v != nil {
-					authID = jsString(normalizeValue(v))
+					authID = store.JSString(normalizeValue(v))
 				}
 			default:
 				raw[i], present[i] = normalizeValue(v), true
@@ -110,7 +111,7 @@ func describe(e *fleetError) string {
 		if s, ok := e.args[0].(string); ok {
 			return e.uri + ": " + s
 		}
-		return e.uri + " " + jsonText(e.args[0])
+		return e.uri + " " + store.JSONText(e.args[0])
 	}
 	return e.uri
 }
@@ -195,7 +196,7 @@ func (db *DB) SetChunkBudget(ctx context.Context, realm, table string, bytes int
 // SetTransformRows sets the rows of a transform of realm and publishes the
 // view on transformed.<transform> through the realm's current Host; nothing
 // is published while the realm is not in the router. A store that
-// computes transforms from their SQL refuses (ErrNotSupported). See
+// computes transforms from their SQL refuses (store.ErrNotSupported). See
 // platformtest.Platform.SetTransformRows.
 func (db *DB) SetTransformRows(ctx context.Context, realm, transform string, rows []map[string]any) error {
 	b, v, err := db.transform(ctx, realm, transform)
@@ -208,13 +209,13 @@ func (db *DB) SetTransformRows(ctx context.Context, realm, transform string, row
 		for k, x := range r {
 			x = normalizeValue(x)
 			if i, ok := v.byID[k]; ok {
-				sv, code := storeValue(v.cols[i].typ, x)
+				sv, code := store.StoreValue(v.cols[i].typ, x)
 				if code != "" {
 					return fmt.Errorf("transform %q: row %d: column %q: %s", transform, n, k, describe(pgError(code)))
 				}
 				m[k] = sv
 			} else {
-				m[k] = jsonValue(x)
+				m[k] = store.JSONValue(x)
 			}
 		}
 		typed[n] = m

@@ -3,7 +3,6 @@ package fleetdb
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -11,8 +10,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-
-	"github.com/flockgo/ironflock/template"
 )
 
 // The differential tests: the same rows in the memory store and in every
@@ -256,10 +253,11 @@ func describeErr(e *fleetError) string {
 // TestDifferential: random reads and series answer the same on every
 // store as on the memory store.
 func TestDifferential(t *testing.T) {
-	if len(unitStores) < 2 {
+	stores := unitStoresOf(t)
+	if len(stores) < 2 {
 		t.Log("only the memory store is configured: nothing to compare (set $" + postgresEnv + ")")
 	}
-	for _, s := range unitStores[1:] {
+	for _, s := range stores[1:] {
 		t.Run("store="+s.name, func(t *testing.T) { testDifferential(t, s) })
 	}
 }
@@ -329,48 +327,6 @@ func testDifferential(t *testing.T, s unitStore) {
 	}
 	if failures > 0 {
 		t.Errorf("%d answers differ", failures)
-	}
-}
-
-// TestPostgresConversions: the store's SQL functions convert as the
-// reference does: numbers as JavaScript's String() and Go's JSON write
-// them, json values as canonical JSON texts.
-func TestPostgresConversions(t *testing.T) {
-	for _, s := range postgresStores() {
-		t.Run("store="+s.name, func(t *testing.T) {
-			st := s.open(t).(*pgStore)
-			t.Cleanup(func() { _ = st.Close() })
-			ctx := context.Background()
-			r := rand.New(rand.NewPCG(7, 11))
-			nums := []float64{0.1, 1e21, 1e-7, 1.5e-10, 123456789012345678, 1e20, 2e-6, 1e-6, 9007199254740993, -3.25, 5e-324,
-				math.MaxFloat64, 0.000001234, 1234567.891, -1e21, 1e15, 1e16, 100}
-			for range 300 {
-				nums = append(nums, math.Float64frombits(r.Uint64()&^(0x7ff<<52)|uint64(900+r.IntN(250))<<52)*float64(1-2*r.IntN(2)))
-			}
-			for _, f := range nums {
-				var got string
-				if err := st.pool.QueryRow(ctx, "SELECT "+qi(st.meta)+".ifl_num_text($1)", f).Scan(&got); err != nil {
-					t.Fatal(err)
-				}
-				if want := jsFormatNumber(f); got != want {
-					t.Errorf("ifl_num_text(%v) = %q, want %q", f, got, want)
-				}
-			}
-			for range 200 {
-				v := diffDoc(r, 0)
-				if v == nil {
-					continue
-				}
-				arg, _ := pgArg(template.TypeJSON, v)
-				var got string
-				if err := st.pool.QueryRow(ctx, "SELECT "+qi(st.meta)+".ifl_go_json($1::jsonb)", arg).Scan(&got); err != nil {
-					t.Fatal(err)
-				}
-				if want := jsonText(v); got != want {
-					t.Errorf("ifl_go_json(%s) = %q, want %q", arg, got, want)
-				}
-			}
-		})
 	}
 }
 

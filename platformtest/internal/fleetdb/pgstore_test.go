@@ -9,9 +9,9 @@ import (
 
 // postgresStores are the PostgreSQL entries of unitStores: the tests of
 // what only that store does run on them.
-func postgresStores() []unitStore {
+func postgresStores(tb testing.TB) []unitStore {
 	var out []unitStore
-	for _, s := range unitStores {
+	for _, s := range unitStoresOf(tb) {
 		if s.name == "postgres" {
 			out = append(out, s)
 		}
@@ -25,7 +25,7 @@ func postgresStores() []unitStore {
 // 3; a text refused in its last row) and error-logs' batch with generated
 // ids, which stay in insertion order.
 func TestPostgresAtomicAppends(t *testing.T) {
-	for _, s := range postgresStores() {
+	for _, s := range postgresStores(t) {
 		t.Run("store="+s.name, func(t *testing.T) {
 			db, _ := newUnitDB(t, s)
 			ctx := context.Background()

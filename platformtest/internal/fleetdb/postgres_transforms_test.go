@@ -10,7 +10,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/leakcheck"
 	"github.com/flockgo/ironflock/platformtest"
-	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/platformtest/internal/worldtest"
 )
 
@@ -128,7 +128,7 @@ func testTransformsComputed(t *testing.T, url string) {
 	if ev := worldtest.NextEvent(t, feed, "the next tick"); len(ev[0].([]any)) != 3 {
 		t.Errorf("second tick: %v", ev)
 	}
-	if err := w.p.SetTransformRows(w.realm, "by_sensor", nil); !errors.Is(err, fleetdb.ErrNotSupported) {
+	if err := w.p.SetTransformRows(w.realm, "by_sensor", nil); !errors.Is(err, store.ErrNotSupported) {
 		t.Errorf("SetTransformRows on a computed transform: %v", err)
 	}
 }

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -52,7 +53,6 @@ type scheduler struct {
 func (b *backend) schedule(clock realm.Clock, log *slog.Logger) error {
 	s := &scheduler{clock: clock, log: log, stop: make(chan struct{}), done: make(chan struct{})}
 	now := clock.Now()
-	m, maintains := b.store.(Maintainer)
 	for _, name := range b.viewNames() {
 		v := b.views[name]
 		if v.schema.Def == nil || v.schema.Def.Schedule == "" {
@@ -63,18 +63,16 @@ func (b *backend) schedule(clock realm.Clock, log *slog.Logger) error {
 			return fmt.Errorf("transform %q: %w", name, err)
 		}
 		s.add(&job{name: "transform " + name, cron: c, run: func(ctx context.Context, _ time.Time) error {
-			if maintains {
-				if err := m.RefreshTransform(ctx, name); err != nil {
-					return err
-				}
+			if err := b.store.RefreshTransform(ctx, name); err != nil && !errors.Is(err, store.ErrNotSupported) {
+				return err
 			}
 			return b.publishView(ctx, v)
 		}}, now)
 	}
-	if maintains && b.hasKnobs() {
+	if !b.keepsAll && b.hasKnobs() {
 		c, _ := template.ParseCron(maintenanceSchedule)
 		s.add(&job{name: "retention and downsampling", cron: c, run: func(ctx context.Context, now time.Time) error {
-			return m.Maintain(ctx, now.UnixMilli())
+			return b.store.Maintain(ctx, now.UnixMilli())
 		}}, now)
 	}
 	b.sched = s
@@ -179,10 +177,8 @@ func (db *DB) RefreshTransform(ctx context.Context, realm, transform string) err
 	if err != nil {
 		return err
 	}
-	if m, ok := b.store.(Maintainer); ok {
-		if err := m.RefreshTransform(ctx, transform); err != nil {
-			return fmt.Errorf("transform %q: %w", transform, err)
-		}
+	if err := b.store.RefreshTransform(ctx, transform); err != nil && !errors.Is(err, store.ErrNotSupported) {
+		return fmt.Errorf("transform %q: %w", transform, err)
 	}
 	return b.publishView(ctx, v)
 }

@@ -52,7 +52,31 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/template"
 )
+
+// secretPlaceholder is what every read and feed shows instead of a
+// non-null value of a secret column (the seed's SECRET_PLACEHOLDER). Written
+// to a secret column of an entity table it means "keep the stored value".
+// The platform exports it as platformtest.SecretPlaceholder.
+const secretPlaceholder = "__secret__"
+
+// secretUIMask is the mask of eight bullets the platform's UI shows; written
+// back it means "keep the stored value", like secretPlaceholder.
+const secretUIMask = "••••••••"
+
+// secretCipherPrefix starts an already-encrypted secret, which writes refuse.
+const secretCipherPrefix = "ifsec:1:"
+
+// outValue types a stored value for a read or a feed (store.OutValue),
+// secrets masked.
+func outValue(typ template.DataType, secret bool, v any) any {
+	if secret && v != nil {
+		return secretPlaceholder
+	}
+	return store.OutValue(typ, v)
+}
 
 // Limits of the secret procedures.
 const (
@@ -241,8 +265,8 @@ func validateSecretQuery(args []any, verify bool) (*readQuery, *fleetError) {
 		}
 	case !isUint32(lim):
 		return nil, typiaError(p+"limit", tSecretLimit, lim, false)
-	case numberOf(lim) < 1 || numberOf(lim) > maxSecretLimit:
-		return nil, dataRefusal(errInvalidLimit, "limit %s: secrets are read 1 to %d rows at a time", jsonText(lim), maxSecretLimit)
+	case store.NumberOf(lim) < 1 || store.NumberOf(lim) > maxSecretLimit:
+		return nil, dataRefusal(errInvalidLimit, "limit %s: secrets are read 1 to %d rows at a time", store.JSONText(lim), maxSecretLimit)
 	}
 	return validateHistory([]any{m})
 }

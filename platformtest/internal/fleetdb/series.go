@@ -44,7 +44,6 @@ import (
 	"cmp"
 	"context"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -53,6 +52,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
 )
 
@@ -61,8 +61,6 @@ const seriesGroupCap = 50000
 
 // maxSeriesName is the longest result or group column name.
 const maxSeriesName = 63
-
-var pgNumeric = regexp.MustCompile(`^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$`)
 
 // seriesRef is a resolved metric ref or groupBy column.
 type seriesRef struct {
@@ -78,7 +76,7 @@ func (s *seriesRef) stored() SeriesRef { return SeriesRef{Col: s.idx, Path: s.pa
 // out types a value of the ref for the answer.
 func (s *seriesRef) out(v any) any {
 	if s.path != nil {
-		return jsonOut(jsonValue(v))
+		return store.JSONOut(store.JSONValue(v))
 	}
 	return outValue(s.col.typ, false, v)
 }
@@ -203,7 +201,7 @@ func (b *backend) series(ctx context.Context, t *table, q *seriesQuery, now int6
 	}
 	switch {
 	case !ok1 || !ok2:
-		return nil, dataRefusal(errInvalidTimeRange, "timeRange %s is not a pair of dates", jsonText(q.timeRange))
+		return nil, dataRefusal(errInvalidTimeRange, "timeRange %s is not a pair of dates", store.JSONText(q.timeRange))
 	case rs != nil && end <= start:
 		return nil, dataRefusal(errInvalidTimeRange, "timeRange: end %d is not after start %d", end, start)
 	}
@@ -265,7 +263,7 @@ func (b *backend) series(ctx context.Context, t *table, q *seriesQuery, now int6
 	out := make([]map[string]any, len(groups))
 	for i, g := range groups {
 		m := make(map[string]any, 1+len(groupBy)+len(metrics))
-		m["tsp"] = isoTime(g.Bucket)
+		m["tsp"] = store.ISOTime(g.Bucket)
 		for j, ref := range groupBy {
 			m[ref.name] = ref.out(g.Keys[j])
 		}
@@ -298,7 +296,7 @@ func (m *seriesMetric) result(v any) any {
 			if math.IsNaN(x) {
 				return nil
 			}
-			return numberOut(x)
+			return store.NumberOut(x)
 		}
 	}
 	return m.out(v)
@@ -325,10 +323,10 @@ func compareGroupValues(a, b any) int {
 	case bool:
 		return cmp.Compare(boolRank(x), boolRank(b.(bool)))
 	}
-	if isNumber(a) {
-		return cmp.Compare(numberOf(a), numberOf(b))
+	if store.IsNumber(a) {
+		return cmp.Compare(store.NumberOf(a), store.NumberOf(b))
 	}
-	return strings.Compare(jsonText(a), jsonText(b))
+	return strings.Compare(store.JSONText(a), store.JSONText(b))
 }
 
 // jsonRank is the rank of a value's type in jsonb's order.

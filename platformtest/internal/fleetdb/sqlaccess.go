@@ -7,12 +7,15 @@ package fleetdb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // ErrNoSQL is the error of direct SQL on a store that has none.
-var ErrNoSQL = fmt.Errorf("direct SQL needs the PostgreSQL store (flockd -db, platformtest.WithPostgres): %w", ErrNotSupported)
+var ErrNoSQL = fmt.Errorf("direct SQL needs the PostgreSQL store (flockd -db, platformtest.WithPostgres): %w", store.ErrNotSupported)
 
 // Open opens the data backend of a provisioned realm, if it is not open
 // yet: its store makes or migrates the realm's storage. It fails when the
@@ -23,16 +26,20 @@ func (db *DB) Open(ctx context.Context, realm string) error {
 }
 
 // sqlAccess returns the direct SQL access of realm's storage.
-func (db *DB) sqlAccess(ctx context.Context, realm string) (SQLAccess, error) {
+func (db *DB) sqlAccess(ctx context.Context, realm string) (Tables, error) {
 	b, err := db.backend(ctx, realm)
 	if err != nil {
 		return nil, err
 	}
-	a, ok := b.store.(SQLAccess)
-	if !ok {
-		return nil, ErrNoSQL
+	return b.store, nil
+}
+
+// noSQL answers ErrNoSQL for a store without direct SQL.
+func noSQL(err error) error {
+	if errors.Is(err, store.ErrNotSupported) {
+		return ErrNoSQL
 	}
-	return a, nil
+	return err
 }
 
 // SQLURL returns the connection string of a role that may read realm's
@@ -42,20 +49,25 @@ func (db *DB) SQLURL(ctx context.Context, realm string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("direct SQL of %s: %w", realm, err)
 	}
-	return a.ReaderURL(ctx)
+	u, err := a.ReaderURL(ctx)
+	if err != nil {
+		return "", fmt.Errorf("direct SQL of %s: %w", realm, noSQL(err))
+	}
+	return u, nil
 }
 
 // QuerySQL runs one read-only statement on realm's storage, as the role of
 // SQLURL, in a transaction that is always rolled back, for at most
-// timeout, and returns at most maxRows rows and SQLMaxBytes of values
-// (pgstore_console.go); ErrSQLBusy when the realm's SQL sessions are all
+// timeout, and returns at most maxRows rows and store.SQLMaxBytes of values
+// (store/postgres); store.ErrSQLBusy when the realm's SQL sessions are all
 // in use.
 func (db *DB) QuerySQL(ctx context.Context, realm, query string, maxRows int, timeout time.Duration) (*SQLResult, error) {
 	a, err := db.sqlAccess(ctx, realm)
 	if err != nil {
 		return nil, fmt.Errorf("direct SQL of %s: %w", realm, err)
 	}
-	return a.RunSQL(ctx, query, maxRows, timeout)
+	res, err := a.RunSQL(ctx, query, maxRows, timeout)
+	return res, noSQL(err)
 }
 
 // StorageNotes returns what realm's store accepts of its data template but
@@ -66,8 +78,5 @@ func (db *DB) StorageNotes(ctx context.Context, realm string) ([]string, error) 
 	if err != nil {
 		return nil, err
 	}
-	if m, ok := b.store.(Maintainer); ok {
-		return m.Notes(), nil
-	}
-	return nil, nil
+	return b.store.Notes(), nil
 }

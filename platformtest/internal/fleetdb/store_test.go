@@ -15,6 +15,8 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 )
 
 // faultyStore is a store whose Tables fail every call with err while err
@@ -100,7 +102,7 @@ func (e sqlStateError) SQLState() string { return e.code }
 // a cancelled call wamp.error.canceled, anything else io_error (58030).
 // Reads, series, transforms and the hooks fail the same way.
 func TestStoreFailures(t *testing.T) {
-	fs := &faultyStore{Store: NewMemoryStore()}
+	fs := &faultyStore{Store: memory.New()}
 	db, b := newUnitDB(t, unitStore{"faulty", func(testing.TB) Store { return fs }})
 	h := &realm.Host{Realm: b.realm, Clock: fixedClock(t0), Log: slog.New(slog.DiscardHandler)}
 	ctx := context.Background()
@@ -118,9 +120,9 @@ func TestStoreFailures(t *testing.T) {
 		uri  string
 		args []any // nil: not compared
 	}{
-		{"storage full", fmt.Errorf("disk: %w", ErrStorageFull), wire.ErrStorageFull, nil},
+		{"storage full", fmt.Errorf("disk: %w", store.ErrFull), wire.ErrStorageFull, nil},
 		{"SQLSTATE", sqlStateError{"53100"}, wire.ErrRuntimeError, pgObject("53100")},
-		{"store's SQLError", &SQLError{Code: "22P02", Msg: "bad"}, wire.ErrRuntimeError, pgObject("22P02")},
+		{"store's SQLError", &store.SQLError{Code: "22P02", Msg: "bad"}, wire.ErrRuntimeError, pgObject("22P02")},
 		{"lost connection", errors.New("connection reset"), wire.ErrRuntimeError, pgObject(pgIOError)},
 		{"cancelled", context.Canceled, wire.ErrCanceled, nil},
 	}

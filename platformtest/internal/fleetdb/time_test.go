@@ -3,6 +3,8 @@ package fleetdb
 import (
 	"testing"
 	"time"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 func TestParseJSDate(t *testing.T) {
@@ -26,15 +28,15 @@ func TestParseJSDate(t *testing.T) {
 		"2026-03-04T05:06:07.000+00:00": base,
 	}
 	for s, want := range ok {
-		got, valid := parseJSDate(s)
+		got, valid := store.ParseJSDate(s)
 		if !valid || got != want.UnixMilli() {
-			t.Errorf("parseJSDate(%q) = %d %v, want %d", s, got, valid, want.UnixMilli())
+			t.Errorf("store.ParseJSDate(%q) = %d %v, want %d", s, got, valid, want.UnixMilli())
 		}
 	}
 	for _, s := range []string{"", "2026-02-30", "2026-13-01", "2026-03-04T24:00:01Z", "2026-03-04T05:60", "20260304T050607Z",
 		"2026-03-04T05", "2026-03-04T05:06:07+02", "-000000-01-01", "soon", "2026-3-4", "2026-03-04T05:06:07 Z"} {
-		if got, valid := parseJSDate(s); valid {
-			t.Errorf("parseJSDate(%q) = %d, want invalid", s, got)
+		if got, valid := store.ParseJSDate(s); valid {
+			t.Errorf("store.ParseJSDate(%q) = %d, want invalid", s, got)
 		}
 	}
 	if got, valid := parseDMY("2.1.2026 13:05"); !valid || got != time.Date(2026, 1, 2, 13, 5, 0, 0, time.UTC).UnixMilli() {
@@ -47,7 +49,7 @@ func TestParseJSDate(t *testing.T) {
 
 // TestISOTime: timestamps go out as JavaScript's toISOString writes them,
 // UTC with milliseconds and Z, extended years with a sign and six digits,
-// and parseJSDate reads each back; one allocation, the string.
+// and store.ParseJSDate reads each back; one allocation, the string.
 func TestISOTime(t *testing.T) {
 	cases := map[int64]string{
 		0:                 "1970-01-01T00:00:00.000Z",
@@ -61,15 +63,15 @@ func TestISOTime(t *testing.T) {
 		-8640000000000000: "-271821-04-20T00:00:00.000Z",
 	}
 	for ms, want := range cases {
-		if got := isoTime(ms); got != want {
-			t.Errorf("isoTime(%d) = %q, want %q", ms, got, want)
+		if got := store.ISOTime(ms); got != want {
+			t.Errorf("store.ISOTime(%d) = %q, want %q", ms, got, want)
 		}
-		if back, ok := parseJSDate(want); !ok || back != ms {
-			t.Errorf("parseJSDate(%q) = %d, %v, want %d", want, back, ok, ms)
+		if back, ok := store.ParseJSDate(want); !ok || back != ms {
+			t.Errorf("store.ParseJSDate(%q) = %d, %v, want %d", want, back, ok, ms)
 		}
 	}
 	var sink string
-	if n := testing.AllocsPerRun(100, func() { sink = isoTime(1767225600123) }); n != 1 || sink == "" {
-		t.Errorf("isoTime allocates %v times, want 1", n)
+	if n := testing.AllocsPerRun(100, func() { sink = store.ISOTime(1767225600123) }); n != 1 || sink == "" {
+		t.Errorf("store.ISOTime allocates %v times, want 1", n)
 	}
 }

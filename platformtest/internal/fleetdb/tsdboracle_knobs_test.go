@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
 
 // knobsAllowed are the differences of the data template's knobs flockd
@@ -38,7 +40,7 @@ var retentionNows = []time.Time{time.Date(2026, 11, 25, 9, 0, 0, 0, time.UTC), t
 // TimescaleDB's default of 7 days, at each of retentionNows.
 func compareRetention(t *testing.T, o *oracle, ta *tally) {
 	pg := unitStore{"postgres", func(tb testing.TB) Store {
-		return openScratchPostgres(tb, o.pgURL, PostgresConfig{})
+		return openScratchPostgres(tb, o.pgURL, postgres.Config{})
 	}}
 	i := 0
 	for _, now := range retentionNows {
@@ -84,7 +86,7 @@ data:
 	if _, err := o.tsdb.Exec(ctx, "SELECT drop_chunks('"+table+"', older_than => $1::timestamptz - INTERVAL '14 days')", now); err != nil {
 		t.Fatal(err)
 	}
-	if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+	if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 		t.Fatal(err)
 	}
 	var tsdbKept []int64
@@ -162,7 +164,7 @@ func dsRows(ctx context.Context, c *pgx.Conn, from string) (map[string]string, e
 func compareDownsample(t *testing.T, o *oracle, ta *tally) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
-	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, postgres.Config{}) }}
 	db, b := newTemplateDB(t, pg, `
 data:
   tables:
@@ -173,11 +175,11 @@ data:
         - {id: tsp, dataType: timestamp}
         - {id: v, dataType: numeric}
 `)
-	pt, ok := b.store.(*pgTables)
+	pt, ok := b.store.(interface{ Qualified(string) string })
 	if !ok {
 		t.Fatalf("the store's tables are %T, not PostgreSQL's", b.store)
 	}
-	flockdDS := pt.qualified("m_ds")
+	flockdDS := pt.Qualified("m_ds")
 	for _, q := range []string{
 		"CREATE TABLE m (tsp timestamptz NOT NULL, device_key bigint, v numeric)",
 		"SELECT create_hypertable('m', by_range('tsp', INTERVAL '1 day'))",
@@ -207,7 +209,7 @@ data:
 	refresh := "CALL refresh_continuous_aggregate('m_ds', NULL, $1::timestamptz - INTERVAL '1 minute')"
 	run := func() {
 		t.Helper()
-		if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+		if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 			t.Fatal(err)
 		}
 		for _, q := range []string{
@@ -336,7 +338,7 @@ func compareFirstLast(t *testing.T, o *oracle, ta *tally) {
 func compareLateIntoCompressed(t *testing.T, o *oracle, ta *tally) {
 	ctx := context.Background()
 	now := time.Date(2026, 11, 25, 9, 30, 0, 0, time.UTC)
-	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, PostgresConfig{}) }}
+	pg := unitStore{"postgres", func(tb testing.TB) Store { return openScratchPostgres(tb, o.pgURL, postgres.Config{}) }}
 	db, b := newTemplateDB(t, pg, `
 data:
   tables:
@@ -371,7 +373,7 @@ data:
 	for i := range 10 * 24 {
 		write(now.Add(-time.Duration(i)*time.Hour), i)
 	}
-	if err := b.store.(Maintainer).Maintain(ctx, now.UnixMilli()); err != nil {
+	if err := b.store.Maintain(ctx, now.UnixMilli()); err != nil {
 		t.Fatal(err)
 	}
 	var compressed int

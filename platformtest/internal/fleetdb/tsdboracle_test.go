@@ -12,6 +12,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // oracleEnv names the variable that holds the folder of the TimescaleDB
@@ -34,7 +37,7 @@ type oracle struct {
 // holding the store's own time_bucket.
 func startOracle(t *testing.T) *oracle {
 	t.Helper()
-	dir, pgURL := os.Getenv(oracleEnv), os.Getenv(postgresEnv)
+	dir, pgURL := os.Getenv(oracleEnv), storetest.PostgresURL(t)
 	if dir == "" || pgURL == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("CI=true: the TimescaleDB oracle must run: set $%s (npm ci in tsdboracle/) and $%s", oracleEnv, postgresEnv)
@@ -106,7 +109,7 @@ func startOracle(t *testing.T) *oracle {
 	t.Cleanup(func() { _ = o.pg.Close(context.Background()) })
 	name := fmt.Sprintf("tsdboracle_%d_%d", os.Getpid(), time.Now().UnixNano())
 	o.schema = qi(name)
-	for _, q := range []string{"CREATE SCHEMA " + o.schema, timeBucketSQL(o.schema)} {
+	for _, q := range []string{"CREATE SCHEMA " + o.schema, postgres.TimeBucketSQL(o.schema)} {
 		if _, err := o.pg.Exec(ctx, q); err != nil {
 			t.Fatalf("%.80s: %v", q, err)
 		}
@@ -166,3 +169,6 @@ func evaluate(ctx context.Context, c *pgx.Conn, sql string, cases []string) []an
 	}
 	return out
 }
+
+// qi quotes an identifier.
+func qi(name string) string { return pgx.Identifier{name}.Sanitize() }

@@ -36,6 +36,8 @@ package fleetdb
 import (
 	"math"
 	"strconv"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // Type texts of the validators, as typia writes them.
@@ -104,10 +106,10 @@ type seriesMetricSpec struct{ ref, method string }
 
 // finiteNumber reports a JavaScript number that typia accepts.
 func finiteNumber(v any) bool {
-	if !isNumber(v) {
+	if !store.IsNumber(v) {
 		return false
 	}
-	f := numberOf(v)
+	f := store.NumberOf(v)
 	return !math.IsNaN(f) && !math.IsInf(f, 0)
 }
 
@@ -115,7 +117,7 @@ func isUint32(v any) bool {
 	if !finiteNumber(v) {
 		return false
 	}
-	f := numberOf(v)
+	f := store.NumberOf(v)
 	return f == math.Trunc(f) && f >= 0 && f <= math.MaxUint32
 }
 
@@ -137,15 +139,15 @@ func validateHistory(args []any) (*readQuery, *fleetError) {
 	const p = "$input[0]."
 	q := &readQuery{}
 	lim, has := m["limit"]
-	if !has || !isUint32(lim) || numberOf(lim) > 10000 {
+	if !has || !isUint32(lim) || store.NumberOf(lim) > 10000 {
 		return nil, typiaError(p+"limit", tLimit, lim, !has)
 	}
-	q.limit = int64(numberOf(lim))
+	q.limit = int64(store.NumberOf(lim))
 	if v, has := m["offset"]; has {
 		if !isUint32(v) {
 			return nil, typiaError(p+"offset", tOffset, v, false)
 		}
-		q.offset = int64(numberOf(v))
+		q.offset = int64(store.NumberOf(v))
 	}
 	if v, has := m["timeRange"]; has {
 		if err := checkTimeRange(p+"timeRange", v, tTimeRangeOpt); err != nil {
@@ -214,10 +216,10 @@ func validateSeries(args []any) (*seriesQuery, *fleetError) {
 		q.metrics = append(q.metrics, seriesMetricSpec{ref: rs, method: ms})
 	}
 	lim, has := m["limit"]
-	if !has || !isUint32(lim) || numberOf(lim) < 1 || numberOf(lim) > 10000 {
+	if !has || !isUint32(lim) || store.NumberOf(lim) < 1 || store.NumberOf(lim) > 10000 {
 		return nil, typiaError(p+"limit", tSeriesLimit, lim, !has)
 	}
-	q.limit = int64(numberOf(lim))
+	q.limit = int64(store.NumberOf(lim))
 	tr, has := m["timeRange"]
 	if !has {
 		return nil, typiaError(p+"timeRange", tTimeRange, nil, true)
@@ -227,10 +229,10 @@ func validateSeries(args []any) (*seriesQuery, *fleetError) {
 	}
 	q.timeRange = tr
 	if v, has := m["bucketMs"]; has {
-		if !finiteNumber(v) || numberOf(v) < 1000 {
+		if !finiteNumber(v) || store.NumberOf(v) < 1000 {
 			return nil, typiaError(p+"bucketMs", tBucketMs, v, false)
 		}
-		q.bucketMs = int64(math.Floor(numberOf(v)))
+		q.bucketMs = int64(math.Floor(store.NumberOf(v)))
 	}
 	var err *fleetError
 	if q.groupBy, _, err = checkStrings(m, "groupBy", p); err != nil {

@@ -51,6 +51,7 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
 // writeMsg is an inbound write: a publication or a call.
@@ -233,7 +234,7 @@ func (t *table) typed(raw []any, present []bool, devKey int64, authID any) (*pen
 				return nil, dataRefusal(errSecretCipher, "column %q: the value is already encrypted (%s…); write the plaintext", c.id, secretCipherPrefix)
 			}
 		}
-		v, code := storeValue(c.typ, raw[i])
+		v, code := store.StoreValue(c.typ, raw[i])
 		if code != "" {
 			return nil, pgError(code)
 		}
@@ -265,7 +266,7 @@ func deviceKeyOf(msg writeMsg) int64 {
 	if !ok {
 		return -1
 	}
-	f := jsNumber(v)
+	f := store.JSNumber(v)
 	if math.IsNaN(f) || math.IsInf(f, 0) || math.Abs(f) > 9.2e18 {
 		return -1
 	}

@@ -47,9 +47,9 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/store"
 )
 
-// Buckets and keys of files.db.
+// Buckets and keys of files.db (and bucketRealms, as in fleet.db:
+// folder.go).
 var (
-	bucketRealms   = []byte("realms")
 	bucketBlobs    = []byte("blobs")
 	bucketSads     = []byte("sads")
 	bucketCounters = []byte("counters")

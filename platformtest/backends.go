@@ -1,0 +1,59 @@
+// This file is where the facade picks the storage backend of the data
+// backends' rows (package store): in memory by default (bounded,
+// memory.go), the data folder's fleet.db with a folder (datadir.go), or
+// PostgreSQL (WithPostgres). No service asks which one it has. It serves
+// no URI.
+
+package platformtest
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/flockgo/ironflock/platformtest/internal/datadir"
+	"github.com/flockgo/ironflock/platformtest/internal/fleetdb"
+	"github.com/flockgo/ironflock/platformtest/internal/store"
+	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
+	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
+	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
+)
+
+// openFleetStore opens the store the options chose, with the keys kept
+// with its rows: the data folder's fleet.db with a folder (datadir.go), in
+// memory by default (with its bound, memory.go); the platform's keys
+// (files.go) but with a store that keeps its own (PostgreSQL).
+func (p *Platform) openFleetStore() (fleetdb.Store, store.Keys, error) {
+	switch {
+	case p.set.fleetStore != nil:
+		st, keys, err := p.set.fleetStore()
+		if err != nil {
+			return nil, nil, fmt.Errorf("open the data store: %w", err)
+		}
+		if keys == nil { // a store without keys of its own
+			keys = p.keys
+		}
+		return st, keys, nil
+	case p.kept.fleet != nil:
+		return folder.New(p.kept.fleet), p.keys, nil
+	}
+	st := memory.New(memory.RowLimit(p.set.memoryRows, p.full.reached(p.log)),
+		memory.ByteLimit(p.set.memoryBytes, p.full.reachedBytes(p.log)))
+	p.full.usage = func() (int64, bool) { return memory.Usage(st) }
+	return st, p.keys, nil
+}
+
+// folderRows returns the rows backend of a data folder's fleet.db.
+func folderRows(db *datadir.DB) fleetdb.Store { return folder.New(db) }
+
+// postgresRows opens the PostgreSQL rows backend, with the keys it keeps
+// beside the rows.
+func postgresRows(ps postgresSettings) (fleetdb.Store, store.Keys, error) {
+	st, err := postgres.New(context.Background(), ps.cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, st, nil
+}
+
+// fleetFile is the data folder's file of the rows, without its ".db".
+const fleetFile = folder.FleetFile

@@ -1,0 +1,44 @@
+package store
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/flockgo/ironflock/template"
+)
+
+// TestColumnTypes: every column type of a template has its own
+// description, with its own PostgreSQL type, and stores and gives out a
+// value of its kind.
+func TestColumnTypes(t *testing.T) {
+	for _, tc := range []struct {
+		typ      template.DataType
+		in       any
+		stored   any
+		out      any
+		kind     ValueKind
+		sqlTypes string
+	}{
+		{template.TypeNumeric, "21.5x", 21.5, 21.5, KindNumber, "double precision"},
+		{template.TypeBigint, "42", int64(42), int64(42), KindNumber, "bigint"},
+		{template.TypeTimestamp, "2026-01-01T00:00:00Z", int64(1767225600000), "2026-01-01T00:00:00.000Z", KindTime, "timestamp with time zone"},
+		{template.TypeString, 7.0, "7", "7", KindText, "text"},
+		{template.TypeBoolean, "true", true, true, KindBool, "boolean"},
+		{template.TypeJSON, map[string]any{"a": int64(1)}, map[string]any{"a": 1.0}, map[string]any{"a": int64(1)}, KindJSON, "jsonb"},
+	} {
+		ct := TypeOf(tc.typ)
+		if ct.Type != tc.typ || ct.Kind != tc.kind || ct.SQL != tc.sqlTypes {
+			t.Errorf("%s: described as %s, kind %d, SQL %q", tc.typ, ct.Type, ct.Kind, ct.SQL)
+		}
+		stored, code := StoreValue(tc.typ, tc.in)
+		if code != "" || !reflect.DeepEqual(stored, tc.stored) {
+			t.Errorf("%s: %#v stored as %#v (%s), want %#v", tc.typ, tc.in, stored, code, tc.stored)
+		}
+		if out := OutValue(tc.typ, stored); !reflect.DeepEqual(out, tc.out) {
+			t.Errorf("%s: %#v goes out as %#v, want %#v", tc.typ, stored, out, tc.out)
+		}
+	}
+	if _, code := StoreValue(template.TypeBigint, []any{1.0}); code != CodeDatatypeMismatch {
+		t.Errorf("a list into a bigint column: code %q, want %s", code, CodeDatatypeMismatch)
+	}
+}
