@@ -13,7 +13,7 @@ package console_test
 
 import (
 	"fmt"
-	"os"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"strings"
 	"testing"
 	"time"
@@ -217,9 +217,9 @@ func TestBrowserFault(t *testing.T) {
 // answer's table; a write shows PostgreSQL's refusal. It needs the
 // PostgreSQL database of $IRONFLOCK_TEST_POSTGRES (not run without).
 func TestBrowserSQL(t *testing.T) {
-	dbURL := os.Getenv(postgresEnv)
+	dbURL := storetest.PostgresURL(t)
 	if dbURL == "" {
-		t.Log("not run: $" + postgresEnv + " is not set")
+		t.Log("not run: $" + storetest.PostgresEnv + " is not set")
 		return
 	}
 	w := sqlWorld(t, dbURL)

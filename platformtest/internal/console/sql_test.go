@@ -3,9 +3,9 @@ package console_test
 import (
 	"context"
 	"fmt"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 	"net/http"
 	"net/url"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -19,11 +19,6 @@ import (
 	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/platformtest/internal/store/postgres"
 )
-
-// postgresEnv names the variable with the connection string of the
-// database the PostgreSQL tests use (docs/testing.md; .ci/run sets it). Unset,
-// they are not run.
-const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
 
 // sqlWorld is a platform on PostgreSQL with the console, app "sensors"
 // (dataTemplate) installed on one device, and rows.
@@ -47,7 +42,7 @@ func sqlWorld(t *testing.T, dbURL string) *world {
 // the realm's connection string; a write or an error is shown as the
 // error PostgreSQL answered; the memory store has no SQL.
 func TestSQLPage(t *testing.T) {
-	dbURL := os.Getenv(postgresEnv)
+	dbURL := storetest.PostgresURL(t)
 	if dbURL != "" {
 		t.Run("store=postgres", func(t *testing.T) {
 			w := sqlWorld(t, dbURL)
@@ -117,9 +112,9 @@ func sqlQuery(t *testing.T, w *world, sql string, extra ...string) string {
 // eachSQL runs f on a platform on PostgreSQL with the console, when the
 // tests have a database.
 func eachSQL(t *testing.T, f func(t *testing.T, w *world, dbURL string)) {
-	dbURL := os.Getenv(postgresEnv)
+	dbURL := storetest.PostgresURL(t)
 	if dbURL == "" {
-		t.Skip(postgresEnv + " is not set: no PostgreSQL to test with")
+		t.Skip(storetest.PostgresEnv + " is not set: no PostgreSQL to test with (on CI PostgresURL fails instead)")
 	}
 	f(t, sqlWorld(t, dbURL), dbURL)
 }

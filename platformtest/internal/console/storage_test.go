@@ -4,7 +4,6 @@ import (
 	"html"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/platformtest"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // TestOverviewStorage: the overview says where the world is kept (memory,
@@ -72,7 +72,7 @@ func TestOverviewStorage(t *testing.T) {
 	}
 
 	// With the tables in PostgreSQL the rows counted are PostgreSQL's.
-	if dbURL := os.Getenv(postgresEnv); dbURL != "" {
+	if dbURL := storetest.PostgresURL(t); dbURL != "" {
 		t.Run("store=postgres", func(t *testing.T) {
 			w := sqlWorld(t, dbURL)
 			_, page := w.get(t, "/")

@@ -4,7 +4,6 @@ import (
 	"html"
 	"net/http"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -14,6 +13,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/flockgo/ironflock/platformtest"
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // transformTemplate is dataTemplate with a materialized transform on a
@@ -70,7 +70,7 @@ func TestTablesPageTransforms(t *testing.T) {
 		t.Errorf("a read-only console offers a refresh:\n%s", page)
 	}
 
-	dbURL := os.Getenv(postgresEnv)
+	dbURL := storetest.PostgresURL(t)
 	if dbURL == "" {
 		return
 	}
