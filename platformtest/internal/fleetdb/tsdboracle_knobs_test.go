@@ -124,15 +124,6 @@ data:
 	}
 }
 
-// berlin is the time zone of the oracle's sessions (startOracle).
-var berlin = func() *time.Location {
-	l, err := time.LoadLocation("Europe/Berlin")
-	if err != nil {
-		panic(err)
-	}
-	return l
-}()
-
 // dsRows reads a downsampled table (or continuous aggregate) as texts
 // keyed by bucket and device, values rounded alike on both sides.
 func dsRows(ctx context.Context, c *pgx.Conn, from string) (map[string]string, error) {
