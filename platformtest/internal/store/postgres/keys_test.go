@@ -53,9 +53,9 @@ func (k pgKeys) Open(testing.TB) (store.Keys, func() error, error) {
 
 func (pgKeys) Kept() bool { return true }
 
-// Exclusive is false: several platforms may share a database (and its
-// keys) under one prefix.
-func (pgKeys) Exclusive() bool { return false }
+// Exclusive is true: a store holds its prefix (hold.go), so a second one
+// on the same database and prefix is refused while the first runs.
+func (pgKeys) Exclusive() bool { return true }
 
 // TestPostgresKeys runs the keys suite on the PostgreSQL store.
 func TestPostgresKeys(t *testing.T) {

@@ -90,6 +90,8 @@ type pgStore struct {
 	// sqlPools are the console's sessions per realm schema
 	// (console.go).
 	sqlPools map[string]*pgxpool.Pool
+	// holder is the session that holds the store's prefix (hold.go).
+	holder *pgx.Conn
 }
 
 // New connects to the PostgreSQL server at cfg.URL (waiting
@@ -137,8 +139,13 @@ func New(ctx context.Context, cfg Config) (Store, error) {
 		s.pool.Close()
 		return nil, err
 	}
+	if err := s.hold(ctx, pc.ConnConfig.Copy()); err != nil {
+		s.pool.Close()
+		return nil, err
+	}
 	if err := s.setup(ctx); err != nil {
 		s.pool.Close()
+		s.release()
 		return nil, err
 	}
 	return s, nil
@@ -237,6 +244,7 @@ func (s *pgStore) Close() error {
 	s.closeSQLPools()
 	schemas, roles := slices.Clone(s.schemas), slices.Clone(s.roles)
 	s.mu.Unlock()
+	defer s.release()
 	defer s.pool.Close()
 	if !s.cfg.Scratch {
 		return nil
