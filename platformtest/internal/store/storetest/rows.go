@@ -199,8 +199,9 @@ func rowsFailingTransform(t *testing.T, b RowsBackend) {
 	if err := st.Check(ctx, schemaOf(t, "realm-7-72-DEV", bad), false); err != nil {
 		// A backend that runs the SQL refuses it, naming the transform,
 		// and Open refuses it too.
-		if !strings.Contains(err.Error(), "readings_hourly") || !strings.Contains(err.Error(), "no_such_table") {
-			t.Errorf("the refusal of a failing transform does not name it and the cause: %v", err)
+		if !strings.Contains(err.Error(), "readings_hourly") || !strings.Contains(err.Error(), "no_such_table") ||
+			!strings.Contains(err.Error(), "position") {
+			t.Errorf("the refusal of a failing transform does not name it, the cause and the position: %v", err)
 		}
 		if _, err := st.Open(ctx, schemaOf(t, "realm-7-72-DEV", bad)); err == nil {
 			t.Error("Open took the transform Check refused")
