@@ -1,6 +1,7 @@
 package store
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -37,6 +38,29 @@ func TestColumnTypes(t *testing.T) {
 		if out := OutValue(tc.typ, stored); !reflect.DeepEqual(out, tc.out) {
 			t.Errorf("%s: %#v goes out as %#v, want %#v", tc.typ, stored, out, tc.out)
 		}
+		// Written to PostgreSQL and read back as the driver gives it
+		// (jsonb as the decoded value), the stored value comes back.
+		arg, err := ct.SQLArg(stored)
+		if err != nil {
+			t.Errorf("%s: %#v as a SQL parameter: %v", tc.typ, stored, err)
+			continue
+		}
+		if js, ok := arg.([]byte); ok {
+			var decoded any
+			if err := json.Unmarshal(js, &decoded); err != nil {
+				t.Fatal(err)
+			}
+			arg = decoded
+		}
+		if back, ok := ct.SQLScan(arg); !ok || !reflect.DeepEqual(back, stored) {
+			t.Errorf("%s: %#v written as %#v scans back as %#v (%v)", tc.typ, stored, arg, back, ok)
+		}
+	}
+	if _, err := TypeOf(template.TypeTimestamp).SQLArg(int64(SQLMaxMs)); err == nil {
+		t.Error("a timestamp past PostgreSQL's range became a SQL parameter")
+	}
+	if _, ok := TypeOf(template.TypeBigint).SQLScan("42"); ok {
+		t.Error("text scanned from a bigint column was taken")
 	}
 	if _, code := StoreValue(template.TypeBigint, []any{1.0}); code != CodeDatatypeMismatch {
 		t.Errorf("a list into a bigint column: code %q, want %s", code, CodeDatatypeMismatch)

@@ -186,29 +186,8 @@ func storedValue(typ template.DataType, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	switch typ {
-	case template.TypeTimestamp:
-		if x, ok := v.(time.Time); ok {
-			return x.UnixMilli(), nil
-		}
-	case template.TypeNumeric:
-		if x, ok := v.(float64); ok {
-			return x, nil
-		}
-	case template.TypeBigint:
-		if x, ok := v.(int64); ok {
-			return x, nil
-		}
-	case template.TypeBoolean:
-		if x, ok := v.(bool); ok {
-			return x, nil
-		}
-	case template.TypeJSON:
-		return v, nil
-	case template.TypeString:
-		if x, ok := v.(string); ok {
-			return x, nil
-		}
+	if x, ok := store.TypeOf(typ).SQLScan(v); ok {
+		return x, nil
 	}
 	return nil, fmt.Errorf("postgres store: a %s column read %T", typ, v)
 }

@@ -24,13 +24,11 @@ package postgres
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -41,8 +39,8 @@ import (
 
 // The range of timestamptz in epoch milliseconds: 4713 BC to 294276 AD.
 const (
-	pgMinMs = -210866803200000
-	pgMaxMs = 9224318016000000
+	pgMinMs = store.SQLMinMs
+	pgMaxMs = store.SQLMaxMs
 )
 
 // pgUniqueViolation is the SQLSTATE of a UNIQUE constraint's refusal.
@@ -123,18 +121,7 @@ func pgArg(typ template.DataType, v any) (any, error) {
 	if v == nil {
 		return nil, nil
 	}
-	switch typ {
-	case template.TypeTimestamp:
-		ms := v.(int64)
-		if ms < pgMinMs || ms >= pgMaxMs {
-			return nil, &store.SQLError{Code: store.CodeDatetimeOutOfRange, Msg: "timestamp out of range: " + strconv.FormatInt(ms, 10) + " ms"}
-		}
-		return time.UnixMilli(ms).UTC(), nil
-	case template.TypeJSON:
-		return json.Marshal(store.JSONOut(v))
-	case template.TypeNumeric, template.TypeBigint, template.TypeString, template.TypeBoolean: // as stored
-	}
-	return v, nil
+	return store.TypeOf(typ).SQLArg(v)
 }
 
 // insertSQL is the INSERT of one row, returning the generated id of
