@@ -53,6 +53,38 @@ type recorder struct {
 	sendCtxOK, procCtxOK   bool
 	pongs                  int
 	publishOps, appendsOps []client.Op
+	note                   chan struct{} // a hook recorded an event or an invocation (waitFor)
+}
+
+// newRecorder returns an empty recorder.
+func newRecorder() *recorder { return &recorder{note: make(chan struct{}, 1)} }
+
+// notify wakes waitFor; the caller holds mu.
+func (r *recorder) notify() {
+	select {
+	case r.note <- struct{}{}:
+	default:
+	}
+}
+
+// waitFor waits until done (called under mu) holds: the hooks of a
+// delivery run after its handler returned, so a test that saw the handler
+// run waits for them before it looks.
+func (r *recorder) waitFor(ctx context.Context, t *testing.T, what string, done func() bool) {
+	t.Helper()
+	for {
+		r.mu.Lock()
+		ok := done()
+		r.mu.Unlock()
+		if ok {
+			return
+		}
+		select {
+		case <-r.note:
+		case <-ctx.Done():
+			t.Fatalf("waiting for %s: %v", what, ctx.Err())
+		}
+	}
 }
 
 type hookMark struct{}
@@ -115,11 +147,13 @@ func (r *recorder) OnEvent(ctx context.Context, _ client.Op, d client.Delivery) 
 	defer r.mu.Unlock()
 	r.events = append(r.events, d)
 	r.procCtxOK = ctx.Value(hookMark{}) == "process"
+	r.notify()
 }
 func (r *recorder) OnInvocation(_ context.Context, _ client.Op, out client.Outcome) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.invocations = append(r.invocations, out)
+	r.notify()
 }
 func (r *recorder) OnRefusal(_ client.Op, uri string) {
 	r.mu.Lock()
@@ -156,7 +190,7 @@ func TestHooksAndTraceOverTheWire(t *testing.T) {
 
 func testHooksAndTrace(t *testing.T, ser client.Serializer) {
 	f := tableFleet(t)
-	ra, rb := &recorder{}, &recorder{}
+	ra, rb := newRecorder(), newRecorder()
 	a := connect(t, f.a, client.WithHooks(ra), client.WithTracePropagation(testPropagator{}), client.WithSerializer(ser))
 	b := connect(t, f.b, client.WithHooks(rb), client.WithTracePropagation(testPropagator{}), client.WithSerializer(ser))
 	ctx := ctxT(t)
@@ -239,6 +273,7 @@ func testHooksAndTrace(t *testing.T, ser client.Serializer) {
 	}
 	ra.mu.Unlock()
 
+	rb.waitFor(ctx, t, "the hooks of three events and an invocation", func() bool { return len(rb.events) >= 3 && len(rb.invocations) >= 1 })
 	rb.mu.Lock()
 	if len(rb.events) != 3 || !rb.procCtxOK {
 		t.Errorf("event hooks: %+v (ctx from OnProcessStart: %v)", rb.events, rb.procCtxOK)
@@ -266,7 +301,7 @@ func testHooksAndTrace(t *testing.T, ser client.Serializer) {
 
 func TestStatsCountReconnects(t *testing.T) {
 	f := newFleet(t)
-	r := &recorder{}
+	r := newRecorder()
 	c := connect(t, f.a, client.WithHooks(r))
 	f.p.DropConnections()
 	ctx := ctxT(t)
