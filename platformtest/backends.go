@@ -1,8 +1,10 @@
-// This file is where the facade picks the storage backend of the data
-// backends' rows (package store): in memory by default (bounded,
-// memory.go), the data folder's fleet.db with a folder (datadir.go), or
-// PostgreSQL (WithPostgres). No service asks which one it has. It serves
-// no URI.
+// This file is where the facade picks the storage backend of each seam
+// of package store: the data backends' rows in memory by default
+// (bounded, memory.go), in the data folder's fleet.db with a folder
+// (datadir.go), or in PostgreSQL (WithPostgres); the file objects and the
+// keys in the data folder or in memory (the keys of secret columns with
+// the rows on PostgreSQL). No service asks which one it has. It serves no
+// URI.
 
 package platformtest
 
@@ -57,3 +59,17 @@ func postgresRows(ps postgresSettings) (fleetdb.Store, store.Keys, error) {
 
 // fleetFile is the data folder's file of the rows, without its ".db".
 const fleetFile = folder.FleetFile
+
+// openObjects picks where the file service keeps its objects and the
+// platform its keys: in the data folder with one (store/folder: files.db
+// and files/, checked against each other here), in memory without
+// (store/memory; objects above 1 MiB in the spill folder).
+func (p *Platform) openObjects() (err error) {
+	if p.data == nil {
+		p.objects, p.keys = memory.NewObjects(p.set.spillDir, p.log), memory.NewKeys()
+		return nil
+	}
+	p.keys = folder.NewKeys(p.data)
+	p.objects, err = folder.OpenObjects(p.data, p.log)
+	return err
+}

@@ -16,7 +16,6 @@ import (
 
 	"github.com/flockgo/ironflock/platformtest/internal/fleetfiles"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
-	"github.com/flockgo/ironflock/platformtest/internal/store/folder"
 	"github.com/flockgo/ironflock/platformtest/internal/store/memory"
 )
 
@@ -56,20 +55,6 @@ func WithUploadMinRate(bytesPerSecond int64, grace time.Duration) Option {
 // WithSpillDir: ironflock-spill-<user ID> in the system's temporary folder
 // (os.TempDir).
 func DefaultSpillDir() string { return memory.DefaultSpillDir() }
-
-// openObjects picks where the file service keeps its objects and the
-// platform its keys: in the data folder with one (store/folder: files.db
-// and files/, checked against each other here), in memory without
-// (store/memory; objects above 1 MiB in the spill folder).
-func (p *Platform) openObjects() (err error) {
-	if p.data == nil {
-		p.objects, p.keys = memory.NewObjects(p.set.spillDir, p.log), memory.NewKeys()
-		return nil
-	}
-	p.keys = folder.NewKeys(p.data)
-	p.objects, err = folder.OpenObjects(p.data, p.log)
-	return err
-}
 
 // newFileService builds the platform's file service.
 func (p *Platform) newFileService() (*fleetfiles.Service, error) {
