@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/client"
+	"github.com/flockgo/ironflock/internal/childproc"
 )
 
 // childProc is a started child process: its standard output is read as
@@ -27,12 +28,12 @@ type childProc struct {
 	stdin io.WriteCloser
 	lines chan string   // the lines of its standard output
 	done  chan struct{} // closed once it has exited
-	log   *tailBuffer
+	log   *childproc.Tail
 }
 
 // startChild starts cmd, whose standard streams it takes.
 func startChild(cmd *exec.Cmd) (*childProc, error) {
-	p := &childProc{cmd: cmd, lines: make(chan string, 16), done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	p := &childProc{cmd: cmd, lines: make(chan string, 16), done: make(chan struct{}), log: &childproc.Tail{Max: 16 << 10}}
 	cmd.Stderr = p.log
 	cmd.SysProcAttr = childAttr()
 	stdout, err := cmd.StdoutPipe()
@@ -130,10 +131,10 @@ type childLogs []namedLog
 
 type namedLog struct {
 	name string
-	log  *tailBuffer
+	log  *childproc.Tail
 }
 
-func (l *childLogs) add(name string, log *tailBuffer) { *l = append(*l, namedLog{name, log}) }
+func (l *childLogs) add(name string, log *childproc.Tail) { *l = append(*l, namedLog{name, log}) }
 
 // logLines is how many of the last lines of each child's log a failed run
 // shows.

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/flockgo/ironflock/internal/childproc"
 )
 
 func TestChildLogsExplain(t *testing.T) {
@@ -13,7 +15,7 @@ func TestChildLogsExplain(t *testing.T) {
 	if err := logs.explain(base); err != base {
 		t.Errorf("without logs: %v, want the error as it was", err)
 	}
-	flockd, quiet := &tailBuffer{max: 1 << 10}, &tailBuffer{max: 1 << 10}
+	flockd, quiet := &childproc.Tail{Max: 1 << 10}, &childproc.Tail{Max: 1 << 10}
 	for i := range 20 {
 		fmt.Fprintf(flockd, "line %d\n", i)
 	}

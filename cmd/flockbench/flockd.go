@@ -4,17 +4,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/childproc"
 )
 
 // flockdPackage is built when no -flockd binary is given.
@@ -26,7 +24,7 @@ type flockdProc struct {
 	dir  string
 	done chan struct{} // closed when the process has exited
 	err  error         // its exit status, once done is closed
-	log  *tailBuffer
+	log  *childproc.Tail
 }
 
 // clientFlockdArgs are the flags of the flockd the client benchmark runs
@@ -75,7 +73,7 @@ func startFlockdArgs(ctx context.Context, bin string, args ...string) (_ *flockd
 		return nil, nil, err
 	}
 	envPath := filepath.Join(dir, "env.json")
-	p := &flockdProc{dir: dir, done: make(chan struct{}), log: &tailBuffer{max: 16 << 10}}
+	p := &flockdProc{dir: dir, done: make(chan struct{}), log: &childproc.Tail{Max: 16 << 10}}
 	p.cmd = exec.Command(bin, append([]string{"-listen", "127.0.0.1:0", "-config", cfg, "-env-file", envPath}, args...)...)
 	p.cmd.Stdout, p.cmd.Stderr = p.log, p.log
 	p.cmd.SysProcAttr = childAttr()
@@ -119,25 +117,10 @@ func (p *flockdProc) waitReady(ctx context.Context, envPath string) (*fleet, err
 				return nil, err
 			}
 		}
-		if httpOK(ctx, f.HTTPURL+"/v1/platform/openapi.json") {
+		if childproc.HTTPOK(ctx, f.HTTPURL+"/v1/platform/openapi.json") {
 			return f, nil
 		}
 	}
-}
-
-// httpOK reports whether GET url answers 200.
-func httpOK(ctx context.Context, url string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
 }
 
 // stop ends flockd (SIGTERM, then SIGKILL after 5 s) and removes its
@@ -166,27 +149,4 @@ func terminate(proc *os.Process, done <-chan struct{}, grace time.Duration) {
 		_ = proc.Kill()
 		<-done
 	}
-}
-
-// tailBuffer keeps the last max bytes written to it (a child's log).
-type tailBuffer struct {
-	mu  sync.Mutex
-	b   bytes.Buffer
-	max int
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b.Write(p)
-	if over := t.b.Len() - t.max; over > 0 {
-		t.b.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.b.String()
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/childproc"
 )
 
 // envScenario drives a running flockd's fleet from its environment file:
@@ -170,7 +172,7 @@ func TestCreateFleet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &flockdProc{bin: bin, dir: dir, env: filepath.Join(dir, "env.json"), log: &tailBuffer{max: 16 << 10},
+	p := &flockdProc{bin: bin, dir: dir, env: filepath.Join(dir, "env.json"), log: &childproc.Tail{Max: 16 << 10},
 		args: []string{"-memory", "-no-record", "-listen", "127.0.0.1:" + strconv.Itoa(port), "-config", cfg, "-env-file", filepath.Join(dir, "env.json")}}
 	env, err := p.start(ctx)
 	if err != nil {

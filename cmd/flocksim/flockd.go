@@ -5,13 +5,10 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/childproc"
 )
 
 // flockdPackage is built when neither the scenario nor -flockd names a
@@ -33,7 +32,7 @@ const flockdReadyTimeout = 10 * time.Minute
 type flockdProc struct {
 	bin, dir, env string
 	args          []string
-	log           *tailBuffer
+	log           *childproc.Tail
 
 	mu   sync.Mutex
 	cmd  *exec.Cmd
@@ -94,7 +93,7 @@ func startFlockd(ctx context.Context, spec *flockdSpec, bin string, devices int,
 	if err != nil {
 		return fail(err)
 	}
-	p := &flockdProc{bin: bin, dir: dir, env: filepath.Join(dir, "env.json"), log: &tailBuffer{max: 32 << 10}}
+	p := &flockdProc{bin: bin, dir: dir, env: filepath.Join(dir, "env.json"), log: &childproc.Tail{Max: 32 << 10}}
 	p.args = append([]string{"-listen", "127.0.0.1:" + strconv.Itoa(port), "-config", cfg, "-env-file", p.env}, spec.Args...)
 	f, err := p.start(ctx)
 	if err != nil {
@@ -154,7 +153,7 @@ func (p *flockdProc) start(ctx context.Context) (*envFile, error) {
 				return nil, err
 			}
 		}
-		if httpOK(ctx, f.HTTPURL+"/v1/platform/openapi.json") {
+		if childproc.HTTPOK(ctx, f.HTTPURL+"/v1/platform/openapi.json") {
 			return f, nil
 		}
 	}
@@ -200,42 +199,4 @@ func (p *flockdProc) stop() {
 		}
 	}
 	_ = os.RemoveAll(p.dir)
-}
-
-// httpOK reports whether GET url answers 200.
-func httpOK(ctx context.Context, url string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return false
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
-	return resp.StatusCode == http.StatusOK
-}
-
-// tailBuffer keeps the last max bytes written to it (flockd's log).
-type tailBuffer struct {
-	mu  sync.Mutex
-	b   bytes.Buffer
-	max int
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b.Write(p)
-	if over := t.b.Len() - t.max; over > 0 {
-		t.b.Next(over)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.b.String()
 }

@@ -1,0 +1,54 @@
+// Package childproc holds what the project's commands that start flockd
+// as a child process (flockbench, flocksim) share: the tail of its log
+// and the readiness probe.
+package childproc
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync"
+)
+
+// Tail keeps the last Max bytes written to it (a child's log), for the
+// message of a child that failed.
+type Tail struct {
+	Max int
+
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+// Write keeps p, dropping the oldest bytes beyond Max.
+func (t *Tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b.Write(p)
+	if over := t.b.Len() - t.Max; over > 0 {
+		t.b.Next(over)
+	}
+	return len(p), nil
+}
+
+// String returns what is kept.
+func (t *Tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.b.String()
+}
+
+// HTTPOK reports whether GET url answers 200.
+func HTTPOK(ctx context.Context, url string) bool {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return false
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return false
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	_ = resp.Body.Close()
+	return resp.StatusCode == http.StatusOK
+}
