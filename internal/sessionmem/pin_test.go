@@ -4,8 +4,8 @@
 // pins allocations: a change that makes an idle session cost more fails
 // here. The bounds are on the Go heap and goroutine stacks in use after a
 // collection, which a run reproduces to within a few hundred bytes per
-// session; the resident memory, which moves with the allocator's state by
-// a KiB or two per session from run to run, has a looser bound. (The race
+// session, and on the resident memory once the free pages went back to the
+// system (Take), which runs reproduce to within a KiB per session. (The race
 // detector's shadow memory would swamp the figures: the checks run without
 // it, in .ci/run.)
 
@@ -14,21 +14,21 @@ package sessionmem
 import "testing"
 
 // The goal of issue 37 for flockd is 32 KiB of resident memory per idle
-// session; of it, the heap and stacks in use take 28.1 KiB (16.1 KiB heap,
-// three goroutines' 12 KiB of stacks) and the allocator's spare room the
-// rest (32–33 KiB resident from 1,000 to 5,000 sessions).
+// session; of it, the heap and stacks in use take 27.5–28.2 KiB (15.4–16.2
+// KiB heap, three goroutines' 12 KiB of stacks) and the allocator's spare
+// room the rest (29.9–30.6 KiB resident at 2,000 sessions).
 const (
 	flockdInUseBound = 29 << 10
-	flockdRSSBound   = 34 << 10
+	flockdRSSBound   = 32 << 10
 	flockdGoroutines = 3
 )
 
-// An SDK client per connected device costs 39 KiB in use (28 KiB heap,
-// two goroutines' 10.5 KiB of stacks), 43–45 KiB resident: issue 37's goal
-// of 16 KiB is not reached; these bounds keep it from growing.
+// An SDK client per connected device costs 39–41 KiB in use (28.6–30 KiB
+// heap, two goroutines' 10.5 KiB of stacks), 41–43 KiB resident: issue
+// 37's goal of 16 KiB is not reached; these bounds keep it from growing.
 const (
 	clientInUseBound = 41 << 10
-	clientRSSBound   = 50 << 10
+	clientRSSBound   = 46 << 10
 	clientGoroutines = 2
 )
 
