@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 
+	"github.com/flockgo/ironflock/internal/childproc"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -36,16 +37,7 @@ installations:
 `
 
 // envFile is the part of flockd's environment file flockbench reads.
-type envFile struct {
-	WSURL         string `json:"ws_url"`
-	HTTPURL       string `json:"http_url"`
-	Installations []struct {
-		Device string            `json:"device"`
-		App    string            `json:"app"`
-		Stage  string            `json:"stage"`
-		Env    map[string]string `json:"env"`
-	} `json:"installations"`
-}
+type envFile = childproc.EnvFile
 
 // fleet is what the clients need: the router and two installations of one
 // app and stage.

@@ -11,20 +11,12 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/flockgo/ironflock/internal/childproc"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // envFile is the part of flockd's environment file flocksim reads.
-type envFile struct {
-	WSURL         string `json:"ws_url"`
-	HTTPURL       string `json:"http_url"`
-	Installations []struct {
-		Device string            `json:"device"`
-		App    string            `json:"app"`
-		Stage  string            `json:"stage"`
-		Env    map[string]string `json:"env"`
-	} `json:"installations"`
-}
+type envFile = childproc.EnvFile
 
 // deviceInfo is one simulated device: its name, key and the device
 // environment its client gets.

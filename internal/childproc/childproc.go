@@ -52,3 +52,17 @@ func HTTPOK(ctx context.Context, url string) bool {
 	_ = resp.Body.Close()
 	return resp.StatusCode == http.StatusOK
 }
+
+// EnvFile is the part of the environment file flockd writes (-env-file)
+// that the commands read: where it listens, and each installation's
+// device environment.
+type EnvFile struct {
+	WSURL         string `json:"ws_url"`
+	HTTPURL       string `json:"http_url"`
+	Installations []struct {
+		Device string            `json:"device"`
+		App    string            `json:"app"`
+		Stage  string            `json:"stage"`
+		Env    map[string]string `json:"env"`
+	} `json:"installations"`
+}
