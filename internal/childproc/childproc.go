@@ -1,6 +1,6 @@
 // Package childproc holds what the project's commands that start flockd
-// as a child process (flockbench, flocksim) share: the tail of its log
-// and the readiness probe.
+// as a child process (flockbench, flocksim) share: the tail of its log,
+// the readiness probe and the environment file it writes.
 package childproc
 
 import (
