@@ -42,7 +42,9 @@
 //     is not known.
 //   - force_reregister: a REGISTER with it takes a procedure over from
 //     another session; the previous owner gets UNREGISTERED with request 0
-//     and details.registration.
+//     and details.registration. From an owner that is already leaving (its
+//     link closing) it waits until the router has removed that session, up
+//     to 5 seconds, instead of answering procedure_already_exists.
 //   - No event is dropped for a subscriber that keeps up: while a link's
 //     writes block, it queues up to 16 MiB of encoded messages. A link that
 //     cannot keep up (its queue overflows, or a write stalls for 10

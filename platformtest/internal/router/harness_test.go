@@ -61,6 +61,13 @@ type testRouter struct {
 // Handler are set here) and one app installed on two devices.
 func newTestRouter(t testing.TB, cfg Config) *testRouter {
 	t.Helper()
+	return newTestRouterWith(t, cfg, nil)
+}
+
+// newTestRouterWith is newTestRouter calling before, when not nil, on the
+// router before it starts.
+func newTestRouterWith(t testing.TB, cfg Config, before func(*Router)) *testRouter {
+	t.Helper()
 	tr := &testRouter{logs: &logSink{}}
 	cfg.Log = slog.New(slog.NewTextHandler(tr.logs, nil))
 	cfg.Clock = wallClock{}
@@ -93,6 +100,9 @@ func newTestRouter(t testing.TB, cfg Config) *testRouter {
 	mux := http.NewServeMux()
 	cfg.Handler = mux
 	tr.rt = New(cfg)
+	if before != nil {
+		before(tr.rt)
+	}
 	mux.Handle(wire.RouterPath, tr.rt)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

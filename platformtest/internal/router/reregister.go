@@ -10,6 +10,7 @@ package router
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/gammazero/nexus/v3/wamp"
@@ -44,7 +45,10 @@ func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message, frame [
 
 // forceReregister revokes the registrations other sessions hold on the
 // procedure of reg when reg asks for force_reregister and would be
-// authorized. reg itself is forwarded afterwards by the caller.
+// authorized. reg itself is forwarded afterwards by the caller. An owner
+// that is already leaving (its link closing) can no longer be told to
+// unregister: the takeover waits until nexus has removed it, as the real
+// router hands the procedure over whatever state the earlier session is in.
 func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if force, _ := reg.Options[wire.OptForceReregister].(bool); !force {
 		return
@@ -53,14 +57,15 @@ func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 		return // refused by the router anyway; never revoke for it
 	}
 	rt.mu.Lock()
-	var h *realm.Host
-	if w.gen != nil && w.gen.realms[s.realm.Name] != nil {
-		h = w.gen.realms[s.realm.Name].host
+	var rr *realmRuntime
+	if w.gen != nil {
+		rr = w.gen.realms[s.realm.Name]
 	}
 	rt.mu.Unlock()
-	if h == nil || h.Session == nil {
+	if rr == nil || rr.host.Session == nil {
 		return
 	}
+	h := rr.host
 	ctx, cancel := context.WithTimeout(context.Background(), reregisterTimeout)
 	defer cancel()
 	match, _ := wamp.AsString(reg.Options[wire.OptMatch])
@@ -73,25 +78,50 @@ func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if !ok {
 		return // not registered
 	}
-	res, err = h.Session.Call(ctx, string(wamp.MetaProcRegListCallees), nil, wamp.List{regID}, nil, nil)
-	if err != nil || len(res.Arguments) == 0 {
+	callees, ok := registrationCallees(ctx, h, regID)
+	if !ok {
 		return
 	}
-	callees, _ := wamp.AsList(res.Arguments[0])
-	for _, c := range callees {
-		sid, _ := wamp.AsID(c)
-		if uint64(sid) == s.id {
-			continue
-		}
-		owner := rt.sessionByID(uint64(sid))
-		if owner == nil || owner.peer == nil {
+	for _, sid := range callees {
+		if sid == s.id || sid == uint64(h.Session.ID()) {
 			continue // the platform's own session keeps its procedures
 		}
-		if rt.revoke(owner.peer, regID) {
+		owner := rt.sessionByID(sid)
+		if owner != nil && owner.peer != nil && rt.revoke(owner.peer, regID) {
 			rt.log.Info("registration taken over", "procedure", string(reg.Procedure),
 				"registration", uint64(regID), "from", owner.id, "to", s.id)
+			continue
+		}
+		// Leaving: wait until nexus no longer lists it.
+		if rt.onTakeoverWait != nil {
+			rt.onTakeoverWait(sid)
+		}
+		err := rr.leaves.awaitGone(ctx, sid, func(ctx context.Context) bool {
+			now, ok := registrationCallees(ctx, h, regID)
+			return ok && slices.Contains(now, sid)
+		})
+		if err != nil {
+			rt.log.Warn("takeover: the earlier owner did not leave in time", "procedure", string(reg.Procedure),
+				"session", sid, "err", err)
 		}
 	}
+}
+
+// registrationCallees returns the sessions registered under regID; false
+// when the registration is gone or the lookup failed.
+func registrationCallees(ctx context.Context, h *realm.Host, regID wamp.ID) ([]uint64, bool) {
+	res, err := h.Session.Call(ctx, string(wamp.MetaProcRegListCallees), nil, wamp.List{regID}, nil, nil)
+	if err != nil || len(res.Arguments) == 0 {
+		return nil, false
+	}
+	list, _ := wamp.AsList(res.Arguments[0])
+	ids := make([]uint64, 0, len(list))
+	for _, c := range list {
+		if sid, ok := wamp.AsID(c); ok {
+			ids = append(ids, uint64(sid))
+		}
+	}
+	return ids, true
 }
 
 // revoke unregisters regID on behalf of owner and tells owner, as the

@@ -93,6 +93,10 @@ type Router struct {
 	interceptions []*Interception
 	intercepting  atomic.Int32 // len(interceptions), read without mu
 
+	// onTakeoverWait, set by tests before Start, is told each time a
+	// takeover waits for a leaving owner (reregister.go).
+	onTakeoverWait func(session uint64)
+
 	taps taps // watchers of the live traffic (tap.go)
 
 	met        routerMetrics // (metrics.go)

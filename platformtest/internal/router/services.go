@@ -3,8 +3,8 @@
 // Install, Up or ReleaseRealm, stopped when it goes down): one trusted
 // local session per realm, handed to every service as a realm.Host (the
 // seam of package internal/realm). The data backend plugs in here. The
-// same session answers the platform's own registration lookups
-// (force_reregister).
+// same session answers the platform's own registration lookups and
+// watches sessions leave (force_reregister).
 
 package router
 
@@ -31,6 +31,8 @@ const platformAuthID = "ironflock-platform"
 type realmRuntime struct {
 	rt   *Router
 	host *realm.Host // Session nil when it could not join
+	// leaves tells takeovers when a session has left (leaves.go).
+	leaves leaveWatch
 
 	mu     sync.Mutex
 	failed []string // the services that could not attach (Ready)
@@ -52,6 +54,9 @@ func (rt *Router) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntim
 		return rr
 	}
 	rr.host.Session = c
+	if err := c.Subscribe(string(wamp.MetaEventSessionOnLeave), rr.leaves.onLeave, nil); err != nil {
+		rt.log.Error("platform session cannot watch sessions leave", "realm", ri.Name, "err", err)
+	}
 	rt.mu.Lock()
 	svcs := slices.Clone(rt.services)
 	rt.mu.Unlock()
