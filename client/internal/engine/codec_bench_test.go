@@ -42,7 +42,7 @@ func BenchmarkCodec(b *testing.B) {
 		}
 		for _, k := range []string{"publish", "call", "yield"} {
 			b.Run(format(json)+"/encode/"+k, func(b *testing.B) {
-				l := &link{json: json}
+				l := &link{json: json, joined: true}
 				mk := out[k]
 				b.ReportAllocs()
 				for b.Loop() {
@@ -62,7 +62,7 @@ func BenchmarkCodec(b *testing.B) {
 		}
 		for _, k := range []string{"published", "result", "event", "invocation"} {
 			b.Run(format(json)+"/decode/"+k, func(b *testing.B) {
-				l := &link{json: json}
+				l := &link{json: json, joined: true}
 				raw, err := nexusSer(json).Serialize(in[k])
 				if err != nil {
 					b.Fatal(err)
@@ -74,7 +74,7 @@ func BenchmarkCodec(b *testing.B) {
 						b.Fatal(err)
 					}
 					if p := payloadOf(m); p.lazy {
-						if _, _, err := p.decode(&l.keys, &l.jstack); err != nil {
+						if _, _, err := p.decode(l.keyCache(), &l.jstack); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -84,7 +84,7 @@ func BenchmarkCodec(b *testing.B) {
 				continue
 			}
 			b.Run(format(json)+"/check/"+k, func(b *testing.B) {
-				l := &link{json: json}
+				l := &link{json: json, joined: true}
 				raw, err := nexusSer(json).Serialize(in[k])
 				if err != nil {
 					b.Fatal(err)

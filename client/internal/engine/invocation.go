@@ -165,7 +165,7 @@ func (s *Session) takeInvocation(m *invocationMsg) (inv *invocation, alive bool)
 		// the handler reads it as ever.
 		inv.raw, inv.rawBuf = encodePayload(inv.rawBuf, s.l.json, m.Args, m.Kwargs)
 	case m.raw.lazy:
-		inv.args, inv.kwargs, err = m.raw.decode(&s.l.keys, &s.l.jstack)
+		inv.args, inv.kwargs, err = m.raw.decode(s.l.keyCache(), &s.l.jstack)
 	default:
 		inv.args, inv.kwargs = m.Args, m.Kwargs
 	}

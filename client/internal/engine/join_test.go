@@ -161,3 +161,35 @@ func TestAbortInSessionNamesTheReason(t *testing.T) {
 		t.Fatalf("session ended with %v, want the router's reason 17", err)
 	}
 }
+
+// TestWelcomeDetailsKept: the WELCOME's details, kept encoded, come back
+// as decoded from the router's message, in either serializer, and each
+// call returns a map of the caller's own.
+func TestWelcomeDetailsKept(t *testing.T) {
+	details := wamp.Dict{"authid": "dev", "authrole": "app", "authmethod": "wampcra",
+		"roles": wamp.Dict{"broker": wamp.Dict{"features": wamp.Dict{"publisher_exclusion": true}},
+			"dealer": wamp.Dict{"features": wamp.Dict{"call_canceling": true}}},
+		"x_limits": wamp.List{int64(3), 1.5, "s", nil}}
+	for _, json := range []bool{false, true} {
+		t.Run(format(json), func(t *testing.T) {
+			raw, err := nexusSer(json).Serialize(&wamp.Welcome{ID: 9, Details: details})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg, err := decode(raw, json, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := msg.(*welcomeMsg)
+			w := newWelcome(m)
+			got := w.detailsDict()
+			if diff := cmp.Diff(m.Details, got); diff != "" || w.id != 9 {
+				t.Fatalf("id %d, details (-decoded +kept):\n%s", w.id, diff)
+			}
+			got["authid"] = "changed"
+			if again := w.detailsDict(); again["authid"] != "dev" {
+				t.Fatalf("a caller's change reached the kept details: %v", again["authid"])
+			}
+		})
+	}
+}

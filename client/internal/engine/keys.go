@@ -22,12 +22,23 @@ const maxInternedText = 64
 // keyCache keeps one key per slot, the slot chosen by a hash of the key's
 // bytes; a key arriving in a slot replaces the one there. It belongs to the
 // link's reader: the holder of the reader role uses it, which hands it on
-// with the role.
-type keyCache [keyCacheSize]string
+// with the role. Its slots are made with the first key kept, so a session
+// that reads no map after its join holds none.
+type keyCache struct{ slots *[keyCacheSize]string }
 
 // intern returns b as a string: the one kept for the same bytes, or a new
 // one, then kept.
-func (c *keyCache) intern(b []byte) string { return intern(c[:], b) }
+func (c *keyCache) intern(b []byte) string { return intern(c.get(), b) }
+
+// get returns the slots, made on the first call.
+//
+//go:noinline
+func (c *keyCache) get() []string {
+	if c.slots == nil {
+		c.slots = new([keyCacheSize]string)
+	}
+	return c.slots[:]
+}
 
 // textCache keeps the short strings a Reader has read, as keyCache keeps
 // keys: a payload read into a struct mostly carries the same few texts

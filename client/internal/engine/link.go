@@ -44,7 +44,10 @@ type link struct {
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
 	rbuf      []byte   // the last message read, by the holder of the reader role
-	keys      keyCache // the map keys read, by the holder of the reader role
+	// keys are the map keys read after the join (keyCache), by the holder
+	// of the reader role.
+	keys      keyCache
+	joined    bool // the join is over: keep keys (keyCache), by the holder of the reader role
 	jstack    []any    // the JSON parser's scratch, by the holder of the reader role
 	lazy      lazyMsgs // the messages read lazily, by the holder of the reader role
 	clk       clock
@@ -356,14 +359,33 @@ func readInto(b []byte, r io.Reader) ([]byte, error) {
 // until dispatch settles it, before the next message is read; nothing
 // else refers to b.
 func (l *link) decode(b []byte) (message, error) {
-	if msg := decodeLazy(b, l.json, &l.keys, &l.lazy); msg != nil {
+	keys := l.keyCache()
+	if msg := decodeLazy(b, l.json, keys, &l.lazy); msg != nil {
 		return msg, nil
 	}
-	msg, err := decode(b, l.json, &l.keys, &l.jstack)
+	msg, err := decode(b, l.json, keys, &l.jstack)
 	if err != nil {
 		return nil, fmt.Errorf("undecodable message from the router: %w", err)
 	}
 	return msg, nil
+}
+
+// joinDone marks the join over: from now on the link keeps the map keys
+// it reads, and the join's buffers go (the HELLO is the largest message
+// most sessions write), so an idle session holds none of them.
+func (l *link) joinDone() {
+	l.wmu.Lock()
+	l.joined, l.rbuf, l.wbuf = true, nil, nil
+	l.wmu.Unlock()
+}
+
+// keyCache returns the link's map keys once the join is over (joined);
+// nil before: the join's few messages are read once.
+func (l *link) keyCache() *keyCache {
+	if !l.joined {
+		return nil
+	}
+	return &l.keys
 }
 
 // close ends the link at once; the first reason wins.

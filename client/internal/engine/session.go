@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
-	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
 // Config says where a Session connects, as whom, and its timings.
@@ -261,7 +260,7 @@ func (s *Session) ID() uint64 { return s.welcome.id }
 func (s *Session) Realm() string { return s.realm }
 
 // Details returns a copy of the details of the router's WELCOME.
-func (s *Session) Details() map[string]any { return wirevalue.CloneDict(s.welcome.details) }
+func (s *Session) Details() map[string]any { return s.welcome.detailsDict() }
 
 // Alive reports whether the link is still open.
 func (s *Session) Alive() bool { return s.l.reason() == nil }
@@ -463,7 +462,7 @@ func (s *Session) reply(id uint64, m message, progress bool) bool {
 			req.rawBuf = req.result.raw.b
 		default:
 			var err error
-			req.result.Args, req.result.Kwargs, err = x.raw.decode(&s.l.keys, &s.l.jstack)
+			req.result.Args, req.result.Kwargs, err = x.raw.decode(s.l.keyCache(), &s.l.jstack)
 			if err != nil {
 				return s.undecodable(m, err)
 			}
@@ -490,7 +489,7 @@ func (s *Session) settled(r *resultMsg) (*resultMsg, error) {
 	if !r.raw.lazy {
 		return r, nil
 	}
-	args, kwargs, err := r.raw.decode(&s.l.keys, &s.l.jstack)
+	args, kwargs, err := r.raw.decode(s.l.keyCache(), &s.l.jstack)
 	if err != nil {
 		return nil, err
 	}
