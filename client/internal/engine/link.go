@@ -43,16 +43,16 @@ type link struct {
 	wbuf []byte // the encoding of the last message written, under wmu
 	// wdeadline is the write deadline set last, under wmu.
 	wdeadline time.Time
-	rbuf      []byte   // the last message read, by the holder of the reader role
+	rbuf      []byte // the last message read, by the holder of the reader role
 	// keys are the map keys read after the join (keyCache), by the holder
 	// of the reader role.
-	keys      keyCache
-	joined    bool // the join is over: keep keys (keyCache), by the holder of the reader role
-	jstack    []any    // the JSON parser's scratch, by the holder of the reader role
-	lazy      lazyMsgs // the messages read lazily, by the holder of the reader role
-	clk       clock
-	start     time.Time
-	lastRx    atomic.Int64 // nanoseconds since start, on clk
+	keys   keyCache
+	joined bool     // the join is over: keep keys (keyCache), by the holder of the reader role
+	jstack []any    // the JSON parser's scratch, by the holder of the reader role
+	lazy   lazyMsgs // the messages read lazily, by the holder of the reader role
+	clk    clock
+	start  time.Time
+	lastRx atomic.Int64 // nanoseconds since start, on clk
 	// counters, when set (before the join), count the messages and bytes
 	// written and read; onPong, when set, gets the round trip of each
 	// keepalive ping answered (pingAt: when it was sent, on clk; 0: none
