@@ -7,6 +7,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 	"time"
 
@@ -69,8 +70,12 @@ func (s *sim) verify(ctx context.Context) (*verifyReport, error) {
 		// bounds in whole seconds, so rows before the start (an earlier
 		// run's, in the same second) are left out here.
 		start := s.started.Truncate(time.Millisecond)
-		from, to := s.started.Truncate(time.Second), time.Now().Add(time.Minute).Truncate(time.Second)
-		err = readWindow(ctx, c, a.Table, seqCol, from, to, func(key int, seq int64, tsp time.Time) {
+		w := window{from: s.started.Truncate(time.Second), to: time.Now().Add(time.Minute).Truncate(time.Second),
+			keyLo: math.MaxInt, keyHi: math.MinInt}
+		for key := range byKey {
+			w.keyLo, w.keyHi = min(w.keyLo, key), max(w.keyHi, key+1)
+		}
+		err = readWindow(ctx, c, a.Table, seqCol, w, readPage, func(key int, seq int64, tsp time.Time) {
 			if d := byKey[key]; d != nil && !tsp.Before(start) {
 				stored[d][seq]++
 			}
@@ -144,24 +149,45 @@ func (v *verifyReport) add(d *device, stored map[int64]int, err error) {
 // readPage is the most rows one query returns.
 const readPage = 10000
 
+// window is a part of a table read back: the rows with a tsp in [from, to)
+// (whole seconds: the platform's bounds) and, once a single second fills
+// a page, a device_key in [keyLo, keyHi).
+type window struct {
+	from, to     time.Time
+	keyLo, keyHi int
+	byKey        bool // keyLo and keyHi bound the window
+}
+
 // readWindow reads the seq column, device key and tsp of every row of
-// table with a tsp in [from, to) (whole seconds: the platform's bounds),
-// splitting the window at a whole second while a query fills a page, and
-// gives each row to fn.
-func readWindow(ctx context.Context, c *client.Client, table, seqCol string, from, to time.Time, fn func(key int, seq int64, tsp time.Time)) error {
-	rows, err := c.GetHistory(ctx, table, &client.Query{Limit: readPage, TimeRange: client.Between(from, to), Columns: []string{seqCol}})
+// table in w, page rows at most per query, and gives each row to fn. A
+// window whose query fills a page is split in two, and read again: at a
+// whole second while it spans more than one, then by device keys (w's
+// keys bound every device there may be). Only one device writing a page
+// of rows within one second cannot be read back.
+func readWindow(ctx context.Context, c *client.Client, table, seqCol string, w window, page int, fn func(key int, seq int64, tsp time.Time)) error {
+	q := &client.Query{Limit: page, TimeRange: client.Between(w.from, w.to), Columns: []string{seqCol}}
+	if w.byKey {
+		q.FilterAnd = []client.Filter{client.Where("device_key", ">=", w.keyLo), client.Where("device_key", "<", w.keyHi)}
+	}
+	rows, err := c.GetHistory(ctx, table, q)
 	if err != nil {
 		return err
 	}
-	if len(rows) == readPage {
-		mid := from.Add((to.Sub(from) / 2).Truncate(time.Second))
-		if !mid.After(from) {
-			return fmt.Errorf("%d rows or more within the second at %s: the read-back cannot page them", readPage, from.Format(time.RFC3339))
+	if len(rows) == page {
+		a, b := w, w
+		if mid := w.from.Add((w.to.Sub(w.from) / 2).Truncate(time.Second)); mid.After(w.from) {
+			a.to, b.from = mid, mid
+		} else if w.keyHi-w.keyLo > 1 {
+			mid := w.keyLo + (w.keyHi-w.keyLo)/2
+			a.keyHi, b.keyLo = mid, mid
+			a.byKey, b.byKey = true, true
+		} else {
+			return fmt.Errorf("device %d wrote %d rows or more within the second at %s: the read-back cannot page them", w.keyLo, page, w.from.Format(time.RFC3339))
 		}
-		if err := readWindow(ctx, c, table, seqCol, from, mid, fn); err != nil {
+		if err := readWindow(ctx, c, table, seqCol, a, page, fn); err != nil {
 			return err
 		}
-		return readWindow(ctx, c, table, seqCol, mid, to, fn)
+		return readWindow(ctx, c, table, seqCol, b, page, fn)
 	}
 	for _, r := range rows {
 		key, ok1 := asInt(r["device_key"])
