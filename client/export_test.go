@@ -3,6 +3,7 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"sync/atomic"
 
@@ -38,4 +39,25 @@ func CutNextSession(c *Client) {
 			}
 		}
 	})
+}
+
+// PublishBare publishes as Publish did before the hooks and Stats (issue
+// 36; commit 5ce8889): the arguments taken as Publish takes them, the
+// session's acknowledged PUBLISH and its error, nothing else. It is the
+// baseline that BenchmarkPublishSideBySide holds the no-hook path to.
+func PublishBare(ctx context.Context, c *Client, topic string, args ...any) error {
+	const op = "Publish"
+	if err := checkTopic(op, topic, false); err != nil {
+		return err
+	}
+	wargs, kwargs, err := splitArgs(op, topic, args, func(PublishOption) {})
+	if err != nil {
+		return err
+	}
+	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	s, err := c.waitSession(ctx, op, topic, c.set.sessionWait)
+	if err != nil {
+		return err
+	}
+	return opErr(op, topic, wampError(s.Publish(ctx, topic, wargs, kwargs)))
 }

@@ -2,8 +2,9 @@
 
 // This file holds the side-by-side measure of what the hooks cost an
 // acknowledged publish (issue 36: with no hooks at most 1 % CPU, with a
-// counting hook at most 3 %): clients without hooks, with a counting hook
-// and with a counting hook and trace propagation publish in turns, in
+// counting hook at most 3 %): clients publishing as before the hooks,
+// without hooks, with a counting hook and with a counting hook and trace
+// propagation publish in turns, in
 // short batches whose order rotates, in one process whose CPU is theirs
 // alone (the router runs in allocs_test.go's child process), so that the
 // load of a shared machine falls on all of them alike.
@@ -33,29 +34,43 @@ func processCPU(tb testing.TB) time.Duration {
 // BenchmarkPublishSideBySide publishes b.N batches of batch acknowledged
 // publications on each client in turn and reports, per client, the CPU
 // and allocations per publication, and the median over batches of each
-// batch's CPU against the batch of the client without hooks next to it:
+// batch's CPU against the batch of its base next to it: the hooks' against
+// the client without hooks, and that one's against PublishBare, the
+// publish path as it was before the hooks (5ce8889):
 //
 //	go test -run '^$' -bench BenchmarkPublishSideBySide -benchtime 400x ./client/
 func BenchmarkPublishSideBySide(b *testing.B) {
 	const batch = 100
 	r := startAllocRouter(b)
+	// Each kind's batch is held to the batch of its base beside it: the
+	// no-hook path to the path before the hooks (bare), the hooks to the
+	// no-hook path.
 	kinds := []struct {
 		name string
+		base int // index of the kind it is held to; -1: none
+		bare bool
 		opts func() []client.Option
 	}{
-		{"none", func() []client.Option { return nil }},
-		{"counting", func() []client.Option { return []client.Option{client.WithHooks(&countingHook{})} }},
-		{"counting+trace", func() []client.Option {
+		{"none", 3, false, func() []client.Option { return nil }},
+		{"counting", 0, false, func() []client.Option { return []client.Option{client.WithHooks(&countingHook{})} }},
+		{"counting+trace", 0, false, func() []client.Option {
 			return []client.Option{client.WithHooks(&countingHook{}), client.WithTracePropagation(testPropagator{})}
 		}},
+		{"bare", -1, true, func() []client.Option { return nil }},
 	}
 	ctx := context.Background()
 	row := allocRow()
 	cs := make([]*client.Client, len(kinds))
+	publish := func(i int) error {
+		if kinds[i].bare {
+			return client.PublishBare(ctx, cs[i], "com.example.side", row)
+		}
+		return cs[i].Publish(ctx, "com.example.side", row)
+	}
 	for i, k := range kinds {
 		cs[i] = allocClient(b, r.Caller, client.MsgPack, k.opts()...)
 		for range batch { // warm up: the connection, the template cache
-			if err := cs[i].Publish(ctx, "com.example.side", row); err != nil {
+			if err := publish(i); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -72,7 +87,7 @@ func BenchmarkPublishSideBySide(b *testing.B) {
 			runtime.ReadMemStats(&ms)
 			m0, c0 := ms.Mallocs, processCPU(b)
 			for range batch {
-				if err := cs[i].Publish(ctx, "com.example.side", row); err != nil {
+				if err := publish(i); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -81,9 +96,9 @@ func BenchmarkPublishSideBySide(b *testing.B) {
 			allocs[i] += ms.Mallocs - m0
 			cpu[i] += per[i]
 		}
-		for i := range kinds {
-			if per[0] > 0 {
-				ratios[i] = append(ratios[i], float64(per[i])/float64(per[0]))
+		for i, k := range kinds {
+			if k.base >= 0 && per[k.base] > 0 {
+				ratios[i] = append(ratios[i], float64(per[i])/float64(per[k.base]))
 			}
 		}
 	}
@@ -92,10 +107,11 @@ func BenchmarkPublishSideBySide(b *testing.B) {
 	for i, k := range kinds {
 		b.ReportMetric(float64(cpu[i].Nanoseconds())/ops, k.name+"-cpu-ns/op")
 		b.ReportMetric(float64(allocs[i])/ops, k.name+"-allocs/op")
-		if i > 0 && len(ratios[i]) > 0 {
+		if k.base >= 0 && len(ratios[i]) > 0 {
+			base := kinds[k.base].name
 			slices.Sort(ratios[i])
-			b.ReportMetric(ratios[i][len(ratios[i])/2], k.name+"/none-cpu")
-			b.ReportMetric(float64(cpu[i])/float64(cpu[0]), k.name+"/none-cpu-total")
+			b.ReportMetric(ratios[i][len(ratios[i])/2], k.name+"/"+base+"-cpu")
+			b.ReportMetric(float64(cpu[i])/float64(cpu[k.base]), k.name+"/"+base+"-cpu-total")
 		}
 	}
 }
