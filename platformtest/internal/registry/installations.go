@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -157,6 +158,9 @@ func (s *State) InstallsOf(d *Device, appKey int) []*Installation {
 func (s *State) RealmInstalls(name string, limit int) (first []*Installation, total int) {
 	set := s.byRealm[name]
 	byKey := func(a, b *Installation) int { return cmp.Compare(a.Device.Key, b.Device.Key) }
+	if limit < 0 || limit >= len(set) {
+		return slices.SortedFunc(maps.Keys(set), byKey), len(set)
+	}
 	for in := range set {
 		if limit >= 0 && len(first) == limit {
 			if limit == 0 || byKey(in, first[limit-1]) >= 0 {
