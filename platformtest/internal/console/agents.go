@@ -1,8 +1,11 @@
 // This file serves the agents' tools:
 //
-//	GET  /agents                                  every installation with an agent
-//	                                              template: its agents and tools with
-//	                                              their parameter schema
+//	GET  /agents                                  every realm whose installations have an
+//	                                              agent template: its agents and tools with
+//	                                              their parameter schema, and the first
+//	                                              devices of each (capped.go)
+//	GET  /agents/{realm}/device/{agent}/{tool}    ?key=: the form of the device with that
+//	                                              key (a tool on more devices than listed)
 //	GET  /agents/{realm}/{device}/{agent}/{tool}  a form generated from the tool's schema
 //	POST /agents/{realm}/{device}/{agent}/{tool}  calls the tool on the device, as the
 //	                                              platform's agent runtime does (needs
@@ -22,7 +25,6 @@ import (
 	"strings"
 
 	"github.com/flockgo/ironflock/platformtest/internal/agents"
-	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
 	"github.com/flockgo/ironflock/template"
 )
@@ -33,10 +35,17 @@ type toolView struct {
 	Topic       string
 	Delegate    string
 	Schema      string // the parameters' JSON Schema, readable
-	// Devices are the devices whose release has the tool (a topic tool),
-	// each with whether it serves the tool now.
-	Devices []toolDevice
+	// Devices are the first devices by key whose release has the tool
+	// (a topic tool), each with whether it serves the tool now; at most
+	// listCap of DeviceCount.
+	Devices     []toolDevice
+	DeviceCount int
+	Pick        string // the form that opens the tool on a device by key (toolPick)
+	All         string // the paged list of the realm's devices
 }
+
+// Capped tells whether the tool's list leaves devices out.
+func (tv toolView) Capped() bool { return tv.DeviceCount > len(tv.Devices) }
 
 // toolDevice is a device whose release has a topic tool.
 type toolDevice struct {
@@ -58,37 +67,77 @@ type agentView struct {
 // its agents and tools, merged over the releases its devices run.
 type agentRealm struct {
 	Realm, App, Stage string
-	Devices           []string
+	Devices           someDevices // the first devices with an agent template (capped.go)
 	Agents            []agentView
-	Errs              []string // templates that do not parse, by device
+	Errs              []string // templates that do not parse, by device: at most listCap of ErrCount
+	ErrCount          int
+}
+
+// parsedAgents is an agent template parsed, once per source.
+type parsedAgents struct {
+	tpl *template.AgentTemplate
+	err error
+}
+
+// topicTool is a topic tool of a template: where merge put it in the
+// realm's agents, and its topic.
+type topicTool struct {
+	agent, tool int
+	topic       string
 }
 
 // agentRealms returns the realms whose devices run a release with an
-// agent template, each tool with the devices that serve it now.
+// agent template, each tool with the first devices that have it and
+// whether they serve it now. Each distinct template is parsed once, and
+// the registration lookups are made for the devices listed only.
 func (c *Console) agentRealms(ctx context.Context) []agentRealm {
 	var out []agentRealm
 	c.cfg.Registry.Do(func(s *registry.State) {
-		at := map[string]int{}
-		for _, d := range s.Devices() {
-			for _, in := range s.DeviceInstalls(d) {
-				tpl, err := registry.ParseAgentTemplate(in.AgentTemplate())
-				if tpl == nil && err == nil {
-					continue
-				}
-				i, ok := at[in.Realm]
+		parsed := map[string]parsedAgents{}
+		for _, ri := range s.Realms() {
+			installs, _ := s.RealmInstalls(ri.Name, -1) // by device key
+			var ar *agentRealm
+			tools := map[string][]topicTool{} // by template source
+			for _, in := range installs {
+				src := in.AgentTemplate()
+				p, ok := parsed[src]
 				if !ok {
-					i = len(out)
-					at[in.Realm] = i
-					out = append(out, agentRealm{Realm: in.Realm, App: in.App.Name, Stage: in.Stage})
+					p.tpl, p.err = registry.ParseAgentTemplate(src)
+					parsed[src] = p
 				}
-				ar := &out[i]
-				ar.Devices = append(ar.Devices, d.Name)
-				if err != nil {
-					ar.Errs = append(ar.Errs, d.Name+": "+err.Error())
+				if p.tpl == nil && p.err == nil {
 					continue
 				}
-				ri, _ := s.Realm(in.Realm)
-				ar.merge(tpl, ri, d.Key, d.Name)
+				if ar == nil {
+					ar = &agentRealm{Realm: ri.Name, App: in.App.Name, Stage: in.Stage,
+						Devices: someDevices{All: realmDevicesLink(ri.App, ri.Name)}}
+				}
+				d := in.Device
+				if ar.Devices.Total++; len(ar.Devices.Devices) < listCap {
+					ar.Devices.Devices = append(ar.Devices.Devices, deviceRef{Key: d.Key, Name: d.Name})
+				}
+				if p.err != nil {
+					if ar.ErrCount++; len(ar.Errs) < listCap {
+						ar.Errs = append(ar.Errs, d.Name+": "+p.err.Error())
+					}
+					continue
+				}
+				tt, ok := tools[src]
+				if !ok {
+					tt = ar.merge(p.tpl)
+					tools[src] = tt
+				}
+				for _, t := range tt {
+					tv := &ar.Agents[t.agent].Tools[t.tool]
+					if tv.DeviceCount++; len(tv.Devices) < listCap {
+						tv.Devices = append(tv.Devices, toolDevice{Key: d.Key, Name: d.Name,
+							Procedure: toolProcedure(ri, d.Key, t.topic)})
+					}
+				}
+			}
+			if ar != nil {
+				slices.SortFunc(ar.Agents, func(a, b agentView) int { return strings.Compare(a.Name, b.Name) })
+				out = append(out, *ar)
 			}
 		}
 	})
@@ -96,6 +145,8 @@ func (c *Console) agentRealms(ctx context.Context) []agentRealm {
 		for j := range out[i].Agents {
 			for k := range out[i].Agents[j].Tools {
 				tv := &out[i].Agents[j].Tools[k]
+				tv.Pick = fmt.Sprintf("/agents/%s/device/%s/%s", out[i].Realm, tv.Agent, tv.Name)
+				tv.All = out[i].Devices.All
 				for l := range tv.Devices {
 					td := &tv.Devices[l]
 					serves, err := c.registered(ctx, out[i].Realm, td.Procedure)
@@ -113,8 +164,10 @@ func (c *Console) agentRealms(ctx context.Context) []agentRealm {
 	return out
 }
 
-// merge adds the agents and tools of the template a device runs.
-func (ar *agentRealm) merge(tpl *template.AgentTemplate, ri realm.Info, deviceKey int, device string) {
+// merge adds the agents and tools of a template to the realm's and
+// returns where its topic tools are.
+func (ar *agentRealm) merge(tpl *template.AgentTemplate) []topicTool {
+	var out []topicTool
 	for _, name := range tpl.Names() {
 		a := tpl.Agents[name]
 		ai := slices.IndexFunc(ar.Agents, func(av agentView) bool { return av.Name == name })
@@ -132,12 +185,11 @@ func (ar *agentRealm) merge(tpl *template.AgentTemplate, ri realm.Info, deviceKe
 					Delegate: t.Delegate, Schema: prettyJSON(t.Parameters)})
 			}
 			if t.Delegate == "" {
-				av.Tools[ti].Devices = append(av.Tools[ti].Devices, toolDevice{Key: deviceKey, Name: device,
-					Procedure: toolProcedure(ri, deviceKey, t.Topic)})
+				out = append(out, topicTool{agent: ai, tool: ti, topic: t.Topic})
 			}
 		}
 	}
-	slices.SortFunc(ar.Agents, func(a, b agentView) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 func (c *Console) agents(w http.ResponseWriter, r *http.Request) {

@@ -2,13 +2,18 @@
 // while a session holds the registration of its procedure
 // <SWARM>.<device_key>.<APP>.<STAGE>.<topic>, which the platform's own
 // session on the realm looks up (wamp.registration.lookup), as the
-// router would route a call.
+// router would route a call. A tool on more devices than the Agents page
+// lists opens on a device by key (toolPick).
 
 package console
 
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gammazero/nexus/v3/wamp"
@@ -43,4 +48,16 @@ func (c *Console) registered(ctx context.Context, realmName, procedure string) (
 	}
 	_, ok := wamp.AsID(res.Arguments[0])
 	return ok, nil
+}
+
+// toolPick opens the form of a tool on the device whose key ?key= gives.
+func (c *Console) toolPick(w http.ResponseWriter, r *http.Request) {
+	given := strings.TrimSpace(r.URL.Query().Get("key"))
+	key, err := strconv.Atoi(given)
+	if err != nil || key <= 0 {
+		c.fail(w, r, http.StatusBadRequest, fmt.Sprintf("Field key: %q is not a device key.", given))
+		return
+	}
+	http.Redirect(w, r, fmt.Sprintf("/agents/%s/%d/%s/%s", url.PathEscape(r.PathValue("realm")), key,
+		url.PathEscape(r.PathValue("agent")), url.PathEscape(r.PathValue("tool"))), http.StatusSeeOther)
 }

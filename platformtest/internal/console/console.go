@@ -1,8 +1,9 @@
 // This file holds the Console: its configuration, its routes and the
-// action log. The pages are in one file each (fleet.go with locations.go
-// and mapview.go, sessions.go, traffic.go with traffic_live.go, tables.go
-// with rows.go, chart.go, files.go, agents.go with agentserve.go, sql.go,
-// faults.go, env.go), the access checks in auth.go, rendering in
+// action log. The pages are in one file each (fleet.go with apppage.go,
+// locations.go and mapview.go, sessions.go, traffic.go with
+// traffic_live.go, tables.go with rows.go, chart.go, files.go, agents.go
+// with agentserve.go, sql.go, faults.go, env.go), the capped lists of
+// devices in capped.go, the access checks in auth.go, rendering in
 // render.go.
 
 package console
@@ -108,6 +109,7 @@ func New(cfg Config) *Console {
 		"GET /files/{realm}/object":                           c.download,
 		"GET /agents":                                         c.agents,
 		"GET /agents/{realm}/{device}/{agent}/{tool}":         c.toolForm,
+		"GET /agents/{realm}/device/{agent}/{tool}":           c.toolPick,
 		"POST /agents/{realm}/{device}/{agent}/{tool}":        c.toolCall,
 		"GET /sql":              c.sql,
 		"GET /faults":           c.faults,

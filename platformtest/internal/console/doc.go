@@ -29,6 +29,12 @@
 // (fitted to the devices, zoomed and panned with links) are SVG drawn on
 // the server. Nothing is fetched from elsewhere.
 //
+// No page lists a whole fleet: long lists (the devices, an app's
+// installations, the sessions) are paged and searched (pager.go), and a
+// list inside a page (a group's members, a realm's or a tool's devices)
+// names at most ten, says how many there are and links to the paged list
+// (capped.go), so a console over 100,000 devices stays usable.
+//
 // Everything is read-only unless Config.Write is set: then the fault
 // buttons, tool calls (offered only on the devices that serve the tool)
 // and row appends from a table's page work, each saying what it will do,

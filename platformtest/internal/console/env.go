@@ -15,9 +15,11 @@
 package console
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -97,12 +99,16 @@ func (c *Console) envTarget(device, app, stage string) envTarget {
 		var found []*registry.Device
 		if key, err := strconv.Atoi(device); err == nil && s.Device(key) != nil {
 			found = append(found, s.Device(key))
-		} else {
-			for _, d := range s.Devices() {
-				if d.Name == device || d.Serial == device {
+		} else { // through the registry's indexes, not the whole fleet
+			if d := s.DeviceBySerial(device); d != nil {
+				found = append(found, d)
+			}
+			for _, pr := range s.Projects() {
+				if d := s.DeviceNamed(pr, device); d != nil && !slices.Contains(found, d) {
 					found = append(found, d)
 				}
 			}
+			slices.SortFunc(found, func(a, b *registry.Device) int { return cmp.Compare(a.Key, b.Key) })
 		}
 		switch len(found) {
 		case 0:

@@ -1,10 +1,13 @@
 // This file serves the overview and the fleet:
 //
 //	GET /              counts, the mode, recent actions
-//	GET /fleet         projects, one page of the devices (?q= search, ?page=), groups, apps, grants
+//	GET /fleet         projects, one page of the devices (?q= search, ?page=,
+//	                   ?group=KEY: the members of a group), groups with the
+//	                   first of their members (capped.go), apps, grants
 //	GET /devices/{key} one device: its installations and their environment
 //	                   (?show=REALM reveals that installation's secret)
-//	GET /apps/{key}    one app: releases, one page of its installations (?q=, ?page=), tables, agents
+//
+// An app's page is in apppage.go.
 
 package console
 
@@ -67,7 +70,7 @@ type groupView struct {
 	Key     int
 	Name    string
 	Project string
-	Devices []string
+	Devices someDevices // the first members (capped.go)
 	Apps    []string
 }
 
@@ -103,7 +106,8 @@ type grantView struct{ Project, Consumer, Provider string }
 
 type fleetView struct {
 	Projects     []projectView
-	Pager        pager // pager.go: the devices shown, among all
+	Pager        pager      // pager.go: the devices shown, among all
+	Group        *groupView // the group whose members are listed (?group=); nil: all devices
 	Apps         []appView
 	Grants       []grantView
 	Map          worldMap // locations.go; drawn for the fleet page only
@@ -162,12 +166,26 @@ func (l liveness) device(s *registry.State, d *registry.Device) deviceView {
 // snapshot reads the fleet from the registry, with who is online: the
 // projects with their groups, one page of the devices matching the search
 // of query (pager.go), the apps with how many installations each has,
-// and the grants.
-func (c *Console) snapshot(query url.Values) fleetView {
+// and the grants. problem says why the query cannot be answered (a
+// ?group= that names no group).
+func (c *Console) snapshot(query url.Values) (v fleetView, problem string) {
 	l := c.liveness()
-	var v fleetView
 	c.cfg.Registry.Do(func(s *registry.State) {
 		s.Settle()
+		var members map[int]bool // nil: every device
+		if gs := query.Get("group"); gs != "" {
+			key, err := strconv.Atoi(gs)
+			g := s.Group(key)
+			if err != nil || g == nil {
+				problem = "There is no group with key " + strconv.Quote(gs) + " (parameter group)."
+				return
+			}
+			members = make(map[int]bool, len(g.Devices))
+			for _, d := range g.Devices {
+				members[d.Key] = true
+			}
+			v.Group = &groupView{Key: g.Key, Name: g.Name, Project: g.Project.Name}
+		}
 		byProject := map[int]*projectView{}
 		for _, pr := range s.Projects() {
 			v.Projects = append(v.Projects, projectView{Key: pr.Key, Name: pr.Name})
@@ -178,26 +196,28 @@ func (c *Console) snapshot(query url.Values) fleetView {
 		all := s.Devices()
 		q := strings.TrimSpace(query.Get("q"))
 		var matches []*registry.Device
+		listed := 0
 		for _, d := range all {
 			if pv := byProject[d.Project.Key]; pv != nil {
 				pv.DeviceCount++
 			}
+			if members != nil && !members[d.Key] {
+				continue
+			}
+			listed++
 			if search(q, d.Name, d.Serial, d.Key) {
 				matches = append(matches, d)
 			}
 		}
 		var lo, hi int
-		v.Pager, lo, hi = newPager(query, len(all), len(matches))
+		v.Pager, lo, hi = newPager(query, listed, len(matches))
 		for _, d := range matches[lo:hi] {
 			if pv := byProject[d.Project.Key]; pv != nil {
 				pv.Devices = append(pv.Devices, l.device(s, d))
 			}
 		}
 		for _, g := range s.Groups() {
-			gv := groupView{Key: g.Key, Name: g.Name, Project: g.Project.Name}
-			for _, d := range g.Devices {
-				gv.Devices = append(gv.Devices, d.Name)
-			}
+			gv := groupView{Key: g.Key, Name: g.Name, Project: g.Project.Name, Devices: groupDevices(g)}
 			for _, ga := range g.Apps {
 				gv.Apps = append(gv.Apps, ga.App.Name+" "+ga.Stage+" ("+strings.ToLower(ga.Target)+")")
 			}
@@ -221,7 +241,7 @@ func (c *Console) snapshot(query url.Values) fleetView {
 		}
 	})
 	v.LocationNote = c.locationNote()
-	return v
+	return v, problem
 }
 
 // appOf returns the view of app a, without its installations.
@@ -287,7 +307,11 @@ func (c *Console) refusing() []string {
 }
 
 func (c *Console) fleet(w http.ResponseWriter, r *http.Request) {
-	v := c.snapshot(r.URL.Query())
+	v, problem := c.snapshot(r.URL.Query())
+	if problem != "" {
+		c.fail(w, r, http.StatusNotFound, problem)
+		return
+	}
 	v.Map = fleetMap(v, r.URL.Query())
 	c.render(w, "fleet", "Fleet", "/fleet", v)
 }
@@ -343,48 +367,4 @@ func (c *Console) environment(in *installView, reveal bool) ([]envVar, bool) {
 		out = append(out, ev)
 	}
 	return out, hasSecret && !reveal
-}
-
-// appPageView is the app's page: the app with one page of its
-// installations (pager.go: searched by device name, serial or key).
-type appPageView struct {
-	appPage
-	Pager pager
-}
-
-func (c *Console) app(w http.ResponseWriter, r *http.Request) {
-	key, _ := strconv.Atoi(r.PathValue("key"))
-	l := c.liveness()
-	var v appPageView
-	found := false
-	c.cfg.Registry.Do(func(s *registry.State) {
-		s.Settle()
-		a := s.App(key)
-		if a == nil {
-			return
-		}
-		found = true
-		var all, matches []*registry.Installation
-		q := strings.TrimSpace(r.URL.Query().Get("q"))
-		for _, d := range s.Devices() {
-			for _, in := range s.InstallsOf(d, a.Key) {
-				all = append(all, in)
-				if search(q, d.Name, d.Serial, d.Key) {
-					matches = append(matches, in)
-				}
-			}
-		}
-		av := appOf(s, a, len(all))
-		var lo, hi int
-		v.Pager, lo, hi = newPager(r.URL.Query(), len(all), len(matches))
-		for _, in := range matches[lo:hi] {
-			av.Installations = append(av.Installations, l.install(in))
-		}
-		v.appPage = appPage{appView: av, TableLinks: tableLinks(av)}
-	})
-	if !found {
-		c.fail(w, r, http.StatusNotFound, "There is no app with key "+r.PathValue("key")+".")
-		return
-	}
-	c.render(w, "app", "App "+v.Name, "/fleet", v)
 }

@@ -1,8 +1,9 @@
 // This file holds the paging of long lists (the devices of the fleet, the
 // installations of an app): a page holds at most pageSize entries, picked
 // by ?page=N among those matching ?q= (a search by name, serial number or
-// key), so that a page of a fleet of 100,000 devices costs what one of 50
-// does to render and to read.
+// key) within the filter of the list (?group= of the fleet page, ?realm=
+// of an app's page; capped.go links to them), so that a page of a fleet
+// of 100,000 devices costs what one of 50 does to render and to read.
 
 package console
 
@@ -23,7 +24,15 @@ type pager struct {
 	Total, Matches int // entries in all, and matching Q
 	From, To       int // the entries shown, from 1; 0 when none
 	Prev, Next     string
+	Keep           []keptParam // the filter, which a search keeps
 }
+
+// keptParam is a parameter of the query that a search keeps.
+type keptParam struct{ Name, Value string }
+
+// filterParams are the parameters that narrow a paged list, kept by its
+// search.
+var filterParams = []string{"group", "realm"}
 
 // newPager reads ?q= and ?page= of query for a list of total entries of
 // which matches match the search, and returns the paging with the range
@@ -31,6 +40,11 @@ type pager struct {
 // the last.
 func newPager(query url.Values, total, matches int) (p pager, lo, hi int) {
 	p = pager{Q: strings.TrimSpace(query.Get("q")), Total: total, Matches: matches}
+	for _, k := range filterParams {
+		if query.Has(k) {
+			p.Keep = append(p.Keep, keptParam{Name: k, Value: query.Get(k)})
+		}
+	}
 	p.Pages = max(1, (matches+pageSize-1)/pageSize)
 	p.Page = min(max(1, atoiOr(query.Get("page"), 1)), p.Pages)
 	lo, hi = (p.Page-1)*pageSize, min(p.Page*pageSize, matches)

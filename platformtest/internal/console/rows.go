@@ -12,7 +12,9 @@
 // typed by their column, a row needs tsp, and on an entity table the
 // columns a row leaves out are taken from the entity's latest row, so an
 // empty field keeps the entity's value (a secret too). The row is written
-// as the chosen device of the realm and published on transformed.<table>
+// as the chosen device of the realm (picked from a list when the realm
+// has at most listCap devices, its key typed otherwise, capped.go) and
+// published on transformed.<table>
 // as its append would be; a realm's storage refusal (a fault the router
 // answers) does not apply to it. Marking
 // deleted appends the entity with its boolean column "deleted" true:
@@ -60,8 +62,12 @@ type rowFormView struct {
 	EntityKey    []string
 	Edit         bool // the form changes an entity's latest row
 	Fields       []rowField
-	Devices      []realmDevice
-	Device       int // the device chosen
+	Devices      []realmDevice // every device of the realm, when it has at most listCap (a list to pick from)
+	DeviceCount  int           // the devices of the realm
+	KeyInput     bool          // the realm has more than listCap devices: the device's key is typed
+	AllDevices   string        // the paged, searchable list of the realm's devices
+	Device       int           // the device chosen
+	DeviceInput  string        // the key typed, kept when refused
 	CanDelete    bool
 	Err          string
 	ReadOnly     string
@@ -85,28 +91,50 @@ func (c *Console) rowTable(realm, name string) (template.Table, error) {
 	return defs[i], nil
 }
 
-// realmDevices returns the devices a realm's app is installed on, and
-// the app's name.
-func (c *Console) realmDevices(realmName string) ([]realmDevice, string) {
-	var out []realmDevice
-	app := ""
+// realmDevices returns the devices a realm's app is installed on (all of
+// them when there are at most listCap, none otherwise), how many there
+// are, and the app's key and name.
+func (c *Console) realmDevices(realmName string) (devices []realmDevice, total, appKey int, app string) {
 	c.cfg.Registry.Do(func(s *registry.State) {
-		for _, d := range s.Devices() {
-			for _, in := range s.DeviceInstalls(d) {
-				if in.Realm == realmName {
-					out = append(out, realmDevice{Key: d.Key, Name: d.Name, Serial: d.Serial})
-					app = in.App.Name
-				}
-			}
+		ri, ok := s.Realm(realmName)
+		if !ok {
+			return
+		}
+		appKey = ri.App
+		if a := s.App(ri.App); a != nil {
+			app = a.Name
+		}
+		var first []*registry.Installation
+		if first, total = s.RealmInstalls(realmName, listCap); total > listCap {
+			return
+		}
+		for _, in := range first {
+			devices = append(devices, realmDevice{Key: in.Device.Key, Name: in.Device.Name, Serial: in.Device.Serial})
 		}
 	})
-	return out, app
+	return devices, total, appKey, app
+}
+
+// realmDevice returns the device with key that realm's app is installed
+// on.
+func (c *Console) realmDevice(realmName string, key int) (d realmDevice, ok bool) {
+	c.cfg.Registry.Do(func(s *registry.State) {
+		ri, found := s.Realm(realmName)
+		if !found {
+			return
+		}
+		if in := s.Installation(key, ri.App, ri.Stage); in != nil && in.Realm == realmName {
+			d, ok = realmDevice{Key: in.Device.Key, Name: in.Device.Name, Serial: in.Device.Serial}, true
+		}
+	})
+	return d, ok
 }
 
 // rowForm builds the form of a table, its fields empty.
 func (c *Console) rowForm(realm string, t template.Table) rowFormView {
-	devices, app := c.realmDevices(realm)
+	devices, total, appKey, app := c.realmDevices(realm)
 	v := rowFormView{Realm: realm, Table: t.Name, App: app, EntityKey: t.EntityKey, Devices: devices,
+		DeviceCount: total, KeyInput: total > listCap, AllDevices: realmDevicesLink(appKey, realm),
 		Back: "/tables/" + url.PathEscape(realm) + "/" + url.PathEscape(t.Name)}
 	for _, col := range t.Columns {
 		v.Fields = append(v.Fields, rowField{ID: col.ID, Name: col.Name, Type: string(col.Type), Secret: col.Secret,
@@ -201,8 +229,10 @@ func (c *Console) prefill(v *rowFormView, q url.Values) error {
 			}
 		}
 	}
-	if dk, ok := row["device_key"].(int64); ok && slices.ContainsFunc(v.Devices, func(d realmDevice) bool { return int64(d.Key) == dk }) {
-		v.Device = int(dk)
+	if dk, ok := row["device_key"].(int64); ok {
+		if _, runs := c.realmDevice(v.Realm, int(dk)); runs {
+			v.Device = int(dk)
+		}
 	}
 	return nil
 }
@@ -291,14 +321,22 @@ func (c *Console) rowAppend(w http.ResponseWriter, r *http.Request) {
 	if _, ok := row["tsp"]; !ok && v.Err == "" {
 		row["tsp"] = c.cfg.Clock.Now().UTC().Format(time.RFC3339Nano) // the row's time: now, as the form says
 	}
-	v.Device, _ = strconv.Atoi(r.PostForm.Get("device"))
-	di := slices.IndexFunc(v.Devices, func(d realmDevice) bool { return d.Key == v.Device })
-	if di < 0 && v.Err == "" {
-		v.Err = fmt.Sprintf("device %q does not run the app of realm %s", r.PostForm.Get("device"), realm)
+	given := strings.TrimSpace(r.PostForm.Get("device"))
+	v.DeviceInput = given
+	key, kerr := strconv.Atoi(given)
+	d, runs := c.realmDevice(realm, key)
+	switch {
+	case v.Err != "":
+	case kerr != nil:
+		v.Err = fmt.Sprintf("field device: %q is not a device key", given)
+	case !runs:
+		v.Err = fmt.Sprintf("field device: no device with key %d runs the app of realm %s", key, realm)
+	}
+	if kerr == nil {
+		v.Device = key
 	}
 	what := fmt.Sprintf("append to %s of %s", t.Name, realm)
 	if v.Err == "" {
-		d := v.Devices[di]
 		what += " as " + d.Name + ": " + compactJSON(masked(row, t))
 		wr := fleetdb.Writer{DeviceKey: int64(d.Key), Serial: d.Serial, App: v.App}
 		if err := c.cfg.Fleet.AppendRows(r.Context(), realm, t.Name, wr, row); err != nil {

@@ -1,7 +1,8 @@
 // This file serves the table browser:
 //
 //	GET /tables                  every realm with its tables and their row counts,
-//	                             and its transforms (transforms.go)
+//	                             the first of its devices (capped.go) and its
+//	                             transforms (transforms.go)
 //	GET /tables/{realm}/{table}  the rows, newest first: ?offset=, ?limit=
 //	                             (1–500, default 50), ?latest=1 (entity
 //	                             tables: the latest row of each entity); and a
@@ -46,32 +47,30 @@ type tableRef struct {
 
 type realmTables struct {
 	Realm, App, Stage string
-	Devices           []string
+	Devices           someDevices // capped.go
 	Tables            []tableRef
 	Transforms        []transformRef // transforms.go
 	Write             bool           // the refresh buttons work (Config.Write)
 	Err               string
 }
 
-// realmsOf returns the provisioned realms with their app, stage and
-// devices, in name order.
+// realmsOf returns the realms an installation joins, in name order,
+// with their app, stage and the first of their devices (capped.go).
 func (c *Console) realmsOf() []realmTables {
 	var out []realmTables
 	c.cfg.Registry.Do(func(s *registry.State) {
-		at := map[string]int{}
-		for _, d := range s.Devices() {
-			for _, in := range s.DeviceInstalls(d) {
-				i, ok := at[in.Realm]
-				if !ok {
-					i = len(out)
-					at[in.Realm] = i
-					out = append(out, realmTables{Realm: in.Realm, App: in.App.Name, Stage: in.Stage})
-				}
-				out[i].Devices = append(out[i].Devices, d.Name)
+		for _, ri := range s.Realms() { // by name
+			devices := realmDevicesOf(s, ri.Name, ri.App)
+			if devices.Total == 0 {
+				continue
 			}
+			app := ""
+			if a := s.App(ri.App); a != nil {
+				app = a.Name
+			}
+			out = append(out, realmTables{Realm: ri.Name, App: app, Stage: ri.Stage, Devices: devices})
 		}
 	})
-	slices.SortFunc(out, func(a, b realmTables) int { return strings.Compare(a.Realm, b.Realm) })
 	return out
 }
 

@@ -165,13 +165,17 @@ func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 	f := parseFilter(r)
 	v := trafficView{Filter: f, Stats: c.cfg.Router.RecordingStats(), Compact: r.URL.Query().Get("view") == "compact",
 		Counters: c.counters(f)}
-	serial := map[string]int{}
-	for _, s := range c.cfg.Router.Sessions() {
-		serial[s.AuthID] = s.DeviceKey
+	authids := map[string]bool{} // those of the device the filter names: its sessions' and its serial
+	if f.Device != "" {
+		for _, s := range c.cfg.Router.Sessions() {
+			if s.DeviceKey == f.key {
+				authids[s.AuthID] = true
+			}
+		}
 	}
 	c.cfg.Registry.Do(func(s *registry.State) {
-		for _, d := range s.Devices() {
-			serial[d.Serial] = d.Key
+		if d := s.Device(f.key); d != nil && f.Device != "" {
+			authids[d.Serial] = true
 		}
 		for _, ri := range s.Realms() {
 			if s.RealmInUse(ri.Name) {
@@ -182,7 +186,11 @@ func (c *Console) traffic(w http.ResponseWriter, r *http.Request) {
 	rec := c.cfg.Router.Recorded("")
 	for i := len(rec) - 1; i >= 0 && len(v.Recorded) < recentRecorded; i-- {
 		m := rec[i]
-		if !f.match(m.Realm, m.URI, serial[m.AuthID]) {
+		device := -1 // not the device filtered on, if any
+		if authids[m.AuthID] {
+			device = f.key
+		}
+		if !f.match(m.Realm, m.URI, device) {
 			continue
 		}
 		p := payload(m.Args, m.Kwargs)

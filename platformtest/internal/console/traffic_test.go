@@ -162,6 +162,25 @@ func TestTrafficRecorded(t *testing.T) {
 	if strings.Contains(body, "com.example.hello") {
 		t.Error("the filter shows what it should hide")
 	}
+	// The device filter: the call came from device 1 (press-1), not 2.
+	recorded := func(query string) int {
+		_, body := w.get(t, "/traffic?"+query)
+		n := 0
+		for _, row := range tableCells(t, body, "recorded") {
+			if len(row) > 5 && row[5] == "com.example.hello" {
+				n++
+			}
+		}
+		return n
+	}
+	if n := recorded("uri=hello&device=1"); n != 1 {
+		t.Errorf("the filter device=1 shows %d of the device's calls, want 1", n)
+	}
+	for _, device := range []string{"2", "0"} {
+		if n := recorded("uri=hello&device=" + device); n != 0 {
+			t.Errorf("the filter device=%s shows device 1's call", device)
+		}
+	}
 }
 
 // TestTrafficCompact: ?view=compact shows each recorded message on one

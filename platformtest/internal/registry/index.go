@@ -1,7 +1,6 @@
 // This file holds the indexes the State keeps beside its maps, so that
 // what a join, a page or a deletion asks costs the same whatever the
-// fleet: the installations of each device and how many installations
-// join each realm. (The devices by serial and by project and name are in
+// fleet: the installations of each device and those of each realm. (The devices by serial and by project and name are in
 // devices.go.) Every change of an installation goes through putInstall
 // and dropInstall; an undo (persist_undo.go) rebuilds them all (reindex).
 
@@ -20,7 +19,15 @@ func (s *State) putInstall(k instKey, in *Installation) {
 	}
 	s.installs[k] = in
 	s.byDevice[k.device] = append(s.byDevice[k.device], in)
-	s.realmUse[in.Realm]++
+	s.addToRealm(in)
+}
+
+// addToRealm adds in to the installations of its realm.
+func (s *State) addToRealm(in *Installation) {
+	if s.byRealm[in.Realm] == nil {
+		s.byRealm[in.Realm] = map[*Installation]struct{}{}
+	}
+	s.byRealm[in.Realm][in] = struct{}{}
 }
 
 // dropInstall removes the installation under k from the installations
@@ -36,8 +43,8 @@ func (s *State) dropInstall(k instKey) {
 	} else {
 		delete(s.byDevice, k.device)
 	}
-	if s.realmUse[in.Realm]--; s.realmUse[in.Realm] <= 0 {
-		delete(s.realmUse, in.Realm)
+	if delete(s.byRealm[in.Realm], in); len(s.byRealm[in.Realm]) == 0 {
+		delete(s.byRealm, in.Realm)
 	}
 }
 
@@ -51,11 +58,11 @@ func (s *State) reindex() {
 		s.byName[deviceName{d.Project, d.Name}] = d
 	}
 	clear(s.byDevice)
-	clear(s.realmUse)
+	clear(s.byRealm)
 	for _, k := range slices.SortedFunc(maps.Keys(s.installs), compareInstKeys) {
 		in := s.installs[k]
 		s.byDevice[k.device] = append(s.byDevice[k.device], in)
-		s.realmUse[in.Realm]++
+		s.addToRealm(in)
 	}
 }
 
@@ -63,7 +70,7 @@ func (s *State) reindex() {
 // (Audit).
 func (s *State) indexDiffs() []string {
 	want := State{devices: s.devices, installs: s.installs, bySerial: map[string]*Device{}, byName: map[deviceName]*Device{},
-		byDevice: map[int][]*Installation{}, realmUse: map[string]int{}}
+		byDevice: map[int][]*Installation{}, byRealm: map[string]map[*Installation]struct{}{}}
 	want.reindex()
 	var diffs []string
 	if !maps.Equal(s.bySerial, want.bySerial) {
@@ -75,8 +82,8 @@ func (s *State) indexDiffs() []string {
 	if !maps.EqualFunc(s.byDevice, want.byDevice, sameInstalls) {
 		diffs = append(diffs, "the installations by device are not those of the installations")
 	}
-	if !maps.Equal(s.realmUse, want.realmUse) {
-		diffs = append(diffs, "the realms' counts of installations are not those of the installations")
+	if !maps.EqualFunc(s.byRealm, want.byRealm, maps.Equal) {
+		diffs = append(diffs, "the installations by realm are not those of the installations")
 	}
 	return diffs
 }

@@ -14,6 +14,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -149,6 +150,28 @@ func (s *State) InstallsOf(d *Device, appKey int) []*Installation {
 		}
 	}
 	return out
+}
+
+// RealmInstalls returns the first limit installations of realm name by
+// device key (every one when limit < 0) and how many there are, at a cost
+// that grows with the realm's installations, not with the fleet.
+func (s *State) RealmInstalls(name string, limit int) (first []*Installation, total int) {
+	set := s.byRealm[name]
+	byKey := func(a, b *Installation) int { return cmp.Compare(a.Device.Key, b.Device.Key) }
+	if limit < 0 || limit >= len(set) {
+		return slices.SortedFunc(maps.Keys(set), byKey), len(set)
+	}
+	for in := range set {
+		if limit >= 0 && len(first) == limit {
+			if limit == 0 || byKey(in, first[limit-1]) >= 0 {
+				continue
+			}
+			first = first[:limit-1]
+		}
+		i, _ := slices.BinarySearchFunc(first, in, byKey)
+		first = slices.Insert(first, i, in)
+	}
+	return first, len(set)
 }
 
 // Realm returns a provisioned realm.

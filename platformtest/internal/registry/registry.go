@@ -54,7 +54,7 @@ func newState(cfg Config) State {
 		apps:     map[int]*App{},
 		installs: map[instKey]*Installation{},
 		byDevice: map[int][]*Installation{},
-		realmUse: map[string]int{},
+		byRealm:  map[string]map[*Installation]struct{}{},
 		realms:   map[string]realm.Info{},
 		groups:   map[int]*Group{},
 		users:    map[string]*User{},
@@ -79,8 +79,8 @@ type State struct {
 	byName   map[deviceName]*Device // the devices by project and name (devices.go)
 	apps     map[int]*App
 	installs map[instKey]*Installation
-	byDevice map[int][]*Installation // the installations by device key (index.go)
-	realmUse map[string]int          // how many installations join each realm (index.go)
+	byDevice map[int][]*Installation               // the installations by device key (index.go)
+	byRealm  map[string]map[*Installation]struct{} // the installations by realm (index.go)
 	realms   map[string]realm.Info
 	groups   map[int]*Group
 	users    map[string]*User

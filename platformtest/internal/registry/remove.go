@@ -97,7 +97,7 @@ func (s *State) RemoveUser(u *User) []*App {
 }
 
 // RealmInUse reports whether an installation joins realm name.
-func (s *State) RealmInUse(name string) bool { return s.realmUse[name] > 0 }
+func (s *State) RealmInUse(name string) bool { return len(s.byRealm[name]) > 0 }
 
 // ForgetRealm removes a provisioned realm: the router takes it down at
 // its next reconciliation. The services' data of the realm is theirs to
