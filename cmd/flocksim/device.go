@@ -6,7 +6,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"log/slog"
 	"math/rand/v2"
 	"sync"
@@ -32,7 +31,7 @@ type device struct {
 
 // discard is the devices' logger: thousands of clients logging every
 // reconnect would drown the live line.
-var discard = slog.New(slog.NewTextHandler(io.Discard, nil))
+var discard = slog.New(slog.DiscardHandler)
 
 // newDevice makes d's client (not started).
 func newDevice(info deviceInfo, conn *connHolder) (*device, error) {
