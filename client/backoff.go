@@ -51,6 +51,10 @@ const (
 	quickMax   = 160 * time.Millisecond
 )
 
+// maxRetryAfter is the longest wait a router's Retry-After imposes on a
+// reconnect: a device never sits out more than a minute on a hint.
+const maxRetryAfter = time.Minute
+
 // quickStart spends a budget (the seed's initial reconnect delay) on short
 // retries after refused connections: 20 ms doubling to 160 ms.
 type quickStart struct {

@@ -20,10 +20,13 @@ import (
 // spent, then the backoff. A join refused with wamp.error.no_such_realm is
 // retried at the backoff's cadence for a minute, then once every two
 // minutes, and the fast cadence returns as soon as an attempt ends any
-// other way. A join refused with wamp.error.authentication_failed is
-// retried at the backoff's cadence in StateRefusedRetrying until the
-// refusals have lasted the grace (WithAuthFailureGrace), then the
-// supervisor gives up (StateRefused).
+// other way. An upgrade refused with 503 or 429 and Retry-After (a router
+// with too many links awaiting authentication) is retried after the time
+// it asks for, at least 20 ms and at most maxRetryAfter, in place of the
+// cadence, which does not grow for it. A join refused with
+// wamp.error.authentication_failed is retried at the backoff's cadence in
+// StateRefusedRetrying until the refusals have lasted the grace
+// (WithAuthFailureGrace), then the supervisor gives up (StateRefused).
 func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 	defer close(done)
 	fast := newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1)
@@ -73,7 +76,9 @@ func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
 			state = StateConnecting
 		}
 		delay, short := time.Duration(0), false
-		if refusedConnection(err) {
+		if after, asked := engine.RetryAfter(err); asked {
+			delay, short = min(max(after, quickFirst), maxRetryAfter), true
+		} else if refusedConnection(err) {
 			delay, short = quick.delay()
 		}
 		if !short {

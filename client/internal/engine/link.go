@@ -107,7 +107,11 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 	}
 	if err != nil {
 		if resp != nil {
-			return nil, fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
+			err = fmt.Errorf("dial %s: %w (HTTP %s)", url, err, resp.Status)
+			if after, ok := retryAfter(resp); ok {
+				return nil, &retryAfterError{err: err, after: after}
+			}
+			return nil, err
 		}
 		return nil, fmt.Errorf("dial %s: %w", url, err)
 	}
