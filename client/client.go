@@ -61,7 +61,6 @@ type Client struct {
 	// templates caches Template by URI for the hooks, templateN entries.
 	templates sync.Map
 	templateN atomic.Int32
-	lastOp    atomic.Pointer[lastOp] // opOf's last answer
 }
 
 // stopHook is a function registered with OnStop.

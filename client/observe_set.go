@@ -235,27 +235,9 @@ func (c *Client) template(uri string) string {
 	return t
 }
 
-// lastOp is the operation opOf described last, and what it was asked
-// for: a device mostly repeats one operation on one topic.
-type lastOp struct {
-	method, uri, table string
-	op                 Op
-}
-
 // opOf describes the operation method makes on uri; table is set for the
-// operations of the data backend. The same operation as the last one is
-// answered from lastOp, without the template cache's lookup.
+// operations of the data backend.
 func (c *Client) opOf(method, uri, table string) Op {
-	if l := c.lastOp.Load(); l != nil && l.uri == uri && l.method == method && l.table == table {
-		return l.op
-	}
-	op := c.describe(method, uri, table)
-	c.lastOp.Store(&lastOp{method: method, uri: uri, table: table, op: op})
-	return op
-}
-
-// describe is opOf without lastOp.
-func (c *Client) describe(method, uri, table string) Op {
 	op := Op{Method: method, URI: uri, Template: c.template(uri), Table: table}
 	switch {
 	case method == "AppendToTable" || method == "AppendRowsToTable":
