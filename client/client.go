@@ -56,11 +56,9 @@ type Client struct {
 
 	// obs is the WithHooks hooks, nil when none was given; stats the
 	// counters of Stats.
-	obs   *hookSet
-	stats stats
-	// templates caches Template by URI for the hooks, templateN entries.
-	templates sync.Map
-	templateN atomic.Int32
+	obs       *hookSet
+	stats     stats
+	templates templateCache // Template by URI, for the hooks (observe_set.go)
 }
 
 // stopHook is a function registered with OnStop.

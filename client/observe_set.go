@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
@@ -216,6 +217,15 @@ func (hs *hookSet) onPong() func(time.Duration) {
 	}
 }
 
+// templateCache keeps Template by URI for the hooks, and the last one
+// answered: a device mostly repeats one topic, which then costs a string
+// comparison under a lock no other path takes.
+type templateCache struct {
+	mu            sync.Mutex
+	byURI         map[string]string
+	lastURI, last string
+}
+
 // maxTemplates bounds the templates a client keeps.
 const maxTemplates = 1024
 
@@ -223,15 +233,23 @@ const maxTemplates = 1024
 // fewer than maxTemplates: an operation on a URI seen before allocates
 // nothing for it.
 func (c *Client) template(uri string) string {
-	if t, ok := c.templates.Load(uri); ok {
-		return t.(string)
-	}
-	t := Template(uri)
-	if c.templateN.Load() < maxTemplates {
-		if _, loaded := c.templates.LoadOrStore(uri, t); !loaded {
-			c.templateN.Add(1)
+	tc := &c.templates
+	tc.mu.Lock()
+	if uri != tc.lastURI {
+		t, ok := tc.byURI[uri]
+		if !ok {
+			t = Template(uri)
+			if len(tc.byURI) < maxTemplates {
+				if tc.byURI == nil {
+					tc.byURI = map[string]string{}
+				}
+				tc.byURI[uri] = t
+			}
 		}
+		tc.lastURI, tc.last = uri, t
 	}
+	t := tc.last
+	tc.mu.Unlock()
 	return t
 }
 
