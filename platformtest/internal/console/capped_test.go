@@ -87,14 +87,7 @@ func section(t *testing.T, page, id, end string) string {
 // list stays whole.
 func TestCappedDeviceLists(t *testing.T) {
 	w, realm := newCappedWorld(t)
-	get := func(path string) string {
-		t.Helper()
-		code, body := w.get(t, path)
-		if code != http.StatusOK {
-			t.Fatalf("GET %s: %d\n%s", path, code, body)
-		}
-		return body
-	}
+	get := func(path string) string { return w.page(t, path) }
 	capped := func(where, part, link string) {
 		t.Helper()
 		if got := names(part); !slices.Equal(got, firstTen()) {

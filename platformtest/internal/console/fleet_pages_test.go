@@ -32,14 +32,7 @@ func TestFleetPaged(t *testing.T) {
 		t.Fatal(err)
 	}
 	w := &world{p: p, http: &http.Client{Timeout: time.Minute}}
-	get := func(path string) string {
-		t.Helper()
-		code, body := w.get(t, path)
-		if code != http.StatusOK {
-			t.Fatalf("GET %s: %d\n%s", path, code, body)
-		}
-		return body
-	}
+	get := func(path string) string { return w.page(t, path) }
 
 	body := get("/fleet")
 	rows := tableCells(t, body, "devices-7")

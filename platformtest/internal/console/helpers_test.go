@@ -89,6 +89,16 @@ func (w *world) get(t *testing.T, path string) (int, string) {
 	return w.do(t, http.MethodGet, path, nil, nil)
 }
 
+// page fetches a console page that must answer 200 and returns its body.
+func (w *world) page(t *testing.T, path string) string {
+	t.Helper()
+	code, body := w.get(t, path)
+	if code != http.StatusOK {
+		t.Fatalf("GET %s: %d\n%s", path, code, body)
+	}
+	return body
+}
+
 // post submits a console form.
 func (w *world) post(t *testing.T, path string, form url.Values) (int, string) {
 	t.Helper()

@@ -1,7 +1,6 @@
 package console_test
 
 import (
-	"net/http"
 	"strings"
 	"testing"
 
@@ -18,14 +17,7 @@ func TestSessionsPaged(t *testing.T) {
 	for i := range n {
 		clienttest.Start(t, w.p.InstallationOf(1000+i, 3, platformtest.Dev))
 	}
-	get := func(path string) string {
-		t.Helper()
-		code, body := w.get(t, path)
-		if code != http.StatusOK {
-			t.Fatalf("GET %s: %d\n%s", path, code, body)
-		}
-		return body
-	}
+	get := func(path string) string { return w.page(t, path) }
 	body := get("/sessions")
 	if got := strings.Count(body, "data-session="); got != 50 {
 		t.Errorf("the first page lists %d sessions, want 50", got)
