@@ -7,7 +7,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -70,10 +69,13 @@ func (s *sim) verify(ctx context.Context) (*verifyReport, error) {
 		// bounds in whole seconds, so rows before the start (an earlier
 		// run's, in the same second) are left out here.
 		start := s.started.Truncate(time.Millisecond)
-		w := window{from: s.started.Truncate(time.Second), to: time.Now().Add(time.Minute).Truncate(time.Second),
-			keyLo: math.MaxInt, keyHi: math.MinInt}
-		for key := range byKey {
-			w.keyLo, w.keyHi = min(w.keyLo, key), max(w.keyHi, key+1)
+		w := window{from: s.started.Truncate(time.Second), to: time.Now().Add(time.Minute).Truncate(time.Second)}
+		for i, d := range s.devs {
+			if key := d.info.Key; i == 0 {
+				w.keyLo, w.keyHi = key, key+1
+			} else {
+				w.keyLo, w.keyHi = min(w.keyLo, key), max(w.keyHi, key+1)
+			}
 		}
 		err = readWindow(ctx, c, a.Table, seqCol, w, readPage, func(key int, seq int64, tsp time.Time) {
 			if d := byKey[key]; d != nil && !tsp.Before(start) {
