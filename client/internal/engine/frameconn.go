@@ -28,6 +28,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/flockgo/ironflock/internal/wsframe"
 )
 
 // frameConn is a net.Conn whose reads go through a buffer the scanner
@@ -206,7 +208,7 @@ func isTimeout(err error) bool { return errors.Is(err, os.ErrDeadlineExceeded) }
 // frameScanner follows the WebSocket frames of a byte stream (RFC 6455
 // §5.2) by their headers alone and counts those that ended.
 type frameScanner struct {
-	hdr     [14]byte
+	hdr     [wsframe.MaxHeader]byte
 	nh      int    // header bytes collected
 	payload uint64 // payload bytes of the current frame still to pass
 	inBody  bool
@@ -233,46 +235,14 @@ func (s *frameScanner) feed(p []byte) {
 		s.hdr[s.nh] = p[0]
 		s.nh++
 		p = p[1:]
-		if s.nh < 2 || s.nh < s.headerLen() {
+		if s.nh < 2 || s.nh < wsframe.HeaderLen(s.hdr[1]) {
 			continue
 		}
-		s.payload = s.length()
+		s.payload = wsframe.PayloadLen(&s.hdr)
 		s.inBody = true
 		if s.payload == 0 {
 			s.end()
 		}
-	}
-}
-
-// headerLen is the length of the current header, known from its second
-// byte on: 2, plus 2 or 8 for an extended length, plus 4 for a mask.
-func (s *frameScanner) headerLen() int {
-	n := 2
-	switch s.hdr[1] & 0x7f {
-	case 126:
-		n += 2
-	case 127:
-		n += 8
-	}
-	if s.hdr[1]&0x80 != 0 {
-		n += 4
-	}
-	return n
-}
-
-// length is the payload length of a complete header.
-func (s *frameScanner) length() uint64 {
-	switch l := s.hdr[1] & 0x7f; l {
-	case 126:
-		return uint64(s.hdr[2])<<8 | uint64(s.hdr[3])
-	case 127:
-		var n uint64
-		for _, b := range s.hdr[2:10] {
-			n = n<<8 | uint64(b)
-		}
-		return n
-	default:
-		return uint64(l)
 	}
 }
 

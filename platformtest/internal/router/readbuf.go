@@ -15,6 +15,8 @@ import (
 	"net"
 	"sync"
 	"syscall"
+
+	"github.com/flockgo/ironflock/internal/wsframe"
 )
 
 const (
@@ -91,7 +93,7 @@ func (lr *lentReader) wait() {
 // lentReader hands out, by their headers, to know where the current frame
 // ends.
 type frameBound struct {
-	hdr     [14]byte
+	hdr     [wsframe.MaxHeader]byte
 	nh      int    // header bytes passed
 	payload uint64 // payload bytes of the current frame still to pass
 	inBody  bool
@@ -109,26 +111,11 @@ func (f *frameBound) room() int {
 	if f.nh < 2 {
 		return 2 - f.nh
 	}
-	return f.headerLen() - f.nh
+	return wsframe.HeaderLen(f.hdr[1]) - f.nh
 }
 
 // maxInt is the largest int.
 const maxInt = int(^uint(0) >> 1)
-
-// headerLen returns the length of the header whose first two bytes passed.
-func (f *frameBound) headerLen() int {
-	n := 2
-	switch f.hdr[1] & 0x7f {
-	case 126:
-		n += 2
-	case 127:
-		n += 8
-	}
-	if f.hdr[1]&0x80 != 0 { // masked, as a client's frames are
-		n += 4
-	}
-	return n
-}
 
 // pass follows p, which room allowed, through the frame.
 func (f *frameBound) pass(p []byte) {
@@ -145,20 +132,10 @@ func (f *frameBound) pass(p []byte) {
 		f.hdr[f.nh] = p[0]
 		f.nh++
 		p = p[1:]
-		if f.nh < 2 || f.nh < f.headerLen() {
+		if f.nh < 2 || f.nh < wsframe.HeaderLen(f.hdr[1]) {
 			continue
 		}
-		switch l := f.hdr[1] & 0x7f; l {
-		case 126:
-			f.payload = uint64(f.hdr[2])<<8 | uint64(f.hdr[3])
-		case 127:
-			f.payload = 0
-			for _, c := range f.hdr[2:10] {
-				f.payload = f.payload<<8 | uint64(c)
-			}
-		default:
-			f.payload = uint64(l)
-		}
+		f.payload = wsframe.PayloadLen(&f.hdr)
 		f.nh, f.inBody = 0, f.payload > 0
 	}
 }
