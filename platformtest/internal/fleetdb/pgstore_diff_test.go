@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/flockgo/ironflock/platformtest/internal/store/storetest"
 )
 
 // The differential tests: the same rows in the memory store and in every
@@ -56,29 +58,6 @@ var (
 	diffKeys  = []any{nil, "m1", "m2", "m3", "M1"}
 )
 
-// diffDoc returns a random json value.
-func diffDoc(r *rand.Rand, depth int) any {
-	scalars := []any{nil, 1.0, 2.5, -7.0, 1e21, 1e-7, "x", "15", " 3.5 ", "abc", "0b101", "", true, false}
-	switch n := r.IntN(10); {
-	case depth > 1 || n < 4:
-		return scalars[r.IntN(len(scalars))]
-	case n < 6:
-		l := make([]any, r.IntN(4))
-		for i := range l {
-			l[i] = diffDoc(r, depth+1)
-		}
-		return l
-	default:
-		m := map[string]any{}
-		for _, k := range []string{"a", "b", "c", "0", "<k>"} {
-			if r.IntN(2) == 0 {
-				m[k] = diffDoc(r, depth+1)
-			}
-		}
-		return m
-	}
-}
-
 func pick(r *rand.Rand, pool []any) any { return pool[r.IntN(len(pool))] }
 
 // diffRows returns random rows of a table; on the entity table each
@@ -98,7 +77,7 @@ func diffRows(r *rand.Rand, entity bool, n int) []map[string]any {
 			}
 		}
 		if !entity || r.IntN(4) > 0 {
-			row["doc"] = diffDoc(r, 0)
+			row["doc"] = storetest.RandomDoc(r, 0)
 		}
 		if r.IntN(5) == 0 {
 			row["device_key"] = int64(43)

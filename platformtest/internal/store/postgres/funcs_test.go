@@ -38,7 +38,7 @@ func TestPostgresConversions(t *testing.T) {
 		}
 	}
 	for range 200 {
-		v := randomDoc(r, 0)
+		v := storetest.RandomDoc(r, 0)
 		if v == nil {
 			continue
 		}
@@ -50,28 +50,5 @@ func TestPostgresConversions(t *testing.T) {
 		if want := store.JSONText(v); got != want {
 			t.Errorf("ifl_go_json(%s) = %q, want %q", arg, got, want)
 		}
-	}
-}
-
-// randomDoc returns a random json value.
-func randomDoc(r *rand.Rand, depth int) any {
-	scalars := []any{nil, 1.0, 2.5, -7.0, 1e21, 1e-7, "x", "15", " 3.5 ", "abc", "0b101", "", true, false}
-	switch n := r.IntN(10); {
-	case depth > 1 || n < 4:
-		return scalars[r.IntN(len(scalars))]
-	case n < 6:
-		l := make([]any, r.IntN(4))
-		for i := range l {
-			l[i] = randomDoc(r, depth+1)
-		}
-		return l
-	default:
-		m := map[string]any{}
-		for _, k := range []string{"a", "b", "c", "0", "<k>"} {
-			if r.IntN(2) == 0 {
-				m[k] = randomDoc(r, depth+1)
-			}
-		}
-		return m
 	}
 }
