@@ -80,7 +80,7 @@ const sendHeadroom = 16
 func (w *wsPeer) hasRoom() bool { return len(w.wr) < cap(w.wr)-sendHeadroom }
 
 // awaitRoom returns once the channel from the router has room, or the link
-// is closing, starting a pump when nobody takes from the channel (the
+// is closing (its writer ended: closeRx; or Close), starting a pump when nobody takes from the channel (the
 // writer is blocked in a write). It waits only until the writer or the
 // pump is scheduled, where nexus would drop the message. Senders are the
 // router's goroutines, which hold none of the platform's locks.
@@ -95,8 +95,8 @@ func (w *wsPeer) awaitRoom() {
 		w.roomMu.Lock()
 		room := w.room
 		w.roomMu.Unlock()
-		if w.hasRoom() {
-			return
+		if w.hasRoom() || w.rx.Load() == rxClosed {
+			return // room, or nobody will take from the channel any more
 		}
 		select {
 		case <-room:

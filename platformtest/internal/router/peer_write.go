@@ -128,6 +128,10 @@ func (w *wsPeer) closeRx() {
 	for !w.rx.CompareAndSwap(rxIdle, rxClosed) {
 		<-w.out.ready
 	}
+	// Nobody takes from the channel any more: a sender waiting for room
+	// (nexus's broker, say, with the link dropped) must not wait for Close,
+	// which nexus calls only after the broker has let the session go.
+	w.tookOne()
 }
 
 // writeFrames writes frames in order, batched; false when a write failed

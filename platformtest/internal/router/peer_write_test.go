@@ -3,8 +3,10 @@ package router
 import (
 	"bytes"
 	"log/slog"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gammazero/nexus/v3/wamp"
 
@@ -93,4 +95,34 @@ func TestDroppedByNexusDropsTheLink(t *testing.T) {
 	if logs := tr.logs.String(); !strings.Contains(logs, "the router could not hand it a message") {
 		t.Errorf("no log line says why the link was dropped:\n%s", logs)
 	}
+}
+
+// TestAwaitRoomEndsWithTheWriter: a sender waiting for room in a link's
+// full channel returns once the link's writer has ended (closeRx, as when
+// a slow link is dropped), not only at Close: nexus's broker waits there,
+// and nexus calls Close only after the broker has let the session go.
+func TestAwaitRoomEndsWithTheWriter(t *testing.T) {
+	w := &wsPeer{wr: make(chan wamp.Message, 2*sendHeadroom), room: make(chan struct{}), done: make(chan struct{}),
+		out: newOutQueue(1 << 10)}
+	for len(w.wr) < cap(w.wr) {
+		w.wr <- &wamp.Published{}
+	}
+	w.rx.Store(rxWriter) // the writer has the channel, stuck in a write
+	returned := make(chan struct{})
+	go func() {
+		w.awaitRoom()
+		close(returned)
+	}()
+	for w.roomWaiters.Load() == 0 { // the sender waits
+		runtime.Gosched()
+	}
+	w.rx.Store(rxIdle) // the writer gives up the channel and ends
+	w.closeRx()
+	select {
+	case <-returned:
+	case <-time.After(time.Minute):
+		t.Fatal("the sender still waits for room after the writer ended")
+	}
+	// A sender arriving after the writer ended does not wait at all.
+	w.awaitRoom()
 }
