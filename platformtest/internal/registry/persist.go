@@ -51,16 +51,14 @@ func (r *Registry) loadState() (State, error) {
 }
 
 // Do runs f with the state, under the registry's lock, and keeps what f
-// changed before it returns. A change that cannot be kept is undone and
-// logged, except a full disk's refusal, which the data folder logs once
-// per episode. f must not block nor take locks of other packages.
+// changed before it returns; concurrent calls share a save (rounds.go). A
+// change that cannot be kept is undone and logged, except a full disk's
+// refusal, which the data folder logs once per episode. f must not block
+// nor take locks of other packages, and may run on another goroutine.
 func (r *Registry) Do(f func(s *State)) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	defer r.st.endLines()
-	f(&r.st)
-	if err := r.keepLocked(); err != nil && !errors.Is(err, datadir.ErrFull) {
-		r.st.log.Error("registry: a change is not kept", "err", err)
+	err := r.change(func(s *State) error { f(s); return nil })
+	if err != nil && !errors.Is(err, datadir.ErrFull) {
+		r.cfg.Log.Error("registry: a change is not kept", "err", err)
 	}
 }
 
@@ -77,14 +75,9 @@ func (r *Registry) View(f func(s *State)) {
 // Update is Do for a change that reports its errors: f's error, or the
 // error of keeping what f changed (what f changed before an error is kept
 // too). A change that cannot be kept is undone, in memory too: nothing of
-// it is kept later.
-func (r *Registry) Update(f func(s *State) error) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	defer r.st.endLines()
-	err := f(&r.st)
-	return errors.Join(err, r.keepLocked())
-}
+// it is kept later. Concurrent calls share a save (rounds.go), and a save
+// refused undoes all of them.
+func (r *Registry) Update(f func(s *State) error) error { return r.change(f) }
 
 // Transact is Update for a change that is all or nothing: when f fails,
 // what it changed is undone (put back as the store keeps it) and nothing
@@ -122,7 +115,9 @@ func (r *Registry) saveLocked() error {
 		return nil
 	}
 	changes := make([]Entity, 0, len(s.dirty))
+	realms := false
 	for rf := range s.dirty {
+		realms = realms || rf.kind == KindRealm
 		doc, err := s.doc(rf)
 		if err != nil {
 			return err
@@ -135,9 +130,18 @@ func (r *Registry) saveLocked() error {
 	if err := r.store.Save(context.Background(), changes); err != nil {
 		return fmt.Errorf("registry: keep %d changed entities: %w", len(changes), err)
 	}
+	if realms {
+		r.realmsVer.Add(1)
+	}
 	s.clearDirty()
 	return nil
 }
+
+// RealmsVersion counts the changes of the provisioned realms (State.Realms)
+// kept or undone: while it stays the same, so do the realms. It takes no
+// lock, for a caller that would otherwise look at the realms after every
+// change (the router).
+func (r *Registry) RealmsVersion() uint64 { return r.realmsVer.Load() }
 
 // clearDirty forgets the marks of a kept or undone change. A map keeps
 // the room it once needed, and ranging over it costs that room: after a

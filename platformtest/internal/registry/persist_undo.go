@@ -33,6 +33,9 @@ func (r *Registry) undoLocked() error {
 	})
 	for _, rf := range refs { // kinds in load order: what an entity names is put back before it
 		s.undo(rf, &kept)
+		if rf.kind == KindRealm {
+			r.realmsVer.Add(1)
+		}
 	}
 	s.reindex() // the maps were put back in place
 	s.clearDirty()

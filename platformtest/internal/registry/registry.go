@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/flockgo/ironflock/internal/wire"
@@ -19,10 +20,13 @@ import (
 // Registry guards the State of one platform and keeps it in its Store
 // (persist.go).
 type Registry struct {
-	mu    sync.RWMutex // held shared by View, exclusively by everything else
-	st    State
-	cfg   Config
-	store Store
+	mu     sync.RWMutex // held shared by View, exclusively by everything else
+	st     State
+	cfg    Config
+	store  Store
+	rounds rounds // the changes of Do and Update waiting for a round (rounds.go)
+	// realmsVer counts the kept or undone changes of the realms (persist.go).
+	realmsVer atomic.Uint64
 }
 
 // Config configures a Registry.
