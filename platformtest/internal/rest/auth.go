@@ -27,7 +27,7 @@ func (api *API) authenticate(r *http.Request) (*registry.User, *apiError) {
 		return nil, errorf(http.StatusUnauthorized, wire.CodeUnauthenticated, "the Authorization header must be Bearer <token>")
 	}
 	var u *registry.User
-	api.reg.Do(func(s *registry.State) { u = s.UserByToken(token) })
+	api.reg.View(func(s *registry.State) { u = s.UserByToken(token) })
 	if u == nil {
 		return nil, errorf(http.StatusUnauthorized, wire.CodeUnauthenticated, "unknown bearer token")
 	}

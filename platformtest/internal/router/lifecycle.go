@@ -103,7 +103,8 @@ func (rt *Router) downLocked() {
 // realms that are not withheld. The caller holds rt.ctl.
 func (rt *Router) reconcileLocked() {
 	var provisioned []realm.Info
-	rt.reg.Do(func(s *registry.State) { provisioned = s.Realms() })
+	var version uint64
+	rt.reg.View(func(s *registry.State) { provisioned, version = s.Realms(), rt.reg.RealmsVersion() })
 	rt.mu.Lock()
 	gen := rt.gen
 	if gen == nil {
@@ -129,22 +130,28 @@ func (rt *Router) reconcileLocked() {
 	for _, name := range down {
 		rt.realmDown(gen, name)
 	}
+	all := true
 	for _, ri := range up {
-		rt.realmUp(gen, ri)
+		all = rt.realmUp(gen, ri) && all
+	}
+	if all { // a realm that could not be added is tried again at the next call
+		rt.reconciled.Store(version + 1)
 	}
 }
 
-// realmUp adds a realm to the router and starts its services.
-func (rt *Router) realmUp(gen *generation, ri realm.Info) {
+// realmUp adds a realm to the router and starts its services, and reports
+// whether it could.
+func (rt *Router) realmUp(gen *generation, ri realm.Info) bool {
 	if err := gen.nx.AddRealm(rt.realmConfig(ri)); err != nil {
 		rt.log.Error("cannot add realm", "realm", ri.Name, "err", err)
-		return
+		return false
 	}
 	rr := rt.startRealmRuntime(gen, ri)
 	rt.mu.Lock()
 	gen.realms[ri.Name] = rr
 	rt.mu.Unlock()
 	rt.log.Info("realm up", "realm", ri.Name)
+	return true
 }
 
 // realmDown stops a realm's services and removes the realm from the

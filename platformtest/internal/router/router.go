@@ -68,6 +68,9 @@ type Router struct {
 	// ctl serialises lifecycle changes (Up, Down, realms entering or leaving
 	// the router, Close). It is taken before mu, never while holding it.
 	ctl sync.Mutex
+	// reconciled is the registry's RealmsVersion the last reconciliation
+	// brought the router in line with, plus one (0: none yet).
+	reconciled atomic.Uint64
 	// joinLock is held shared by a connection from the moment its HELLO is
 	// handed to the router until its authentication starts, and exclusively
 	// while a realm is removed from the router or the router is closed:
@@ -158,8 +161,13 @@ func (rt *Router) Close() {
 }
 
 // Reconcile brings the router's realms in line with the provisioned
-// realms that are not withheld.
+// realms that are not withheld. When the provisioned realms did not change
+// since the last reconciliation it returns at once: a change of the
+// management API (each installation) calls it.
 func (rt *Router) Reconcile() {
+	if rt.reconciled.Load() == rt.reg.RealmsVersion()+1 {
+		return
+	}
 	rt.ctl.Lock()
 	defer rt.ctl.Unlock()
 	rt.reconcileLocked()
