@@ -135,15 +135,14 @@ func (api *API) restCreateDevices(c *restCall) (int, any, *apiError) {
 		if err != nil {
 			return 0, nil, err
 		}
-		for _, d := range c.st.Devices() {
-			if d.Project != pr {
-				continue
+		var taken *registry.Device // the existing device of lowest key among the names asked for
+		for _, s := range specs {
+			if d := c.st.DeviceNamed(pr, s.Name); d != nil && (taken == nil || d.Key < taken.Key) {
+				taken = d
 			}
-			for _, s := range specs {
-				if s.Name == d.Name {
-					return 0, nil, conflict(wire.CodeAlreadyExists, "device %q exists in project %d (device %d)", d.Name, pr.Key, d.Key)
-				}
-			}
+		}
+		if taken != nil {
+			return 0, nil, conflict(wire.CodeAlreadyExists, "device %q exists in project %d (device %d)", taken.Name, pr.Key, taken.Key)
 		}
 		ds, cerr := c.st.CreateDevices(pr, specs)
 		if cerr != nil { // cannot happen: names are checked

@@ -294,3 +294,19 @@ func TestRESTRefusals(t *testing.T) {
 	}
 	t.Logf("%d refusals checked", len(cases))
 }
+
+// TestTakenNamesNameTheFirstDevice: a batch of new devices with several
+// names taken in the project is refused naming the taken device of lowest
+// key, whatever the order of the batch, and one taken in another project
+// does not count.
+func TestTakenNamesNameTheFirstDevice(t *testing.T) {
+	w := newRESTWorld(t)
+	for _, body := range []string{`[{"name":"d3"},{"name":"d2"},{"name":"d1"}]`, `[{"name":"d1"},{"name":"d2"}]`} {
+		a := worldtest.RESTDo(t, w.p, "POST", "/swarms/1/devices", worldtest.AliceToken, body)
+		worldtest.CheckErrorAnswer(t, a, http.StatusConflict, wire.CodeAlreadyExists)
+		if want := `device \"d1\" exists in project 1 (device 1)`; !strings.Contains(string(a.Body), want) {
+			t.Errorf("%s: %s, want it to name %s", body, a.Body, want)
+		}
+	}
+	worldtest.RESTOK(t, w.p, "POST", "/swarms/1/devices", worldtest.AliceToken, `[{"name":"d3"}]`, 201, nil)
+}
