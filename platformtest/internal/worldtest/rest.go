@@ -33,6 +33,12 @@ func RESTDo(t testing.TB, p Server, method, path, token, body string) RESTAnswer
 // RESTSend is restDo for any goroutine: a failure to send is an answer
 // with status 0 and the error as body.
 func RESTSend(p Server, method, path, token, body string) RESTAnswer {
+	return RESTSendVia(http.DefaultClient, p, method, path, token, body)
+}
+
+// RESTSendVia is RESTSend through the client c (one that keeps as many
+// connections as its callers run requests at once, for a benchmark).
+func RESTSendVia(c *http.Client, p Server, method, path, token, body string) RESTAnswer {
 	fail := func(err error) RESTAnswer { return RESTAnswer{Body: []byte(err.Error())} }
 	if !strings.HasPrefix(path, "/v1/") {
 		path = rest.Prefix + path
@@ -51,7 +57,7 @@ func RESTSend(p Server, method, path, token, body string) RESTAnswer {
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	rsp, err := http.DefaultClient.Do(req)
+	rsp, err := c.Do(req)
 	if err != nil {
 		return fail(err)
 	}
