@@ -13,7 +13,6 @@ package registry
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -114,19 +113,11 @@ func (r *Registry) saveLocked() error {
 	if len(s.dirty) == 0 {
 		return nil
 	}
-	changes := make([]Entity, 0, len(s.dirty))
-	realms := false
-	for rf := range s.dirty {
-		realms = realms || rf.kind == KindRealm
-		doc, err := s.doc(rf)
-		if err != nil {
-			return err
-		}
-		changes = append(changes, Entity{Kind: rf.kind, ID: rf.id, Doc: doc})
+	changes, err := s.encodeDirty()
+	if err != nil {
+		return err
 	}
-	slices.SortFunc(changes, func(a, b Entity) int {
-		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(a.ID, b.ID))
-	})
+	realms := slices.ContainsFunc(changes, func(e Entity) bool { return e.Kind == KindRealm })
 	if err := r.store.Save(context.Background(), changes); err != nil {
 		return fmt.Errorf("registry: keep %d changed entities: %w", len(changes), err)
 	}

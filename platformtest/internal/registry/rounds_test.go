@@ -196,7 +196,9 @@ func TestRealmsVersion(t *testing.T) {
 		return err
 	}))
 	v0 := r.RealmsVersion()
-	install := func(d *Device) error { return r.Update(func(s *State) error { _, err := s.Install(d, a, wire.StageDev); return err }) }
+	install := func(d *Device) error {
+		return r.Update(func(s *State) error { _, err := s.Install(d, a, wire.StageDev); return err })
+	}
 	must(t, install(d1)) // the realm of the project's sensors in DEV is made
 	v1 := r.RealmsVersion()
 	must(t, install(d2)) // the same realm
@@ -215,5 +217,50 @@ func TestRealmsVersion(t *testing.T) {
 	r.View(func(s *State) { realms = len(s.Realms()) })
 	if r.RealmsVersion() == v1 || realms != 1 {
 		t.Errorf("after a refused change that removed the realm: version %d (was %d), %d realms", r.RealmsVersion(), v1, realms)
+	}
+}
+
+// TestLargeChangeKept: a change large enough to be encoded on every core
+// is kept whole, in the store's order, and one entity that cannot be
+// encoded fails the whole change, naming it.
+func TestLargeChangeKept(t *testing.T) {
+	for name, newStore := range stores(t) {
+		t.Run(name, func(t *testing.T) {
+			st := newStore()
+			r, err := Open(testConfig(), st)
+			must(t, err)
+			n := encodeOnEveryCore + 100
+			must(t, r.Update(func(s *State) error {
+				pr, err := s.AddProject("fleet", Spec{})
+				for i := 0; i < n && err == nil; i++ {
+					_, err = s.AddDevice(fmt.Sprintf("meter-%05d", i), Spec{Project: pr})
+				}
+				return err
+			}))
+			if err := r.Audit(); err != nil {
+				t.Fatal(err)
+			}
+			again, err := Open(testConfig(), st)
+			must(t, err)
+			again.View(func(s *State) {
+				if got := len(s.Devices()); got != n {
+					t.Errorf("reopened: %d devices, want %d", got, n)
+				}
+			})
+			err = r.Update(func(s *State) error {
+				for _, d := range s.Devices() {
+					d.Description = "renamed"
+					s.touchDevice(d)
+				}
+				s.touch("bogus", "x")
+				return nil
+			})
+			if err == nil || !strings.Contains(err.Error(), `unknown kind "bogus"`) {
+				t.Fatalf("a change with an entity of unknown kind: %v", err)
+			}
+			if err := r.Audit(); err != nil { // undone: nothing of it kept or left in memory
+				t.Error(err)
+			}
+		})
 	}
 }
