@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -179,7 +180,18 @@ func TestRESTDeviceStatus(t *testing.T) {
 	if s := status(1); s != wire.DeviceConnected {
 		t.Errorf("joined: %s", s)
 	}
-	_ = c
+	second := worldtest.Connect(t, p, in, serialize.MSGPACK) // the device's app joined twice: one leaving leaves it online
+	_ = second.Close()
+	if s := status(1); s != wire.DeviceConnected {
+		t.Errorf("one of two sessions left: %s", s)
+	}
+	_ = c.Close()
+	for len(p.Sessions()) > 0 { // the router has seen both leave
+		runtime.Gosched()
+	}
+	if s := status(1); s != wire.DeviceDisconnected {
+		t.Errorf("both sessions left: %s", s)
+	}
 	oi := p.Install(other, app, platformtest.Dev)
 	oi.SetCurrentState(platformtest.AppDownloading)
 	if s := status(2); s != wire.DeviceConfiguring {

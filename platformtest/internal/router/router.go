@@ -91,6 +91,7 @@ type Router struct {
 	sessions      map[uint64]*session
 	byID          sync.Map      // session ID → *session: sessions read without mu (sessionByID)
 	sessWake      chan struct{} // closed and replaced whenever sessions change
+	online        onlineDevices // (online.go)
 	rec           *recording    // its own lock (recording.go)
 	authLog       bounded[AuthAttempt]
 	interceptions []*Interception
@@ -203,17 +204,4 @@ func (rt *Router) Host(name string) *realm.Host {
 		return nil
 	}
 	return rt.gen.realms[name].host
-}
-
-// Online returns the keys of the devices with a joined session.
-func (rt *Router) Online() map[int]bool {
-	rt.mu.Lock()
-	defer rt.mu.Unlock()
-	on := map[int]bool{}
-	for _, s := range rt.sessions {
-		if s.active {
-			on[s.device.Key] = true
-		}
-	}
-	return on
 }
