@@ -13,7 +13,8 @@ import (
 	"sync"
 )
 
-// encodeOnEveryCore is the smallest change encoded on every core.
+// encodeOnEveryCore is the fewest entities encoded (a change) or decoded
+// (a load, load.go) on every core.
 const encodeOnEveryCore = 4096
 
 // encodeDirty returns the marked entities, sorted by kind then ID, with

@@ -9,10 +9,8 @@
 package registry
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -237,58 +235,18 @@ func parseGrantID(id string) (grantKey, bool) {
 	return grantKey{sw, c, parts[2]}, sw > 0 && c > 0
 }
 
-// load fills an empty state from kept entities, checking every document
-// and every reference; the first problem is the error, naming the entity.
-func (s *State) load(entities []Entity) error {
-	rank := map[Kind]int{}
-	for i, k := range Kinds {
-		rank[k] = i
-	}
-	slices.SortFunc(entities, func(a, b Entity) int {
-		if a.Kind != b.Kind {
-			return cmp.Compare(rank[a.Kind], rank[b.Kind])
-		}
-		return cmp.Compare(a.ID, b.ID)
-	})
-	for _, e := range entities {
-		if err := s.loadOne(e); err != nil {
-			return fmt.Errorf("kept %s %s: %w", e.Kind, e.ID, err)
-		}
-	}
-	return nil
-}
-
-// readDoc decodes e's document into v and checks that it is the document
-// of e's ID (id returns the ID v names; nil: any).
-func readDoc(e Entity, v any, id func() string) error {
-	if err := json.Unmarshal(e.Doc, v); err != nil {
-		return fmt.Errorf("document %.80q does not read: %w", e.Doc, err)
-	}
-	if id != nil && id() != e.ID {
-		return fmt.Errorf("the document is that of %q", id())
-	}
-	return nil
-}
-
-func (s *State) loadOne(e Entity) error {
+// loadOne links the decoded document v of e (load.go) into the state,
+// checking its references.
+func (s *State) loadOne(e Entity, v any) error {
 	switch e.Kind {
 	case KindCounter:
-		var d counterDoc
-		if err := readDoc(e, &d, nil); err != nil {
-			return err
-		}
+		d := v.(*counterDoc)
 		s.next[e.ID] = d.Next
 	case KindProject:
-		pr := &Project{}
-		if err := readDoc(e, pr, func() string { return keyID(pr.Key) }); err != nil {
-			return err
-		}
+		pr := v.(*Project)
 		s.projects[pr.Key] = pr
 	case KindUser:
-		u := &User{}
-		if err := readDoc(e, u, func() string { return u.Name }); err != nil {
-			return err
-		}
+		u := v.(*User)
 		if u.Projects == nil {
 			u.Projects = map[int]string{}
 		}
@@ -299,10 +257,7 @@ func (s *State) loadOne(e Entity) error {
 		}
 		s.users[u.Name] = u
 	case KindApp:
-		d := appDoc{App: &App{}}
-		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
-			return err
-		}
+		d := v.(*appDoc)
 		if d.Owner != "" {
 			if d.App.Owner = s.users[d.Owner]; d.App.Owner == nil {
 				return fmt.Errorf("names owner %q, a user who is not kept", d.Owner)
@@ -310,10 +265,7 @@ func (s *State) loadOne(e Entity) error {
 		}
 		s.apps[d.Key] = d.App
 	case KindRelease:
-		d := releaseDoc{Release: &Release{}}
-		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
-			return err
-		}
+		d := v.(*releaseDoc)
 		r := d.Release
 		if r.App = s.apps[d.App]; r.App == nil {
 			return fmt.Errorf("names app %d, which is not kept", d.App)
@@ -324,10 +276,7 @@ func (s *State) loadOne(e Entity) error {
 		}
 		s.releases[r.Key] = r
 	case KindDevice:
-		d := deviceDoc{Device: &Device{}}
-		if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
-			return err
-		}
+		d := v.(*deviceDoc)
 		if d.Device.Project = s.projects[d.Project]; d.Device.Project == nil {
 			return fmt.Errorf("names project %d, which is not kept", d.Project)
 		}
@@ -339,24 +288,18 @@ func (s *State) loadOne(e Entity) error {
 		}
 		s.putDevice(d.Device)
 	case KindGroup:
-		return s.loadGroup(e)
+		return s.loadGroup(v.(*groupDoc))
 	case KindInstallation:
-		return s.loadInstallation(e)
+		return s.loadInstallation(v.(*installDoc))
 	case KindRealm:
-		var d realmDoc
-		if err := readDoc(e, &d, func() string { return realm.NewInfo(d.Swarm, d.App, d.Stage).Name }); err != nil {
-			return err
-		}
+		d := v.(*realmDoc)
 		ri := realm.NewInfo(d.Swarm, d.App, d.Stage)
 		if d.Name != ri.Name {
 			return fmt.Errorf("realm %q is not that of swarm %d, app %d, %s", d.Name, d.Swarm, d.App, d.Stage)
 		}
 		s.realms[ri.Name] = ri
 	case KindGrant:
-		var d grantDoc
-		if err := readDoc(e, &d, func() string { return grantID(grantKey{d.Swarm, d.Consumer, d.Provider}) }); err != nil {
-			return err
-		}
+		d := v.(*grantDoc)
 		if s.projects[d.Swarm] == nil || s.apps[d.Consumer] == nil {
 			return fmt.Errorf("names project %d and app %d, which are not both kept", d.Swarm, d.Consumer)
 		}
@@ -367,11 +310,7 @@ func (s *State) loadOne(e Entity) error {
 	return nil
 }
 
-func (s *State) loadGroup(e Entity) error {
-	d := groupDoc{Group: &Group{}}
-	if err := readDoc(e, &d, func() string { return keyID(d.Key) }); err != nil {
-		return err
-	}
+func (s *State) loadGroup(d *groupDoc) error {
 	g := d.Group
 	if g.Project = s.projects[d.Project]; g.Project == nil {
 		return fmt.Errorf("names project %d, which is not kept", d.Project)
@@ -400,11 +339,7 @@ func (s *State) loadGroup(e Entity) error {
 	return nil
 }
 
-func (s *State) loadInstallation(e Entity) error {
-	d := installDoc{Installation: &Installation{}}
-	if err := readDoc(e, &d, func() string { return instID(instKey{d.Device, d.App, d.Stage}) }); err != nil {
-		return err
-	}
+func (s *State) loadInstallation(d *installDoc) error {
 	in := d.Installation
 	if in.Device, in.App = s.devices[d.Device], s.apps[d.App]; in.Device == nil || in.App == nil {
 		return fmt.Errorf("names device %d and app %d, which are not both kept", d.Device, d.App)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -260,6 +261,25 @@ func TestLargeChangeKept(t *testing.T) {
 			}
 			if err := r.Audit(); err != nil { // undone: nothing of it kept or left in memory
 				t.Error(err)
+			}
+
+			// Damage two devices: the first in load order is the error,
+			// though another core decoded the second.
+			kept, err := st.Load()
+			must(t, err)
+			var devices []Entity
+			for _, e := range kept {
+				if e.Kind == KindDevice {
+					devices = append(devices, e)
+				}
+			}
+			slices.SortFunc(devices, func(a, b Entity) int { return strings.Compare(a.ID, b.ID) })
+			first, last := devices[10], devices[len(devices)-1]
+			must(t, st.Save(context.Background(), []Entity{{Kind: KindDevice, ID: first.ID, Doc: devices[11].Doc},
+				{Kind: KindDevice, ID: last.ID, Doc: []byte(`{"key":`)}}))
+			_, err = Open(testConfig(), st)
+			if want := fmt.Sprintf("kept device %s: the document is that of %q", first.ID, devices[11].ID); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("opening a world with two damaged devices: %v, want %s", err, want)
 			}
 		})
 	}
