@@ -6,6 +6,7 @@ package client
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"time"
 
 	"github.com/flockgo/ironflock/client/internal/engine"
@@ -27,95 +28,161 @@ import (
 // wamp.error.authentication_failed is retried at the backoff's cadence in
 // StateRefusedRetrying until the refusals have lasted the grace
 // (WithAuthFailureGrace), then the supervisor gives up (StateRefused).
+//
+// While a session is live no goroutine of the supervisor waits for its
+// end: the end of the session's context (or of ctx) resumes it on a new
+// goroutine, so that an idle client holds its session's goroutine only.
 func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
-	defer close(done)
-	fast := newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1)
-	quick := newQuickStart(c.set.reconnectInitial)
-	var realmMissingSince, lost time.Time
-	var refusals refusalStreak
-	everConnected := false
-	for {
-		s, n, err := c.connectOnce(ctx)
-		if err == nil || ctx.Err() == nil {
-			c.reportAttempt(err)
-		}
-		if err == nil {
-			joined := time.Now()
-			c.stats.sessions.Add(1)
-			c.obs.joined(c.realm, s.ID(), everConnected)
-			if everConnected {
-				c.logReconnected(n, joined.Sub(lost))
-			}
-			realmMissingSince = time.Time{}
-			refusals.reset()
-			everConnected = true
-			select {
-			case <-s.Done():
-				lost = time.Now()
-				c.withdraw(s)
-				c.obs.left(c.realm, s.ID(), s.Err())
-				c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.realm, "reason", s.Err())
-			case <-ctx.Done():
-				return // Stop says goodbye on the live session
-			}
-			// A session that lived a while is followed by an immediate
-			// attempt; one that ended at once (a router closing sessions
-			// right after the join) by the backoff, so nothing spins.
-			if time.Since(joined) >= c.set.reconnectMax {
-				fast.reset()
-				quick.reset()
-				continue
-			}
-			err = s.Err()
-		}
-		if ctx.Err() != nil {
-			return
-		}
-		state := StateReconnecting
-		if !everConnected {
-			state = StateConnecting
-		}
-		delay, short := time.Duration(0), false
-		if after, asked := engine.RetryAfter(err); asked {
-			delay, short = min(max(after, quickFirst), maxRetryAfter), true
-		} else if refusedConnection(err) {
-			delay, short = quick.delay()
-		}
-		if !short {
-			delay = fast.next()
-		}
-		if isWampURI(err, wire.ErrNoSuchRealm) {
-			if realmMissingSince.IsZero() {
-				realmMissingSince = time.Now()
-			}
-			if time.Since(realmMissingSince) >= c.set.realmSlowAfter {
-				state, delay = StateReconnectingSlow, shortened(c.set.realmSlowInterval)
-			}
+	sv := &supervisor{c: c, ctx: ctx, done: done,
+		fast:  newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1),
+		quick: newQuickStart(c.set.reconnectInitial)}
+	sv.run(nil)
+}
+
+// supervisor is what supervise keeps between sessions.
+type supervisor struct {
+	c                       *Client
+	ctx                     context.Context
+	done                    chan<- struct{} // closed when the supervisor ends for good
+	fast                    *cadence
+	quick                   *quickStart
+	realmMissingSince, lost time.Time
+	joined                  time.Time // when the live (or last) session joined
+	refusals                refusalStreak
+	everConnected           bool
+}
+
+// run makes connection attempts until one joins, then arranges to be
+// resumed when that session ends (ended, on that run) and returns; or
+// until ctx ends or the credential's refusal is final, when it closes
+// done.
+func (sv *supervisor) run(ended *engine.Session) {
+	c, ctx := sv.c, sv.ctx
+	var err error
+	attempt := true
+	if ended != nil {
+		sv.lost = time.Now()
+		c.withdraw(ended)
+		c.obs.left(c.realm, ended.ID(), ended.Err())
+		c.log.Warn("ironflock: connection lost; reconnecting", "realm", c.realm, "reason", ended.Err())
+		// A session that lived a while is followed by an immediate
+		// attempt; one that ended at once (a router closing sessions
+		// right after the join) by the backoff, so nothing spins.
+		if time.Since(sv.joined) >= c.set.reconnectMax {
+			sv.fast.reset()
+			sv.quick.reset()
 		} else {
-			realmMissingSince = time.Time{}
+			err, attempt = ended.Err(), false
 		}
-		if isWampURI(err, wire.ErrAuthenticationFailed) {
-			if refusals.refused(time.Now(), c.set.authFailureGrace) {
-				c.giveUp(err)
+	}
+	for {
+		if attempt {
+			s, n, aerr := c.connectOnce(ctx)
+			if aerr == nil || ctx.Err() == nil {
+				c.reportAttempt(aerr)
+			}
+			if aerr == nil {
+				sv.joinedSession(s, n)
 				return
 			}
-			state = StateRefusedRetrying
-		} else {
-			refusals.reset()
+			err = aerr
 		}
-		c.mu.Lock()
-		c.lastErr = err
-		c.setStateLocked(state)
-		c.mu.Unlock()
-		c.log.Info("ironflock: connection attempt failed", "realm", c.realm, "url", c.url, "error", err, "retry_in", delay.Round(time.Millisecond))
+		attempt = true
+		if ctx.Err() != nil {
+			close(sv.done)
+			return
+		}
+		delay, final := sv.backoff(err)
+		if final {
+			close(sv.done)
+			return
+		}
 		t := time.NewTimer(delay)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
+			close(sv.done)
 			return
 		}
 	}
+}
+
+// joinedSession records a session that joined and resumes the supervisor
+// when it ends; when ctx ends first the supervisor ends (Stop says
+// goodbye on the live session).
+func (sv *supervisor) joinedSession(s *engine.Session, n restored) {
+	c := sv.c
+	sv.joined = time.Now()
+	c.stats.sessions.Add(1)
+	c.obs.joined(c.realm, s.ID(), sv.everConnected)
+	if sv.everConnected {
+		c.logReconnected(n, sv.joined.Sub(sv.lost))
+	}
+	sv.realmMissingSince = time.Time{}
+	sv.refusals.reset()
+	sv.everConnected = true
+	// The first of the two ends wins. The session's end unhooks the
+	// supervisor's context (it lives as long as the client); the
+	// supervisor's end leaves the session's hook to its session, which
+	// Stop ends next.
+	var ended atomic.Bool
+	stop := context.AfterFunc(sv.ctx, func() {
+		if !ended.Swap(true) {
+			close(sv.done)
+		}
+	})
+	context.AfterFunc(s.Context(), func() {
+		if !ended.Swap(true) {
+			stop()
+			sv.run(s) // on the goroutine AfterFunc started
+		}
+	})
+}
+
+// backoff returns how long to wait before the next attempt after err, and
+// sets the client's state; final when the credential's refusal is final
+// (the client gave up).
+func (sv *supervisor) backoff(err error) (delay time.Duration, final bool) {
+	c := sv.c
+	state := StateReconnecting
+	if !sv.everConnected {
+		state = StateConnecting
+	}
+	short := false
+	if after, asked := engine.RetryAfter(err); asked {
+		delay, short = min(max(after, quickFirst), maxRetryAfter), true
+	} else if refusedConnection(err) {
+		delay, short = sv.quick.delay()
+	}
+	if !short {
+		delay = sv.fast.next()
+	}
+	if isWampURI(err, wire.ErrNoSuchRealm) {
+		if sv.realmMissingSince.IsZero() {
+			sv.realmMissingSince = time.Now()
+		}
+		if time.Since(sv.realmMissingSince) >= c.set.realmSlowAfter {
+			state, delay = StateReconnectingSlow, shortened(c.set.realmSlowInterval)
+		}
+	} else {
+		sv.realmMissingSince = time.Time{}
+	}
+	if isWampURI(err, wire.ErrAuthenticationFailed) {
+		if sv.refusals.refused(time.Now(), c.set.authFailureGrace) {
+			c.giveUp(err)
+			return 0, true
+		}
+		state = StateRefusedRetrying
+	} else {
+		sv.refusals.reset()
+	}
+	c.mu.Lock()
+	c.lastErr = err
+	c.setStateLocked(state)
+	c.mu.Unlock()
+	c.log.Info("ironflock: connection attempt failed", "realm", c.realm, "url", c.url, "error", err, "retry_in", delay.Round(time.Millisecond))
+	return delay, false
 }
 
 // isWampURI reports whether err carries a *WampError with uri.
