@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gammazero/nexus/v3/client"
@@ -75,29 +74,7 @@ func opsWorkload(t *testing.T, n int) string {
 	for i := range ins {
 		ins[i] = p.Install(pr.AddDevice(fmt.Sprintf("meter-%d", i)), app, Dev)
 	}
-	work := make(chan *Installation)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var errs []string
-	for range 8 {
-		wg.Go(func() {
-			for in := range work {
-				if err := opsDevice(t, p, in); err != nil {
-					mu.Lock()
-					errs = append(errs, err.Error())
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for _, in := range ins {
-		work <- in
-	}
-	close(work)
-	wg.Wait()
-	if len(errs) > 0 {
-		t.Fatalf("%d devices failed, first: %s", len(errs), errs[0])
-	}
+	eachAtOnce(t, "devices", ins, 8, func(in *Installation) error { return opsDevice(t, p, in) })
 	rec := get(p.OpsHandler(), "/metrics")
 	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/plain; version=0.0.4") {
 		t.Fatalf("/metrics = %d %q", rec.Code, rec.Header().Get("Content-Type"))

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -62,35 +61,6 @@ func restClient(tb testing.TB) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// installEach runs install for every key, restWorkers at a time, and
-// fails tb with the first error.
-func installEach(tb testing.TB, keys []int, install func(k int) error) {
-	tb.Helper()
-	work := make(chan int)
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	var failed []error
-	for range restWorkers {
-		wg.Go(func() {
-			for k := range work {
-				if err := install(k); err != nil {
-					mu.Lock()
-					failed = append(failed, err)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	for _, k := range keys {
-		work <- k
-	}
-	close(work)
-	wg.Wait()
-	if len(failed) > 0 {
-		tb.Fatalf("%d installations failed, the first: %v", len(failed), failed[0])
-	}
-}
-
 // installBare is provisionREST's installations against a server that only
 // decodes each request's body and answers 201 with a device app of the
 // same shape: the cost of HTTP alone, client and server.
@@ -117,7 +87,7 @@ func installBare(tb testing.TB, _ string, n int) (took, cpu time.Duration) {
 	}
 	runtime.GC()
 	cpu0, start := processCPU(), time.Now()
-	installEach(tb, keys, func(k int) error {
+	eachAtOnce(tb, "installations", keys, restWorkers, func(k int) error {
 		a := worldtest.RESTSendVia(c, p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), "tok-ops", `{"app_key":26,"stage":"DEV"}`)
 		if a.Status != http.StatusCreated {
 			return fmt.Errorf("device %d: %d %s", k, a.Status, a.Body)
@@ -167,7 +137,7 @@ func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
 			keys = append(keys, d.Key)
 		}
 	}
-	installEach(tb, keys, func(k int) error {
+	eachAtOnce(tb, "installations", keys, restWorkers, func(k int) error {
 		a := worldtest.RESTSendVia(c, p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), token, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()))
 		if a.Status/100 != 2 {
 			return fmt.Errorf("device %d: %d %s", k, a.Status, a.Body)
