@@ -225,10 +225,7 @@ func (c *Console) snapshot(query url.Values) (v fleetView, problem string) {
 				pv.Groups = append(pv.Groups, gv)
 			}
 		}
-		counts := map[int]int{}
-		for _, in := range s.Installs() {
-			counts[in.App.Key]++
-		}
+		counts := s.InstallsPerApp()
 		for _, a := range s.Apps() {
 			v.Apps = append(v.Apps, appOf(s, a, counts[a.Key]))
 		}

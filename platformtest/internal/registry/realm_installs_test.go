@@ -91,3 +91,53 @@ func TestRealmInstalls(t *testing.T) {
 		}
 	})
 }
+
+// TestInstallsPerApp: the installations are counted per app, removals
+// and both stages included, as the ordered list counts them.
+func TestInstallsPerApp(t *testing.T) {
+	r, err := Open(testConfig(), NewMemoryStore())
+	must(t, err)
+	must(t, r.Update(func(s *State) error {
+		pr, err := s.AddProject("plant", Spec{})
+		if err != nil {
+			return err
+		}
+		a, err := s.AddApp("meter", "", "", Spec{})
+		if err != nil {
+			return err
+		}
+		b, err := s.AddApp("panel", "", "", Spec{})
+		if err != nil {
+			return err
+		}
+		for i := range 7 {
+			d, err := s.AddDevice(fmt.Sprintf("d%d", i), Spec{Project: pr})
+			if err != nil {
+				return err
+			}
+			if _, err := s.Install(d, a, wire.StageDev); err != nil {
+				return err
+			}
+			if i%2 == 0 {
+				if _, err := s.Install(d, a, wire.StageProd); err != nil {
+					return err
+				}
+				if _, err := s.Install(d, b, wire.StageDev); err != nil {
+					return err
+				}
+			}
+		}
+		s.RemoveInstall(s.Installation(s.DeviceNamed(pr, "d0").Key, b.Key, wire.StageDev))
+		return nil
+	}))
+	r.View(func(s *State) {
+		want := map[int]int{}
+		for _, in := range s.Installs() {
+			want[in.App.Key]++
+		}
+		got := s.InstallsPerApp()
+		if len(got) != 2 || got[s.AppByName("meter").Key] != 11 || got[s.AppByName("panel").Key] != 3 || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("per app %v, want meter 11 and panel 3 as the list counts: %v", got, want)
+		}
+	})
+}
