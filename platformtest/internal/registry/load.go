@@ -11,9 +11,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 )
@@ -44,24 +42,16 @@ func (s *State) load(entities []Entity) error {
 	return nil
 }
 
-// decodeAll decodes every entity's document, on every core for many.
+// decodeAll decodes every entity's document, on every core for many
+// (cores.go).
 func decodeAll(entities []Entity) (docs []any, errs []error) {
 	docs, errs = make([]any, len(entities)), make([]error, len(entities))
-	run := func(from, to int) {
+	_ = onEveryCore(len(entities), func(from, to int) error {
 		for i := from; i < to; i++ {
 			docs[i], errs[i] = decode(entities[i])
 		}
-	}
-	if len(entities) < encodeOnEveryCore {
-		run(0, len(entities))
-		return docs, errs
-	}
-	parts := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() { run(p*len(entities)/parts, (p+1)*len(entities)/parts) })
-	}
-	wg.Wait()
+		return nil // each entity's error is its own, in errs
+	})
 	return docs, errs
 }
 

@@ -230,7 +230,7 @@ func TestLargeChangeKept(t *testing.T) {
 			st := newStore()
 			r, err := Open(testConfig(), st)
 			must(t, err)
-			n := encodeOnEveryCore + 100
+			n := onEveryCoreFrom + 100
 			must(t, r.Update(func(s *State) error {
 				pr, err := s.AddProject("fleet", Spec{})
 				for i := 0; i < n && err == nil; i++ {
