@@ -437,6 +437,14 @@ func TestStorageRefusalKeepsURI(t *testing.T) {
 	f := tableFleet(t)
 	c := connect(t, f.a)
 	ctx := ctxT(t)
+	refusedPublish := make(chan struct{}, 1) // the data backend has handled the publication (refuse.go)
+	if _, err := c.SubscribeToDataErrors(ctx, "sensordata", func(_ context.Context, e *client.DataError) {
+		if e.Operation == client.DataErrorPublish {
+			refusedPublish <- struct{}{}
+		}
+	}); err != nil {
+		t.Fatal(err)
+	}
 	f.p.RefuseWrites(f.a.Realm(), platformtest.StorageFull)
 	_, err := c.AppendToTable(ctx, "sensordata", sensorRow{Tsp: t0, Temperature: 1})
 	if client.WampURI(err) != "sys.dataservice.error.storage_full" {
@@ -448,6 +456,13 @@ func TestStorageRefusalKeepsURI(t *testing.T) {
 	}
 	if err := c.PublishToTable(ctx, "sensordata", sensorRow{Tsp: t0, Temperature: 2}); err != nil {
 		t.Errorf("a refused publication is dropped silently, the router still acknowledges: %v", err)
+	}
+	// The router acknowledges the publication before the data backend
+	// handles it: writes are accepted again only once it was refused.
+	select {
+	case <-refusedPublish:
+	case <-ctx.Done():
+		t.Fatal("the refused publication was never reported")
 	}
 	f.p.RefuseWrites(f.a.Realm(), platformtest.AcceptWrites)
 	if _, err := c.AppendToTable(ctx, "sensordata", sensorRow{Tsp: t0, Temperature: 3}); err != nil {
