@@ -321,6 +321,7 @@ func TestStorageRefusal(t *testing.T) { backends.EachStore(t, testStorageRefusal
 func testStorageRefusal(t *testing.T, s worldtest.Store[platformtest.Option]) {
 	f := newDB(t, s)
 	feed := worldtest.Subscribe(t, f.c2, "transformed.sensordata")
+	refusals := worldtest.Subscribe(t, f.c2, wire.DataErrorsTopic("sensordata"))
 	for _, tc := range []struct {
 		r   platformtest.WriteRefusal
 		uri string
@@ -331,6 +332,14 @@ func testStorageRefusal(t *testing.T, s worldtest.Store[platformtest.Option]) {
 		worldtest.Call(t, f.c, "append.2.26.error-logs", map[string]any{"tsp": worldtest.Ms(0), "msg": "x"}, f.meta(), false).Refused(t, tc.r.String(), tc.uri)
 		if err := f.c.Publish("2.26.sensordata", ack, wamp.List{map[string]any{"tsp": worldtest.Ms(0), "temperature": 1}}, f.meta()); err != nil {
 			t.Fatal(err)
+		}
+		// The router acknowledges a publication before the data backend
+		// handles it: go on once the backend reported it refused.
+		for {
+			ev := worldtest.NextEvent(t, refusals, "the refused publication's report")
+			if ev[0].(map[string]any)[wire.DataErrorOperation] == "publish" {
+				break
+			}
 		}
 	}
 	f.insert(t, "sensordata", map[string]any{"tsp": worldtest.Ms(time.Second), "temperature": 2})
