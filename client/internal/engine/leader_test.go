@@ -366,6 +366,40 @@ func TestCancelledLeaderHandsTheRoleOn(t *testing.T) {
 	}
 }
 
+func TestSessionGoroutineReadsFirst(t *testing.T) {
+	leakcheck.Check(t)
+	url := relayRouter(t)
+	hold := make(chan struct{})
+	holdReaders.Store(&hold)
+	t.Cleanup(func() { holdReaders.Store(nil) })
+	s := connectWith(t, leadingConfig(url))
+	bg, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	// The session's goroutine holds the role before it runs: a request
+	// made before then waits for it to read.
+	done := make(chan error, 1)
+	go func() { done <- s.Publish(bg, "com.example.x", nil, nil) }()
+	waitFor(bg, t, s, "the first caller to follow", func() bool { return len(s.followers) == 1 })
+	holdReaders.Store(nil)
+	close(hold)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// Once it handed the answer over, the role is free and stays free for
+	// the next caller (a goroutine run late must not take it back).
+	ctx, cancel := context.WithCancel(bg)
+	callDone := make(chan error, 1)
+	go func() {
+		_, err := s.Call(ctx, "com.example.hang", nil, nil, CallOptions{})
+		callDone <- err
+	}()
+	waitFor(bg, t, s, "the caller to lead", func() bool { return s.role == roleCaller && s.leader != nil })
+	cancel()
+	if err := <-callDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled call: %v", err)
+	}
+}
+
 func TestLeaderStoppedOrTimedOut(t *testing.T) {
 	leakcheck.Check(t)
 	url := relayRouter(t)
