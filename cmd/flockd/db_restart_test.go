@@ -24,7 +24,7 @@ import (
 // postgresURL returns $IRONFLOCK_TEST_POSTGRES. Unset, the test fails on
 // CI (CI=true, where .ci/run sets it) and is not run elsewhere ("" and a
 // log line).
-func postgresURL(t *testing.T) string {
+func postgresURL(t testing.TB) string {
 	t.Helper()
 	base := os.Getenv(postgresEnv)
 	if base == "" {

@@ -21,7 +21,7 @@ const postgresEnv = "IRONFLOCK_TEST_POSTGRES"
 // freshDatabase makes a database of the test's own on the server of
 // $IRONFLOCK_TEST_POSTGRES and returns its URL; the database and the
 // roles flockd made for it are dropped when the test ends.
-func freshDatabase(t *testing.T, base string) string {
+func freshDatabase(t testing.TB, base string) string {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
