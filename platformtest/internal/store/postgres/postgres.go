@@ -296,6 +296,9 @@ type pgTable struct {
 	cols []string
 	// sel is the select list of every column, in schema order.
 	sel string
+	// appends gathers the appends that come while others are in flight
+	// (group.go).
+	appends appendQueue
 }
 
 func newPGTables(s *pgStore, sc *store.Schema) *pgTables {

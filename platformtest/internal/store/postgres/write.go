@@ -1,7 +1,8 @@
 // This file holds the appends of the PostgreSQL store (postgres.go), as
 // store.Tables.Append says, with the entity rules in SQL. It serves no URI.
 //
-// One round trip per append, all or none:
+// One round trip per write, all or none (a write holds the appends to a
+// table waiting at the same time: group.go):
 //
 //   - one row that merges nothing: one INSERT (RETURNING the generated id
 //     of error-logs);
@@ -46,7 +47,8 @@ const (
 // pgUniqueViolation is the SQLSTATE of a UNIQUE constraint's refusal.
 const pgUniqueViolation = "23505"
 
-// Append stores rows as store.Tables.Append says.
+// Append stores rows as store.Tables.Append says, in one write with the
+// appends to the same table waiting at the same time (group.go).
 func (t *pgTables) Append(ctx context.Context, table string, rows []*store.NewRow) error {
 	pt, err := t.table(ctx, table)
 	if err != nil {
@@ -55,25 +57,30 @@ func (t *pgTables) Append(ctx context.Context, table string, rows []*store.NewRo
 	if len(rows) == 0 {
 		return nil
 	}
-	ts := pt.ts
-	args := make([][]any, len(rows))
-	merges := false
+	c := &appendCall{ctx: ctx, rows: rows, args: make([][]any, len(rows))}
 	for n, nr := range rows {
 		nr.Merged = false
-		if args[n], err = pt.args(nr.Vals); err != nil {
+		if c.args[n], err = pt.args(nr.Vals); err != nil {
 			return err
 		}
-		merges = merges || pt.complete(nr.Vals)
+		c.merges = c.merges || pt.complete(nr.Vals)
 	}
+	return t.appendGrouped(pt, c)
+}
+
+// write stores rows, whose driver values are args, in one round trip, all
+// or none; merges tells that a row is merged (complete).
+func (t *pgTables) write(ctx context.Context, pt *pgTable, rows []*store.NewRow, args [][]any, merges bool) error {
+	ts := pt.ts
 	switch {
 	case len(rows) == 1 && !merges:
-		err = t.insertOne(ctx, pt, rows[0], args[0])
+		return t.insertOne(ctx, pt, rows[0], args[0])
 	case !merges && ts.ID < 0 && len(ts.EntityKey) == 0:
-		_, err = t.s.pool.CopyFrom(ctx, pgx.Identifier{t.schema, ts.Name}, pt.insertCols(), pgx.CopyFromRows(args))
+		_, err := t.s.pool.CopyFrom(ctx, pgx.Identifier{t.schema, ts.Name}, pt.insertCols(), pgx.CopyFromRows(args))
+		return err
 	default:
-		err = t.insertBatch(ctx, pt, rows, args, merges)
+		return t.insertBatch(ctx, pt, rows, args, merges)
 	}
-	return pt.writeError(err)
 }
 
 // complete reports a row of a table with an entity key whose key holds
