@@ -67,27 +67,18 @@ func benchRow(n int64) map[string]any {
 func BenchmarkAppend16(b *testing.B) {
 	const rounds, round = 5, 2 * time.Second
 	for range b.N {
-		cfg := writeConfig(b, b.TempDir(), benchConfig)
-		common := []string{"-listen", "127.0.0.1:0", "-config", cfg, "-no-record", "-no-console"}
-		servers := []struct {
-			name string
-			args []string
-		}{
+		servers := startBenchChildren(b, []namedArgs{
 			{"memory", []string{"-memory", "-memory-rows", "0"}},
 			{"datadir", []string{"-data", filepath.Join(b.TempDir(), "data")}},
 			{"tmpfs", []string{"-data", filepath.Join(shmDir(b), "data")}},
-		}
-		clients, procs, pids := make([]*client.Client, len(servers)), make([]string, len(servers)), make([]int, len(servers))
-		for i, s := range servers {
-			clients[i], procs[i], pids[i] = benchServer(b, append(slices.Clone(common), s.args...))
-		}
+		})
 		rates, ratios, cpus := make([][]float64, len(servers)), make([][]float64, len(servers)), make([][]float64, len(servers))
 		for r := range rounds {
 			line := fmt.Sprintf("round %d:", r+1)
 			for i, s := range servers {
-				before := cpuTime(b, pids[i])
-				rate, n := appendRate(b, clients[i], procs[i], round, int64(r)*10_000_000)
-				cpu := float64((cpuTime(b, pids[i]) - before).Microseconds()) / float64(n)
+				before := cpuTime(b, s.pid)
+				rate, n := appendRate(b, s.c, s.proc, round, int64(r)*10_000_000)
+				cpu := float64((cpuTime(b, s.pid) - before).Microseconds()) / float64(n)
 				rates[i], cpus[i] = append(rates[i], rate), append(cpus[i], cpu)
 				line += fmt.Sprintf(" %s %.0f appends/s, %.0f µs CPU each", s.name, rate, cpu)
 				if i > 0 {
@@ -178,6 +169,35 @@ func benchServer(tb testing.TB, args []string) (*client.Client, string, int) {
 	ch := startChild(tb, append(args, "-env-file", envPath))
 	f := readEnvFile(tb, envPath)
 	return joinWithEnv(tb, f.WSURL, f.Installations[0].Env), appendProc(f, "readings", false), ch.cmd.Process.Pid
+}
+
+// namedArgs are the arguments of one flockd child of a benchmark.
+type namedArgs struct {
+	name string
+	args []string
+}
+
+// benchChild is a flockd child of a benchmark: a client of its
+// installation, the append procedure of its table and its pid.
+type benchChild struct {
+	name string
+	c    *client.Client
+	proc string
+	pid  int
+}
+
+// startBenchChildren starts a flockd child with benchConfig (no recording,
+// no console) and each entry's arguments.
+func startBenchChildren(b *testing.B, servers []namedArgs) []benchChild {
+	b.Helper()
+	cfg := writeConfig(b, b.TempDir(), benchConfig)
+	common := []string{"-listen", "127.0.0.1:0", "-config", cfg, "-no-record", "-no-console"}
+	out := make([]benchChild, len(servers))
+	for i, s := range servers {
+		out[i].name = s.name
+		out[i].c, out[i].proc, out[i].pid = benchServer(b, append(slices.Clone(common), s.args...))
+	}
+	return out
 }
 
 // BenchmarkMillionRows stores 1,000,000 rows in a flockd child with a

@@ -4,12 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/gammazero/nexus/v3/client"
 )
 
 // BenchmarkAppendDB measures acknowledged appends with 16 in flight (one
@@ -28,26 +25,17 @@ func BenchmarkAppendDB(b *testing.B) {
 		return
 	}
 	for range b.N {
-		cfg := writeConfig(b, b.TempDir(), benchConfig)
-		common := []string{"-listen", "127.0.0.1:0", "-config", cfg, "-no-record", "-no-console"}
-		servers := []struct {
-			name string
-			args []string
-		}{
+		servers := startBenchChildren(b, []namedArgs{
 			{"datadir", []string{"-data", filepath.Join(b.TempDir(), "data")}},
 			{"db", []string{"-data", filepath.Join(b.TempDir(), "data"), "-db", freshDatabase(b, base)}},
-		}
-		clients, procs, pids := make([]*client.Client, len(servers)), make([]string, len(servers)), make([]int, len(servers))
-		for i, s := range servers {
-			clients[i], procs[i], pids[i] = benchServer(b, append(slices.Clone(common), s.args...))
-		}
+		})
 		rates, cpus, pgs := make([][]float64, len(servers)), make([][]float64, len(servers)), make([][]float64, len(servers))
 		for r := range rounds {
 			line := fmt.Sprintf("round %d:", r+1)
 			for i, s := range servers {
-				before, pgBefore := cpuTime(b, pids[i]), postgresCPU(b)
-				rate, n := appendRate(b, clients[i], procs[i], round, int64(r)*10_000_000)
-				cpu := float64((cpuTime(b, pids[i]) - before).Microseconds()) / float64(n)
+				before, pgBefore := cpuTime(b, s.pid), postgresCPU(b)
+				rate, n := appendRate(b, s.c, s.proc, round, int64(r)*10_000_000)
+				cpu := float64((cpuTime(b, s.pid) - before).Microseconds()) / float64(n)
 				pg := float64((postgresCPU(b) - pgBefore).Microseconds()) / float64(n)
 				rates[i], cpus[i], pgs[i] = append(rates[i], rate), append(cpus[i], cpu), append(pgs[i], pg)
 				line += fmt.Sprintf(" %s %.0f appends/s, flockd %.0f µs CPU each, PostgreSQL %.0f µs;", s.name, rate, cpu, pg)
