@@ -99,25 +99,34 @@ func BenchmarkAppend16(b *testing.B) {
 	}
 }
 
-// cpuTime returns the CPU time (user and system) a process has spent, from
-// /proc/PID/stat, whose clock ticks are 1/100 s on Linux (USER_HZ).
+// cpuTime returns the CPU time (user and system) a process has spent.
 func cpuTime(tb testing.TB, pid int) time.Duration {
 	tb.Helper()
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	d, err := procCPU(pid)
 	if err != nil {
 		tb.Fatal(err)
+	}
+	return d
+}
+
+// procCPU reads the CPU time (user and system) a process has spent from
+// /proc/PID/stat, whose clock ticks are 1/100 s on Linux (USER_HZ).
+func procCPU(pid int) (time.Duration, error) {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, err
 	}
 	_, rest, _ := strings.Cut(string(b), ") ") // the command name may hold spaces
 	fields := strings.Fields(rest)             // from field 3 (state) on
 	if len(fields) < 13 {
-		tb.Fatalf("/proc/%d/stat: %q", pid, b)
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
 	}
 	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
 	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
 	if err1 != nil || err2 != nil {
-		tb.Fatalf("/proc/%d/stat: %q", pid, b)
+		return 0, fmt.Errorf("/proc/%d/stat: %q", pid, b)
 	}
-	return time.Duration(utime+stime) * 10 * time.Millisecond
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
 }
 
 // shmDir returns a new folder on tmpfs (/dev/shm), removed when the

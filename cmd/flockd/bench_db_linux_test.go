@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -51,8 +52,8 @@ func BenchmarkAppendDB(b *testing.B) {
 }
 
 // postgresCPU returns the CPU time every process named postgres on the
-// machine has spent (the server and its backends); processes that end
-// between the listing and the read are left out.
+// machine has spent (the server and its backends); a process that ends
+// while it is read (a backend, an autovacuum worker) is left out.
 func postgresCPU(tb testing.TB) time.Duration {
 	tb.Helper()
 	entries, err := os.ReadDir("/proc")
@@ -61,18 +62,17 @@ func postgresCPU(tb testing.TB) time.Duration {
 	}
 	var sum time.Duration
 	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
 		comm, err := os.ReadFile(filepath.Join("/proc", e.Name(), "comm"))
 		if err != nil || strings.TrimSpace(string(comm)) != "postgres" {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join("/proc", e.Name(), "stat")); err != nil {
-			continue
+		if d, err := procCPU(pid); err == nil {
+			sum += d
 		}
-		var pid int
-		if _, err := fmt.Sscan(e.Name(), &pid); err != nil {
-			continue
-		}
-		sum += cpuTime(tb, pid)
 	}
 	return sum
 }

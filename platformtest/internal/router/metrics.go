@@ -88,13 +88,15 @@ func (rt *Router) registerMetrics(reg *metrics.Registry) {
 // sessionKind is what the sessions gauge is labelled with.
 type sessionKind struct{ stage, role string }
 
-// countSessionLocked counts a session in or out of the active ones. The
+// countSessionLocked counts a session in or out of the active ones: in the
+// sessions gauge and in its device's online sessions (online.go). The
 // caller holds rt.mu.
 func (rt *Router) countSessionLocked(s *session, delta int) {
 	if rt.met.sessions == nil {
 		rt.met.sessions = map[sessionKind]int{}
 	}
 	rt.met.sessions[sessionKind{s.realm.Stage, s.role}] += delta
+	rt.online.add(s.device.Key, delta)
 }
 
 // collectSessions reports the joined sessions by stage and role: the

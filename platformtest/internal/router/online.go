@@ -5,8 +5,8 @@
 
 package router
 
-// onlineDevices counts the joined sessions per device. The router's mu
-// guards it.
+// onlineDevices counts the joined sessions per device
+// (countSessionLocked). The router's mu guards it.
 type onlineDevices struct {
 	joined map[int]int  // device key → joined sessions
 	snap   map[int]bool // what Online hands out; nil after a change

@@ -159,7 +159,6 @@ func (rt *Router) sessionJoined(w *wsPeer) {
 	if rt.sessions[s.id] == s {
 		if !s.active {
 			rt.countSessionLocked(s, 1) // metrics.go
-			rt.online.add(s.device.Key, 1)
 		}
 		s.joined, s.active = now, true
 		rt.wakeSessionsLocked()
@@ -176,7 +175,6 @@ func (rt *Router) peerGone(w *wsPeer) {
 		delete(rt.sessions, s.id)
 		if s.active {
 			rt.countSessionLocked(s, -1) // metrics.go
-			rt.online.add(s.device.Key, -1)
 		}
 		rt.byID.CompareAndDelete(s.id, s)
 		rt.wakeSessionsLocked()
