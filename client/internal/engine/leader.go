@@ -27,7 +27,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 	"time"
 )
 
@@ -289,20 +288,12 @@ func (s *Session) promoteLocked() bool {
 	return false
 }
 
-// holdReaders, when not nil, keeps every session's goroutine from
-// starting until it is closed, as on a machine too loaded to run it
-// (tests set it).
-var holdReaders atomic.Pointer[chan struct{}]
-
 // readLoop is the session's goroutine: it takes the reader role when it is
 // free and nobody took it within idleGrace, reads while nobody waits, and
 // interrupts the reader once Stop closes. It ends with the link, and ends
 // the session then; or, without ending anything, when another goroutine
 // became the session's (gen is its generation: see inline.go).
 func (s *Session) readLoop(gen uint64) {
-	if h := holdReaders.Load(); h != nil {
-		<-*h
-	}
 	if !s.sessionLoop(gen) {
 		return
 	}

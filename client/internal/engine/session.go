@@ -243,11 +243,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	if cfg.idleGrace > 0 {
 		s.grace = cfg.idleGrace
 	}
-	// The session's goroutine reads first: it holds the role from now on,
-	// not from when it runs, so that it cannot take a role freed meanwhile
-	// from a caller that came before it ran.
-	s.role, s.handed = roleSession, true
-	s.wake <- struct{}{}
+	s.wake <- struct{}{} // the session's goroutine reads first
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
