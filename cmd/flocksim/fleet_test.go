@@ -86,7 +86,7 @@ func TestConnHolderSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := newConnHolder(ips[0])
+	h := newConnHolder(ips[0], nil)
 	l, err := netListen(t)
 	if err != nil {
 		t.Fatal(err)
@@ -215,5 +215,47 @@ func TestCreateFleet(t *testing.T) {
 	}
 	if got := strings.Join(names, ","); got != "seed,sim-00001,sim-00003,sim-00005,sim-00002,sim-00004,sim-00006" {
 		t.Errorf("devices after the two runs: %s", got)
+	}
+}
+
+// TestAutoSource: without -source, devices dialing a flockd on loopback
+// come from 127.0.0.1, 127.0.0.2, … one address per 2,000 devices, in
+// turn; a device dialing elsewhere is left to the system.
+func TestAutoSource(t *testing.T) {
+	for _, tc := range []struct {
+		i, n int
+		want string
+	}{{0, 10, "127.0.0.1"}, {1, 10, "127.0.0.1"}, {0, 4001, "127.0.0.1"}, {1, 4001, "127.0.0.2"}, {2, 4001, "127.0.0.3"}, {3, 4001, "127.0.0.1"}, {7, 1_000_000, "127.0.0.8"}, {253, 1_000_000, "127.0.0.254"}, {254, 1_000_000, "127.0.0.1"}} {
+		if got := autoSource(tc.i, tc.n).String(); got != tc.want {
+			t.Errorf("device %d of %d: %s, want %s", tc.i, tc.n, got, tc.want)
+		}
+	}
+	for addr, want := range map[string]bool{"127.0.0.1:8080": true, "localhost:80": true, "127.9.9.9:1": true, "10.0.0.1:8080": false, "[::1]:8080": false, "example.com:80": false, "nonsense": false} {
+		if got := loopback(addr); got != want {
+			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+	h := newConnHolder(nil, autoSource(1, 4001))
+	l, err := netListen(t)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accepted := make(chan string, 1)
+	go func() {
+		c, err := l.Accept()
+		if err != nil {
+			accepted <- err.Error()
+			return
+		}
+		accepted <- c.RemoteAddr().String()
+		c.Close()
+	}()
+	c, err := h.dial(context.Background(), "tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if from := <-accepted; !strings.HasPrefix(from, "127.0.0.2:") {
+		t.Errorf("the link came from %s, want 127.0.0.2", from)
 	}
 }

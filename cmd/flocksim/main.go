@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -39,6 +40,7 @@ func main() {
 // options are the command line flags.
 type options struct {
 	scenario, out, shard, source, flockd string
+	cpuprofile                           string
 	live                                 time.Duration
 	version                              bool
 }
@@ -54,6 +56,7 @@ func parseFlags(args []string, stderr io.Writer) (*options, error) {
 	fs.StringVar(&o.flockd, "flockd", "", "flockd `binary` to start when the scenario has a flockd section (default: the scenario's flockd.bin, else a build of ./cmd/flockd)")
 	fs.DurationVar(&o.live, "live", time.Second, "interval of the live line on standard error; 0 = none")
 	fs.BoolVar(&o.version, "version", false, "print flocksim's version and exit")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile of flocksim itself to `file`, from start to end")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flocksim -scenario FILE [-out FILE] [-shard i/n] [-source ADDR,…] [-flockd PATH] [-live DURATION]")
 		fs.PrintDefaults()
@@ -110,6 +113,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if o.cpuprofile != "" {
+		stopProfile, err := startCPUProfile(o.cpuprofile)
+		if err != nil {
+			return err
+		}
+		defer stopProfile()
+	}
 	sh, err := parseShard(o.shard)
 	if err != nil {
 		return err
@@ -140,11 +150,13 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		s.flockdBase, _ = rssOf(strconv.Itoa(s.flockd.pid()))
 	}
 	for i, info := range all {
-		var ip []byte
+		var ip, auto net.IP
 		if len(sources) > 0 {
 			ip = sources[i%len(sources)]
+		} else {
+			auto = autoSource(i, len(all))
 		}
-		d, err := newDevice(info, newConnHolder(ip))
+		d, err := newDevice(info, newConnHolder(ip, auto))
 		if err != nil {
 			return fmt.Errorf("device %s: %w", info.Name, err)
 		}
