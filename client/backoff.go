@@ -55,6 +55,11 @@ const (
 // reconnect: a device never sits out more than a minute on a hint.
 const maxRetryAfter = time.Minute
 
+// retryJitter is added to a Retry-After: the header counts whole seconds,
+// and devices refused together (a storm) would otherwise all come back at
+// the same instant of the second they were told; this spreads them over it.
+func retryJitter() time.Duration { return time.Duration(rand.Uint32() % uint32(time.Second)) }
+
 // quickStart spends a budget (the seed's initial reconnect delay) on short
 // retries after refused connections: 20 ms doubling to 160 ms.
 type quickStart struct {

@@ -18,8 +18,9 @@ import (
 
 // TestRetryAfterIsHonoured: an upgrade refused with 503 and Retry-After
 // (as flockd refuses while too many links await authentication) is retried
-// after the time asked for, not at the cadence of refused connections
-// (tens of milliseconds), and the next attempt joins.
+// after the time asked for plus less than a second (devices refused
+// together come back spread over that second), not at the cadence of
+// refused connections (tens of milliseconds), and the next attempt joins.
 func TestRetryAfterIsHonoured(t *testing.T) {
 	f := newFleet(t)
 	busy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
@@ -44,8 +45,8 @@ func TestRetryAfterIsHonoured(t *testing.T) {
 	if len(failed) != 1 {
 		t.Fatalf("%d failed attempts logged, want 1: %v", len(failed), logs.messages())
 	}
-	if got := failed[0].attrs["retry_in"].Duration(); got != time.Second {
-		t.Errorf("retried in %v after a 503 with Retry-After: 1, want 1s", got)
+	if got := failed[0].attrs["retry_in"].Duration(); got < time.Second || got >= 2*time.Second {
+		t.Errorf("retried in %v after a 503 with Retry-After: 1, want 1s to 2s", got)
 	}
 	if n := dials.Load(); n != 2 {
 		t.Errorf("%d dials, want 2: the refused one and the one that joined", n)

@@ -23,8 +23,8 @@ import (
 // minutes, and the fast cadence returns as soon as an attempt ends any
 // other way. An upgrade refused with 503 or 429 and Retry-After (a router
 // with too many links awaiting authentication) is retried after the time
-// it asks for, at least 20 ms and at most maxRetryAfter, in place of the
-// cadence, which does not grow for it. A join refused with
+// it asks for plus up to a second (retryJitter), at least 20 ms and at
+// most maxRetryAfter, in place of the cadence, which does not grow for it. A join refused with
 // wamp.error.authentication_failed is retried at the backoff's cadence in
 // StateRefusedRetrying until the refusals have lasted the grace
 // (WithAuthFailureGrace), then the supervisor gives up (StateRefused).
@@ -151,7 +151,7 @@ func (sv *supervisor) backoff(err error) (delay time.Duration, final bool) {
 	}
 	short := false
 	if after, asked := engine.RetryAfter(err); asked {
-		delay, short = min(max(after, quickFirst), maxRetryAfter), true
+		delay, short = min(max(after+retryJitter(), quickFirst), maxRetryAfter), true
 	} else if refusedConnection(err) {
 		delay, short = sv.quick.delay()
 	}

@@ -8,7 +8,6 @@ package router
 
 import (
 	"errors"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"strconv"
@@ -25,7 +24,8 @@ type Limits struct {
 	// closed.
 	PreAuthBytes int64
 	// MaxUnauthenticated bounds the WebSocket links waiting to be
-	// admitted; more are answered 503 with Retry-After.
+	// admitted; more are answered 503 with Retry-After, each told its own
+	// slot at the rate links are admitted (pace.go).
 	MaxUnauthenticated int
 	// Handoff is the capacity of the channel through which the router
 	// hands a link its messages (nexus drops a message when it is full);
@@ -118,23 +118,16 @@ func (e *episode) end() int64 { return e.n.Swap(0) }
 // through before the next fails, which is the same episode.
 const acceptsToEnd = 16
 
-// Retry-After bounds, in seconds, of a link refused over the cap of links
-// awaiting authentication: spread so that refused devices do not come
-// back at once.
-const (
-	retryAfterMin = 1
-	retryAfterMax = 4
-)
-
 // authBusy answers an upgrade over the cap of links awaiting
-// authentication: 503 with Retry-After, the first of an episode logged.
+// authentication: 503 with Retry-After (the link's slot, pace.go), the
+// first of an episode logged.
 func (rt *Router) authBusy(w http.ResponseWriter) {
 	rt.met.authBusy.Inc()
 	if rt.busy.begin() {
 		rt.log.Warn("refusing WebSocket links with 503 and Retry-After: too many await authentication",
 			"limit", rt.limits.MaxUnauthenticated)
 	}
-	w.Header().Set("Retry-After", strconv.Itoa(retryAfterMin+rand.IntN(retryAfterMax-retryAfterMin+1)))
+	w.Header().Set("Retry-After", strconv.Itoa(rt.pace.retryAfter(time.Now(), rt.admitted.Load(), rt.limits.MaxUnauthenticated))) // pace.go
 	http.Error(w, "too many connections awaiting authentication; retry after the time Retry-After gives", http.StatusServiceUnavailable)
 }
 

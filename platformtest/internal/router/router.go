@@ -64,6 +64,10 @@ type Router struct {
 	addr   string // host:port, fixed by the first Up
 	// unauth counts the WebSocket links not yet admitted.
 	unauth atomic.Int64
+	// admitted counts the links admitted (pace.go measures its rate), and
+	// pace gives the links refused over the cap their slots.
+	admitted atomic.Int64
+	pace     pacer
 
 	// ctl serialises lifecycle changes (Up, Down, realms entering or leaving
 	// the router, Close). It is taken before mu, never while holding it.

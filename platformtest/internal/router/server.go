@@ -90,14 +90,19 @@ func (c *trackedConn) guard(limit int64) {
 // authenticated lifts the pre-authentication limit.
 func (c *trackedConn) authenticated(rt *Router) {
 	c.guarded.Store(false)
-	c.settle(rt)
+	if c.settle(rt) {
+		rt.admitted.Add(1) // pace.go
+	}
 }
 
-// settle takes the link out of the unauthenticated count, once.
-func (c *trackedConn) settle(rt *Router) {
+// settle takes the link out of the unauthenticated count, once; it
+// reports whether this call did.
+func (c *trackedConn) settle(rt *Router) bool {
 	if c.settled.CompareAndSwap(false, true) {
 		rt.unauth.Add(-1)
+		return true
 	}
+	return false
 }
 
 // Read reads from the socket; on a frozen connection it blocks until the
