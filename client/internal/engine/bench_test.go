@@ -176,7 +176,9 @@ func (e *benchEnv) nexus(b *testing.B, inst benchInst) *nxclient.Client {
 func (e *benchEnv) floor(b *testing.B, inst benchInst) *websocket.Conn {
 	b.Helper()
 	cfg := e.config(inst)
-	l, err := dial(context.Background(), cfg.URL, false, cfg.HandshakeTimeout, cfg.ResponseTimeout, nil, true, nil)
+	// gorilla writes the floor's messages, with its own write buffer.
+	d := websocket.Dialer{HandshakeTimeout: cfg.HandshakeTimeout, Subprotocols: []string{protoMsgPack}}
+	l, err := dialWith(context.Background(), &d, cfg.URL, false, cfg.ResponseTimeout, nil, true, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,6 +30,7 @@ var errKeepalive = errors.New("no traffic from the router within the keepalive p
 type link struct {
 	conn         *websocket.Conn
 	fc           *frameConn // nil for wss through a proxy: see frameDialer
+	raw          net.Conn   // under conn: fc, or the socket; frames are written to it (frameout.go)
 	json         bool       // wamp.2.json, else wamp.2.msgpack
 	frame        int
 	writeTimeout time.Duration
@@ -96,10 +97,18 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		HandshakeTimeout: handshake,
 		Subprotocols:     []string{proto},
 		NetDialContext:   netDial,
+		WriteBufferPool:  noWriteBuffers{}, // the link writes its frames itself (frameout.go)
 	}
+	return dialWith(ctx, &d, url, json, writeTimeout, clk, plain, netDial)
+}
+
+// dialWith is dial with the WebSocket dialer d, which offers the
+// subprotocol json selects.
+func dialWith(ctx context.Context, d *websocket.Dialer, url string, json bool, writeTimeout time.Duration, clk clock, plain bool, netDial func(context.Context, string, string) (net.Conn, error)) (*link, error) {
+	proto := d.Subprotocols[0]
 	var fc *frameConn
 	if u, err := neturl.Parse(url); err == nil && !plain {
-		frameDialer(&d, u, &fc, netDial)
+		frameDialer(d, u, &fc, netDial)
 	}
 	conn, resp, err := d.DialContext(ctx, url, nil)
 	if resp != nil && resp.Body != nil {
@@ -125,6 +134,7 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 	l := &link{
 		conn:         conn,
 		fc:           fc,
+		raw:          conn.NetConn(),
 		writeTimeout: writeTimeout,
 		clk:          clk,
 		start:        clk.Now(),
@@ -153,12 +163,12 @@ func dial(ctx context.Context, url string, json bool, handshake, writeTimeout ti
 		if fc != nil {
 			fc.controls++
 		}
-		err := conn.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(writeTimeout))
-		if err != nil && !errors.Is(err, websocket.ErrCloseSent) {
+		if err := l.sendControl(websocket.PongMessage, []byte(data)); err != nil && !errors.Is(err, net.ErrClosed) {
 			return err
 		}
 		return nil
 	})
+	conn.SetCloseHandler(l.answerClose)
 	return l, nil
 }
 
@@ -242,22 +252,16 @@ func (l *link) writeLocked(msg message, more bool) (int, error) {
 		return 0, ErrConnectionLost
 	default:
 	}
-	b, err := encode(l.wbuf[:0], l.json, msg)
+	b, err := encode(append(l.wbuf[:0], frameRoom[:]...), l.json, msg) // room for the header (frameout.go)
 	if err != nil {
 		return 0, err
 	}
 	l.wbuf = b
-	// The deadline moves only once half of the margin is used: each write
-	// has between writeTimeout and 1.5 × writeTimeout, and writing back to
-	// back costs no timer update per message.
-	if now := time.Now(); l.wdeadline.Sub(now) < l.writeTimeout {
-		l.wdeadline = now.Add(l.writeTimeout + l.writeTimeout/2)
-		_ = l.conn.SetWriteDeadline(l.wdeadline)
-	}
+	n := len(b) - len(frameRoom)
 	if more && l.fc != nil {
 		l.fc.out.cork()
 	}
-	err = l.conn.WriteMessage(l.frame, b)
+	err = l.sendFrame(l.frame, b)
 	if cap(l.wbuf) > maxKeptBuffer {
 		l.wbuf = nil
 	}
@@ -267,9 +271,9 @@ func (l *link) writeLocked(msg message, more bool) (int, error) {
 	}
 	if c := l.counters; c != nil {
 		c.MessagesOut.Add(1)
-		c.BytesOut.Add(uint64(len(b)))
+		c.BytesOut.Add(uint64(n))
 	}
-	return len(b), nil
+	return n, nil
 }
 
 // maxKeptBuffer is the largest write or read buffer a link keeps for the
@@ -452,7 +456,7 @@ func (l *link) keepaliveTick() {
 	if l.onPong != nil {
 		l.pingAt.Store(max(int64(pingAt), 1))
 	}
-	if err := l.conn.WriteControl(websocket.PingMessage, nil, time.Now().Add(l.kaPong)); err != nil {
+	if err := l.sendControl(websocket.PingMessage, nil); err != nil {
 		l.close(fmt.Errorf("keepalive ping: %w", err))
 		return
 	}
