@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/flockgo/ironflock/internal/cpuprofile"
 	"io"
 	"os"
 	"os/signal"
@@ -167,7 +168,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runMemory(ctx, o, f, stdout, stderr)
 	}
 	if o.cpuProfile != "" {
-		stop, err := startCPUProfile(o.cpuProfile)
+		stop, err := cpuprofile.Start(o.cpuProfile)
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/cpuprofile"
 	nexus "github.com/gammazero/nexus/v3/router"
 	"github.com/gammazero/nexus/v3/router/auth"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -56,7 +57,7 @@ func nexusRouterMain(ctx context.Context, stdin io.Reader, stdout io.Writer) err
 		cancel()
 	}()
 	if path := cfg[nexusKeyCPUProfile]; path != "" {
-		stop, err := startCPUProfile(path)
+		stop, err := cpuprofile.Start(path)
 		if err != nil {
 			return err
 		}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+
+	"github.com/flockgo/ironflock/internal/cpuprofile"
 )
 
 // profileFlags are the profiling flags.
@@ -25,22 +27,15 @@ func addProfileFlags(fs *flag.FlagSet) profileFlags {
 // start starts the CPU profile; the function returned stops it and writes
 // the heap profile.
 func (f profileFlags) start() (stop func() error, err error) {
-	var cpu *os.File
+	stopCPU := func() error { return nil }
 	if *f.cpu != "" {
-		if cpu, err = os.Create(*f.cpu); err != nil {
-			return nil, fmt.Errorf("cpuprofile: %w", err)
-		}
-		if err := pprof.StartCPUProfile(cpu); err != nil {
-			cpu.Close()
-			return nil, fmt.Errorf("cpuprofile: %w", err)
+		if stopCPU, err = cpuprofile.Start(*f.cpu); err != nil {
+			return nil, err
 		}
 	}
 	return func() error {
-		if cpu != nil {
-			pprof.StopCPUProfile()
-			if err := cpu.Close(); err != nil {
-				return fmt.Errorf("cpuprofile: %w", err)
-			}
+		if err := stopCPU(); err != nil {
+			return err
 		}
 		if *f.mem == "" {
 			return nil

@@ -87,26 +87,8 @@ func TestConnHolderSource(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := newConnHolder(ips[0], nil)
-	l, err := netListen(t)
-	if err != nil {
-		t.Fatal(err)
-	}
-	accepted := make(chan string, 1)
-	go func() {
-		c, err := l.Accept()
-		if err != nil {
-			accepted <- err.Error()
-			return
-		}
-		accepted <- c.RemoteAddr().String()
-		_, _ = io.Copy(io.Discard, c) // until the cut
-		c.Close()
-	}()
-	c, err := h.dial(context.Background(), "tcp", l.Addr().String())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if from := <-accepted; !strings.HasPrefix(from, "127.0.0.4:") {
+	c, from := dialedFrom(t, h)
+	if !strings.HasPrefix(from, "127.0.0.4:") {
 		t.Errorf("the link came from %s, want 127.0.0.4", from)
 	}
 	h.cut()
@@ -235,7 +217,18 @@ func TestAutoSource(t *testing.T) {
 			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
 		}
 	}
-	h := newConnHolder(nil, autoSource(1, 4001))
+	c, from := dialedFrom(t, newConnHolder(nil, autoSource(1, 4001)))
+	defer c.Close()
+	if !strings.HasPrefix(from, "127.0.0.2:") {
+		t.Errorf("the link came from %s, want 127.0.0.2", from)
+	}
+}
+
+// dialedFrom dials a loopback listener through h and returns the
+// connection and the address the listener saw it come from; the listener's
+// side reads until the connection ends.
+func dialedFrom(t *testing.T, h *connHolder) (net.Conn, string) {
+	t.Helper()
 	l, err := netListen(t)
 	if err != nil {
 		t.Fatal(err)
@@ -248,14 +241,12 @@ func TestAutoSource(t *testing.T) {
 			return
 		}
 		accepted <- c.RemoteAddr().String()
+		_, _ = io.Copy(io.Discard, c)
 		c.Close()
 	}()
 	c, err := h.dial(context.Background(), "tcp", l.Addr().String())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
-	if from := <-accepted; !strings.HasPrefix(from, "127.0.0.2:") {
-		t.Errorf("the link came from %s, want 127.0.0.2", from)
-	}
+	return c, <-accepted
 }

@@ -19,6 +19,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/cpuprofile"
 	ver "github.com/flockgo/ironflock/internal/version"
 )
 
@@ -114,11 +115,15 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if o.cpuprofile != "" {
-		stopProfile, err := startCPUProfile(o.cpuprofile)
+		stopProfile, err := cpuprofile.Start(o.cpuprofile)
 		if err != nil {
 			return err
 		}
-		defer stopProfile()
+		defer func() {
+			if err := stopProfile(); err != nil {
+				fmt.Fprintln(stderr, "flocksim:", err)
+			}
+		}()
 	}
 	sh, err := parseShard(o.shard)
 	if err != nil {
