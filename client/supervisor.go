@@ -24,10 +24,11 @@ import (
 // other way. An upgrade refused with 503 or 429 and Retry-After (a router
 // with too many links awaiting authentication) is retried after the time
 // it asks for plus up to a second (retryJitter), at least 20 ms and at
-// most maxRetryAfter, in place of the cadence, which does not grow for it. A join refused with
-// wamp.error.authentication_failed is retried at the backoff's cadence in
-// StateRefusedRetrying until the refusals have lasted the grace
-// (WithAuthFailureGrace), then the supervisor gives up (StateRefused).
+// most maxRetryAfter, in place of the cadence, which does not grow for it.
+// A join refused with wamp.error.authentication_failed is retried at the
+// backoff's cadence in StateRefusedRetrying until the refusals have lasted
+// the grace (WithAuthFailureGrace), then the supervisor gives up
+// (StateRefused).
 //
 // While a session is live no goroutine of the supervisor waits for its
 // end: the end of the session's context (or of ctx) resumes it on a new

@@ -67,15 +67,19 @@ type frameConn struct {
 
 	out writeCork // the write side's coalescing (coalesce.go)
 
-	// wdeadline is the socket's write deadline as set last, when wknown:
-	// gorilla sets it again before every frame, mostly to the same value.
+	// wdeadline is the socket's write deadline as set last, when wknown,
+	// under out.mu.
 	wdeadline time.Time
 	wknown    bool
 }
 
 // SetWriteDeadline passes t on to the socket unless it is already set.
-// gorilla calls it under its write lock, before each frame it writes.
+// The link calls it under its write lock (frameout.go); gorilla only when
+// it answers a protocol error with a close frame, from the reader, so the
+// remembered deadline is kept under the write side's mutex.
 func (f *frameConn) SetWriteDeadline(t time.Time) error {
+	f.out.mu.Lock()
+	defer f.out.mu.Unlock()
 	if f.wknown && t.Equal(f.wdeadline) {
 		return nil
 	}
@@ -86,6 +90,8 @@ func (f *frameConn) SetWriteDeadline(t time.Time) error {
 
 // SetDeadline sets both deadlines; SetWriteDeadline learns of it.
 func (f *frameConn) SetDeadline(t time.Time) error {
+	f.out.mu.Lock()
+	defer f.out.mu.Unlock()
 	err := f.Conn.SetDeadline(t)
 	f.wdeadline, f.wknown = t, err == nil
 	return err

@@ -65,7 +65,6 @@ func (p *pacer) retryAfter(now time.Time, admitted int64, capacity int) int {
 		slot = first
 	}
 	secs := int(slot.Sub(now) / time.Second) // the slot's second: a link may come a little early
-
 	if secs >= maxRetryAfter {
 		return maxRetryAfter // a slot past the longest wait is not given: the link asks again then
 	}
