@@ -76,9 +76,7 @@ func BenchmarkAppend16(b *testing.B) {
 		for r := range rounds {
 			line := fmt.Sprintf("round %d:", r+1)
 			for i, s := range servers {
-				before := cpuTime(b, s.pid)
-				rate, n := appendRate(b, s.c, s.proc, round, int64(r)*10_000_000)
-				cpu := float64((cpuTime(b, s.pid) - before).Microseconds()) / float64(n)
+				rate, cpu, _ := s.round(b, r, round)
 				rates[i], cpus[i] = append(rates[i], rate), append(cpus[i], cpu)
 				line += fmt.Sprintf(" %s %.0f appends/s, %.0f µs CPU each", s.name, rate, cpu)
 				if i > 0 {
@@ -193,6 +191,15 @@ type benchChild struct {
 	c    *client.Client
 	proc string
 	pid  int
+}
+
+// round runs round r of a benchmark on s for d: the appends' rate, the
+// CPU s spent per append (µs) and how many appends were acknowledged.
+func (s benchChild) round(b *testing.B, r int, d time.Duration) (rate, cpu float64, n int64) {
+	b.Helper()
+	before := cpuTime(b, s.pid)
+	rate, n = appendRate(b, s.c, s.proc, d, int64(r)*10_000_000)
+	return rate, float64((cpuTime(b, s.pid) - before).Microseconds()) / float64(n), n
 }
 
 // startBenchChildren starts a flockd child with benchConfig (no recording,

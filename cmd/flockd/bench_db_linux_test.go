@@ -34,9 +34,8 @@ func BenchmarkAppendDB(b *testing.B) {
 		for r := range rounds {
 			line := fmt.Sprintf("round %d:", r+1)
 			for i, s := range servers {
-				before, pgBefore := cpuTime(b, s.pid), postgresCPU(b)
-				rate, n := appendRate(b, s.c, s.proc, round, int64(r)*10_000_000)
-				cpu := float64((cpuTime(b, s.pid) - before).Microseconds()) / float64(n)
+				pgBefore := postgresCPU(b)
+				rate, cpu, n := s.round(b, r, round)
 				pg := float64((postgresCPU(b) - pgBefore).Microseconds()) / float64(n)
 				rates[i], cpus[i], pgs[i] = append(rates[i], rate), append(cpus[i], cpu), append(pgs[i], pg)
 				line += fmt.Sprintf(" %s %.0f appends/s, flockd %.0f µs CPU each, PostgreSQL %.0f µs;", s.name, rate, cpu, pg)

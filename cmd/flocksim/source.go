@@ -47,8 +47,10 @@ func autoSource(i, n int) net.IP {
 // connHolder dials one device's links from its source address and keeps
 // the current one.
 type connHolder struct {
-	d    net.Dialer
-	auto net.IP // the source used against a loopback flockd when d has none
+	d net.Dialer
+	// auto, when set, dials from the source used against a loopback
+	// flockd when d has none.
+	auto *net.Dialer
 	mu   sync.Mutex
 	conn net.Conn
 }
@@ -56,10 +58,12 @@ type connHolder struct {
 // newConnHolder dials from ip (nil: the system's choice, or auto when
 // flockd is on loopback).
 func newConnHolder(ip, auto net.IP) *connHolder {
-	h := &connHolder{auto: auto}
+	h := &connHolder{}
 	h.d.Control = bindNoPort // bindport_*.go
 	if ip != nil {
 		h.d.LocalAddr = &net.TCPAddr{IP: ip}
+	} else if auto != nil {
+		h.auto = &net.Dialer{Control: bindNoPort, LocalAddr: &net.TCPAddr{IP: auto}}
 	}
 	return h
 }
@@ -67,10 +71,8 @@ func newConnHolder(ip, auto net.IP) *connHolder {
 // dial is the device's client.WithDialer function.
 func (h *connHolder) dial(ctx context.Context, network, addr string) (net.Conn, error) {
 	d := &h.d
-	if d.LocalAddr == nil && h.auto != nil && loopback(addr) {
-		auto := *d
-		auto.LocalAddr = &net.TCPAddr{IP: h.auto}
-		d = &auto
+	if h.auto != nil && loopback(addr) {
+		d = h.auto
 	}
 	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {

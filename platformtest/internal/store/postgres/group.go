@@ -95,8 +95,7 @@ func (t *pgTables) appendGrouped(pt *pgTable, c *appendCall) error {
 // place in flight free.
 func (t *pgTables) writeGroup(pt *pgTable, g []*appendCall) {
 	if len(g) == 1 {
-		c := g[0]
-		c.err = pt.writeError(t.write(c.ctx, pt, c.rows, c.args, c.merges))
+		t.writeAlone(pt, g[0])
 	} else {
 		t.writeSeveral(pt, g)
 	}
@@ -168,8 +167,13 @@ func (t *pgTables) writeSeveral(pt *pgTable, g []*appendCall) {
 		}
 	}
 	for _, c := range g {
-		c.err = pt.writeError(t.write(c.ctx, pt, c.rows, c.args, c.merges))
+		t.writeAlone(pt, c)
 	}
+}
+
+// writeAlone writes c's rows in a write of their own and sets its outcome.
+func (t *pgTables) writeAlone(pt *pgTable, c *appendCall) {
+	c.err = pt.writeError(t.write(c.ctx, pt, c.rows, c.args, c.merges))
 }
 
 // groupContext returns the context of a write of g's appends, which ends
