@@ -116,9 +116,8 @@ func (t *table) scrubSecrets(text string, msg writeMsg, bulk bool) string {
 		}
 	}
 	for _, m := range msgs {
-		root := m.root()
 		for _, i := range secrets {
-			v, ok := lookup(root, t.cols[i].path)
+			v, ok := m.lookup(t.cols[i].path)
 			if !ok || v == nil {
 				continue
 			}

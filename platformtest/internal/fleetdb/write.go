@@ -76,7 +76,11 @@ func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv 
 	if bulk {
 		proc = wire.AppendBulkProc(h.Realm.Swarm, h.Realm.App, t.name)
 	}
-	msg := writeMsg{args: wirevalue.CloneList(inv.Arguments), kwargs: wirevalue.CloneDict(inv.ArgumentsKw), details: wirevalue.CloneDict(inv.Details), topic: proc}
+	// The invocation is this handler's alone (the router hands a call's
+	// decoded payload to its one callee, and nothing reads it after), so
+	// its values are normalised where they are rather than copied, as a
+	// publication's, which every subscriber shares, must be.
+	msg := writeMsg{args: wirevalue.List(inv.Arguments, false), kwargs: wirevalue.Dict(inv.ArgumentsKw, false), details: wirevalue.Dict(inv.Details, false), topic: proc}
 	if tr := realm.TraceOf(inv.Arguments); tr != nil {
 		msg.trace, _ = tr.Child()
 	}
@@ -164,13 +168,34 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 	return len(ps), nil
 }
 
-// root is the object column paths are read from.
-func (m writeMsg) root() map[string]any {
-	args := m.args
-	if args == nil {
-		args = []any{}
+// lookup reads a column's path from the object {args, kwargs, details}
+// of the message (an absent args is an empty list).
+func (m writeMsg) lookup(keys []string) (any, bool) {
+	if len(keys) == 0 {
+		return nil, false // the object itself is never a column's value
 	}
-	return map[string]any{"args": args, "kwargs": m.kwargs, "details": m.details}
+	var v any
+	switch keys[0] {
+	case "args":
+		if len(keys) > 1 { // the usual args[0]…: no list boxed in an interface
+			e, ok := listIndex(m.args, keys[1])
+			if !ok {
+				return nil, false
+			}
+			return lookup(e, keys[2:])
+		}
+		if m.args == nil {
+			return []any{}, true
+		}
+		return m.args, true
+	case "kwargs":
+		v = m.kwargs
+	case "details":
+		v = m.details
+	default:
+		return nil, false
+	}
+	return lookup(v, keys[1:])
 }
 
 // lookup follows lodash-style keys; found is false for undefined.
@@ -184,11 +209,11 @@ func lookup(v any, keys []string) (any, bool) {
 			}
 			v = e
 		case []any:
-			n, err := strconv.Atoi(k)
-			if err != nil || n < 0 || n >= len(x) || strconv.Itoa(n) != k {
+			e, ok := listIndex(x, k)
+			if !ok {
 				return nil, false
 			}
-			v = x[n]
+			v = e
 		default:
 			return nil, false
 		}
@@ -196,14 +221,23 @@ func lookup(v any, keys []string) (any, bool) {
 	return v, true
 }
 
+// listIndex returns element k of l, k a decimal index without sign or
+// leading zero; false when there is none.
+func listIndex(l []any, k string) (any, bool) {
+	n, err := strconv.Atoi(k)
+	if err != nil || n < 0 || n >= len(l) || strconv.Itoa(n) != k {
+		return nil, false
+	}
+	return l[n], true
+}
+
 // prepare reads, checks and types one row of a message.
 func (t *table) prepare(msg writeMsg) (*pending, *fleetError) {
-	root := msg.root()
 	raw := make([]any, len(t.cols))
 	present := make([]bool, len(t.cols))
 	for i := range t.cols {
 		if !t.cols[i].implicit {
-			raw[i], present[i] = lookup(root, t.cols[i].path)
+			raw[i], present[i] = msg.lookup(t.cols[i].path)
 		}
 	}
 	return t.typed(raw, present, deviceKeyOf(msg), authIDOf(msg.details))

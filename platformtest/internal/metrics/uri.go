@@ -22,8 +22,9 @@ func Template(uri string) string {
 		return cut(uri)
 	}
 	var b strings.Builder
-	b.Grow(len(uri))
-	for i, seg := range strings.Split(uri, ".") {
+	b.Grow(len(uri) + 8)
+	for i, rest := 0, uri; ; i++ {
+		seg, after, more := strings.Cut(rest, ".")
 		if i > 0 {
 			b.WriteByte('.')
 		}
@@ -32,6 +33,10 @@ func Template(uri string) string {
 		} else {
 			b.WriteString(seg)
 		}
+		if !more {
+			break
+		}
+		rest = after
 	}
 	return cut(b.String())
 }

@@ -4,17 +4,44 @@
 // and its encoder then finds the named types of the fields (wamp.ID,
 // wamp.Dict, wamp.List) by reflection again; the list built here holds
 // their underlying types, for which the encoder has fast paths, and is
-// encoded by the same serializer into the same bytes.
+// encoded with the same options into the same bytes, by a pooled encoder
+// (nexus makes one per message).
 
 package router
 
 import (
-	"github.com/gammazero/nexus/v3/transport/serialize"
+	"sync"
+
 	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/ugorji/go/codec"
 )
 
-// msgpackSerializer encodes the lists of msgpackList.
-var msgpackSerializer = &serialize.MessagePackSerializer{}
+// listEncoder is a pooled encoder of msgpackList's lists, with the
+// options of nexus's serializer (which makes a new encoder per message),
+// and the frame it encodes into.
+type listEncoder struct {
+	enc *codec.Encoder
+	out []byte
+}
+
+// listEncoders are the links' listEncoders.
+var listEncoders = sync.Pool{New: func() any {
+	le := &listEncoder{}
+	le.enc = codec.NewEncoderBytes(&le.out, msgpackHandle)
+	return le
+}}
+
+// encodeList encodes a list of msgpackList into a new frame.
+func encodeList(l []any) ([]byte, error) {
+	le := listEncoders.Get().(*listEncoder)
+	le.out = nil
+	le.enc.ResetBytes(&le.out)
+	err := le.enc.Encode(l)
+	b := le.out
+	le.out = nil
+	listEncoders.Put(le)
+	return b, err
+}
 
 // msgpackList returns the list msgpack encodes msg as, nil for a message
 // left to nexus's Serialize. Like nexus, it leaves out empty arguments

@@ -34,32 +34,43 @@ func (w *wsPeer) readLoop() {
 	})
 	for {
 		w.tc.lr.wait() // an idle link waits here, on a short stack
-		_, data, err := w.conn.ReadMessage()
-		if err != nil {
-			switch {
-			case errors.Is(err, websocket.ErrReadLimit):
-				w.rt.log.Warn("closing link: message over the size limit", "peer", w.tc.RemoteAddr().String(),
-					"session", w.sessionID(), "limit", w.rt.limits.MaxMessageBytes)
-			case errors.Is(err, errPreAuthLimit):
-				w.rt.log.Warn("closing link: too much sent before authentication", "peer", w.tc.RemoteAddr().String(),
-					"limit", w.rt.limits.PreAuthBytes)
-			}
-			return
-		}
-		msg, err := w.ser.Deserialize(data)
-		if err != nil {
-			if !w.undecodable(data, err) {
-				return
-			}
-			continue
-		}
-		if w.json {
-			normalizeJSONInbound(msg)
-		}
-		if !w.inbound(msg, data) {
+		buf := inBuffers.Get().(*[]byte)
+		if !w.readOne(buf) {
 			return
 		}
 	}
+}
+
+// readOne reads, decodes and routes one message in buf, which goes back to
+// inBuffers once the message is routed (nothing keeps the frame: the
+// recording copies what it keeps); false ends the link.
+func (w *wsPeer) readOne(buf *[]byte) bool {
+	defer putInBuffer(buf)
+	data, err := w.nextMessage(buf)
+	if err != nil {
+		switch {
+		case errors.Is(err, websocket.ErrReadLimit):
+			w.rt.log.Warn("closing link: message over the size limit", "peer", w.tc.RemoteAddr().String(),
+				"session", w.sessionID(), "limit", w.rt.limits.MaxMessageBytes)
+		case errors.Is(err, errPreAuthLimit):
+			w.rt.log.Warn("closing link: too much sent before authentication", "peer", w.tc.RemoteAddr().String(),
+				"limit", w.rt.limits.PreAuthBytes)
+		}
+		return false
+	}
+	var msg wamp.Message
+	if w.json {
+		msg, err = w.ser.Deserialize(data)
+	} else {
+		msg, err = decodeMsgpack(w.ser, data) // msgpack_in.go
+	}
+	if err != nil {
+		return w.undecodable(data, err)
+	}
+	if w.json {
+		normalizeJSONInbound(msg)
+	}
+	return w.inbound(msg, data)
 }
 
 // inbound routes one decoded message, which arrived in frame; false ends

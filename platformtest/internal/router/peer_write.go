@@ -309,7 +309,7 @@ func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
 	if w.json {
 		b, err = w.ser.Serialize(jsonOutbound(msg))
 	} else if l := msgpackList(msg); l != nil {
-		b, err = msgpackSerializer.SerializeDataItem(l)
+		b, err = encodeList(l)
 	} else {
 		b, err = w.ser.Serialize(msg)
 	}

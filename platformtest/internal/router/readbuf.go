@@ -139,3 +139,49 @@ func (f *frameBound) pass(p []byte) {
 		f.nh, f.inBody = 0, f.payload > 0
 	}
 }
+
+// inBuffers hold one inbound message each while a link decodes and routes
+// it: a link keeps none between messages, and a message no longer costs
+// the garbage of its own buffer (gorilla's ReadMessage reads each into a
+// new one).
+var inBuffers = sync.Pool{New: func() any { b := make([]byte, 0, inBufferSize); return &b }}
+
+const (
+	// inBufferSize is an inbound buffer's first size: most messages fit.
+	inBufferSize = 1 << 10
+	// inBufferKept is the largest buffer inBuffers keeps; one grown past
+	// it for a large message is left to the collector.
+	inBufferKept = 64 << 10
+)
+
+// putInBuffer gives buf back to inBuffers.
+func putInBuffer(buf *[]byte) {
+	if cap(*buf) <= inBufferKept {
+		*buf = (*buf)[:0]
+		inBuffers.Put(buf)
+	}
+}
+
+// nextMessage reads the next message of the link into *buf (grown as
+// needed, kept in *buf) and returns it.
+func (w *wsPeer) nextMessage(buf *[]byte) ([]byte, error) {
+	_, r, err := w.conn.NextReader()
+	if err != nil {
+		return nil, err
+	}
+	b := (*buf)[:0]
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := r.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		*buf = b
+		switch {
+		case err == io.EOF:
+			return b, nil
+		case err != nil:
+			return nil, err
+		}
+	}
+}

@@ -9,6 +9,7 @@
 package router
 
 import (
+	"bytes"
 	"fmt"
 	"sync"
 	"time"
@@ -58,6 +59,7 @@ func (r *recording) add(m recorded) {
 	if r.lim.Off {
 		return
 	}
+	m.frame = bytes.Clone(m.frame) // the link reads its next message into the same buffer
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.msgs = append(r.msgs, m)

@@ -296,6 +296,8 @@ type pgTable struct {
 	cols []string
 	// sel is the select list of every column, in schema order.
 	sel string
+	// insert and merge are insertSQL and mergeSQL, made once.
+	insert, merge string
 	// appends gathers the appends that come while others are in flight
 	// (group.go).
 	appends appendQueue
@@ -311,6 +313,7 @@ func newPGTables(s *pgStore, sc *store.Schema) *pgTables {
 			sel[i] = qi(c.ID)
 		}
 		pt.sel = strings.Join(sel, ", ")
+		pt.insert, pt.merge = pt.insertSQL(), pt.mergeSQL()
 		t.tables[ts.Name] = pt
 	}
 	for _, v := range sc.Transforms {

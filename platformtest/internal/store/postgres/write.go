@@ -151,11 +151,11 @@ func (pt *pgTable) insertSQL() string {
 // insertOne stores one row that merges nothing.
 func (t *pgTables) insertOne(ctx context.Context, pt *pgTable, nr *store.NewRow, args []any) error {
 	if pt.ts.ID < 0 {
-		_, err := t.s.pool.Exec(ctx, pt.insertSQL(), args...)
+		_, err := t.s.pool.Exec(ctx, pt.insert, args...)
 		return err
 	}
 	var id int64
-	if err := t.s.pool.QueryRow(ctx, pt.insertSQL(), args...).Scan(&id); err != nil {
+	if err := t.s.pool.QueryRow(ctx, pt.insert, args...).Scan(&id); err != nil {
 		return err
 	}
 	nr.Vals[pt.ts.ID] = id
@@ -206,7 +206,7 @@ func (t *pgTables) insertBatch(ctx context.Context, pt *pgTable, rows []*store.N
 		_, _ = h.Write([]byte(pt.name))
 		b.Queue("SELECT pg_advisory_xact_lock($1::int4, 0)", int32(h.Sum32()))
 	}
-	insert, merge := pt.insertSQL(), pt.mergeSQL()
+	insert, merge := pt.insert, pt.merge
 	var prevCols []int
 	for i := range pt.cols {
 		if pt.carried(i) {

@@ -1,0 +1,146 @@
+// This file holds the decoding of the messages of the data path a link
+// receives most (PUBLISH, CALL, YIELD) in msgpack. nexus's
+// MessagePackSerializer.Deserialize makes a new decoder for every message
+// (half a KiB) and fills the message's fields by reflection; here a pooled
+// decoder with the same options decodes the same list, and the fields are
+// filled directly. Every other message, and any list whose fields are not
+// of the types the fast path knows, is left to nexus's Deserialize, so
+// that what a link accepts and refuses, and how, stays nexus's.
+
+package router
+
+import (
+	"reflect"
+	"sync"
+
+	"github.com/gammazero/nexus/v3/transport/serialize"
+	"github.com/gammazero/nexus/v3/wamp"
+	"github.com/ugorji/go/codec"
+)
+
+// msgpackHandle has the options of nexus's msgpack handle: maps decode as
+// map[string]any (nexus registers no extension).
+var msgpackHandle = func() *codec.MsgpackHandle {
+	h := new(codec.MsgpackHandle)
+	h.WriteExt = true
+	h.MapType = reflect.TypeFor[map[string]any]()
+	return h
+}()
+
+// inDecoders are the decoders of decodeMsgpack.
+var inDecoders = sync.Pool{New: func() any { return codec.NewDecoderBytes(nil, msgpackHandle) }}
+
+// decodeMsgpack decodes a msgpack frame into the message nexus's
+// Deserialize (ser's) would return.
+func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) {
+	if len(data) < 2 || data[0]&0xf0 != 0x90 { // not a fixarray of a fixint type
+		return ser.Deserialize(data)
+	}
+	typ := wamp.MessageType(data[1])
+	if typ != wamp.PUBLISH && typ != wamp.CALL && typ != wamp.YIELD {
+		return ser.Deserialize(data)
+	}
+	d := inDecoders.Get().(*codec.Decoder)
+	d.ResetBytes(data)
+	var v []any
+	err := d.Decode(&v)
+	d.ResetBytes(nil)
+	inDecoders.Put(d)
+	if err == nil && len(v) > 0 {
+		if m := listMessage(typ, v); m != nil {
+			return m, nil
+		}
+	}
+	return ser.Deserialize(data)
+}
+
+// listMessage builds the message of type typ from its decoded list v as
+// nexus does (a missing or nil field is the zero value, fields past the
+// message's are ignored); nil when a field's value is not of the type
+// nexus assigns or converts directly.
+func listMessage(typ wamp.MessageType, v []any) wamp.Message {
+	f := fieldList{v: v[1:], ok: true}
+	switch typ {
+	case wamp.PUBLISH:
+		m := &wamp.Publish{Request: f.id(0), Options: f.dict(1), Topic: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
+		if f.ok {
+			return m
+		}
+	case wamp.CALL:
+		m := &wamp.Call{Request: f.id(0), Options: f.dict(1), Procedure: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
+		if f.ok {
+			return m
+		}
+	case wamp.YIELD:
+		m := &wamp.Yield{Request: f.id(0), Options: f.dict(1), Arguments: f.list(2), ArgumentsKw: f.dict(3)}
+		if f.ok {
+			return m
+		}
+	}
+	return nil
+}
+
+// fieldList reads a message's fields from its decoded list; ok turns false
+// at the first value of a type it does not take.
+type fieldList struct {
+	v  []any
+	ok bool
+}
+
+// at returns field i, nil when the list is shorter.
+func (f *fieldList) at(i int) any {
+	if i < len(f.v) {
+		return f.v[i]
+	}
+	return nil
+}
+
+// id reads field i as an ID (nexus converts any integer to it).
+func (f *fieldList) id(i int) wamp.ID {
+	switch x := f.at(i).(type) {
+	case nil:
+	case uint64:
+		return wamp.ID(x)
+	case int64:
+		return wamp.ID(x)
+	default:
+		f.ok = false
+	}
+	return 0
+}
+
+// dict reads field i as a dictionary.
+func (f *fieldList) dict(i int) wamp.Dict {
+	switch x := f.at(i).(type) {
+	case nil:
+	case map[string]any:
+		return x
+	default:
+		f.ok = false
+	}
+	return nil
+}
+
+// uri reads field i as a URI.
+func (f *fieldList) uri(i int) wamp.URI {
+	switch x := f.at(i).(type) {
+	case nil:
+	case string:
+		return wamp.URI(x)
+	default:
+		f.ok = false
+	}
+	return ""
+}
+
+// list reads field i as a list.
+func (f *fieldList) list(i int) wamp.List {
+	switch x := f.at(i).(type) {
+	case nil:
+	case []any:
+		return x
+	default:
+		f.ok = false
+	}
+	return nil
+}
