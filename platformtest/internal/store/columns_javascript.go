@@ -16,7 +16,6 @@ import (
 const JSWhitespace = " \t\n\v\f\r\u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
 
 var (
-	jsDecimal = regexp.MustCompile(`^[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$`)
 	jsFloatPf = regexp.MustCompile(`^[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)`)
 	// IntText is an integer text.
 	IntText = regexp.MustCompile(`^[+-]?[0-9]+$`)
@@ -102,10 +101,57 @@ func JSNumberText(s string) float64 {
 			return float64(n)
 		}
 	}
-	if !jsDecimal.MatchString(s) {
+	if !isJSDecimal(s) {
 		return math.NaN()
 	}
 	return parseDecimal(s)
+}
+
+// isJSDecimal reports whether s is a decimal number as Number() reads
+// one: ^[+-]?(?:Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)$
+// (a scan rather than the expression: every append reads its DEVICE_KEY
+// here).
+func isJSDecimal(s string) bool {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	if s[i:] == "Infinity" {
+		return true
+	}
+	whole := digitRun(s, i)
+	i += whole
+	if i < len(s) && s[i] == '.' {
+		i++
+		frac := digitRun(s, i)
+		if whole == 0 && frac == 0 {
+			return false
+		}
+		i += frac
+	} else if whole == 0 {
+		return false
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := digitRun(s, i)
+		if exp == 0 {
+			return false
+		}
+		i += exp
+	}
+	return i == len(s)
+}
+
+// digitRun returns how many ASCII digits follow in s from i.
+func digitRun(s string, i int) int {
+	n := 0
+	for i+n < len(s) && '0' <= s[i+n] && s[i+n] <= '9' {
+		n++
+	}
+	return n
 }
 
 func parseDecimal(s string) float64 {
