@@ -23,8 +23,10 @@ import (
 // management API with a data folder, as a user's script would: the
 // devices in bulk creations of rest.MaxBulk (1,000) each, then the app
 // installed on each device, one request per installation (the API has no
-// bulk installation), eight requests at a time over eight kept
-// connections. It reports the wall time (provision_s), the process's CPU
+// bulk installation), 8 or 64 requests at a time over as many kept
+// connections (inflight=N): the data folder answers an installation once
+// it is synced, and commits what comes meanwhile together, so a script
+// with more requests in flight pays fewer syncs. It reports the wall time (provision_s), the process's CPU
 // (provision_cpu_s: the platform's and the client's, HTTP on both sides)
 // and each per device (us/device, cpu_us/device). The baseline, bare, is
 // the ceiling of any platform with one request per installation: the same
@@ -32,31 +34,30 @@ import (
 // and answers it.
 func BenchmarkProvisionREST(b *testing.B) {
 	for _, n := range []int{1000, 10_000, 100_000} {
-		for _, v := range []struct {
-			name string
-			run  func(testing.TB, string, int) (time.Duration, time.Duration)
-		}{{"bare", installBare}, {"platform", provisionREST}} {
-			b.Run(v.name+"/"+fmtDevices(n), func(b *testing.B) {
-				for b.Loop() {
-					took, cpu := v.run(b, filepath.Join(b.TempDir(), "data"), n)
-					b.ReportMetric(took.Seconds(), "provision_s")
-					b.ReportMetric(cpu.Seconds(), "provision_cpu_s")
-					b.ReportMetric(float64(took.Microseconds())/float64(n), "us/device")
-					b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu_us/device")
-				}
-			})
+		for _, workers := range []int{8, 64} {
+			for _, v := range []struct {
+				name string
+				run  func(testing.TB, string, int, int) (time.Duration, time.Duration)
+			}{{"bare", installBare}, {"platform", provisionREST}} {
+				b.Run(fmt.Sprintf("%s/%s/inflight=%d", v.name, fmtDevices(n), workers), func(b *testing.B) {
+					for b.Loop() {
+						took, cpu := v.run(b, filepath.Join(b.TempDir(), "data"), n, workers)
+						b.ReportMetric(took.Seconds(), "provision_s")
+						b.ReportMetric(cpu.Seconds(), "provision_cpu_s")
+						b.ReportMetric(float64(took.Microseconds())/float64(n), "us/device")
+						b.ReportMetric(float64(cpu.Microseconds())/float64(n), "cpu_us/device")
+					}
+				})
+			}
 		}
 	}
 }
 
-// restWorkers is how many requests the benchmark's client runs at once.
-const restWorkers = 8
-
 // restClient returns a client that keeps a connection per worker (the
 // default keeps two per host and would open one for most requests).
-func restClient(tb testing.TB) *http.Client {
+func restClient(tb testing.TB, workers int) *http.Client {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
-	tr.MaxIdleConnsPerHost = restWorkers
+	tr.MaxIdleConnsPerHost = workers
 	tb.Cleanup(tr.CloseIdleConnections)
 	return &http.Client{Transport: tr}
 }
@@ -64,7 +65,7 @@ func restClient(tb testing.TB) *http.Client {
 // installBare is provisionREST's installations against a server that only
 // decodes each request's body and answers 201 with a device app of the
 // same shape: the cost of HTTP alone, client and server.
-func installBare(tb testing.TB, _ string, n int) (took, cpu time.Duration) {
+func installBare(tb testing.TB, _ string, n, workers int) (took, cpu time.Duration) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var in struct {
 			AppKey int    `json:"app_key"`
@@ -80,14 +81,14 @@ func installBare(tb testing.TB, _ string, n int) (took, cpu time.Duration) {
 			"release_key": 1, "stage": in.Stage, "current_state": "PRESENT", "target_state": "RUNNING", "inherit_from_group": false})
 	}))
 	defer srv.Close()
-	c, p := restClient(tb), bareServer(srv.URL)
+	c, p := restClient(tb, workers), bareServer(srv.URL)
 	keys := make([]int, n)
 	for i := range keys {
 		keys[i] = i + 1
 	}
 	runtime.GC()
 	cpu0, start := processCPU(), time.Now()
-	eachAtOnce(tb, "installations", keys, restWorkers, func(k int) error {
+	eachAtOnce(tb, "installations", keys, workers, func(k int) error {
 		a := worldtest.RESTSendVia(c, p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), "tok-ops", `{"app_key":26,"stage":"DEV"}`)
 		if a.Status != http.StatusCreated {
 			return fmt.Errorf("device %d: %d %s", k, a.Status, a.Body)
@@ -103,7 +104,7 @@ type bareServer string
 // HTTPURL returns the server's address.
 func (s bareServer) HTTPURL() string { return string(s) }
 
-func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
+func provisionREST(tb testing.TB, dir string, n, workers int) (took, cpu time.Duration) {
 	tb.Helper()
 	p, err := Start(WithDataDir(dir), WithLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	if err != nil {
@@ -114,7 +115,7 @@ func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
 	pr := p.AddProject("fleet")
 	app := p.AddApp("meter", opsTemplate)
 	p.AddUser("ops", token, map[*Project]string{pr: RoleAdmin})
-	c := restClient(tb)
+	c := restClient(tb, workers)
 	runtime.GC()
 	cpu0, start := processCPU(), time.Now()
 	var keys []int
@@ -137,7 +138,7 @@ func provisionREST(tb testing.TB, dir string, n int) (took, cpu time.Duration) {
 			keys = append(keys, d.Key)
 		}
 	}
-	eachAtOnce(tb, "installations", keys, restWorkers, func(k int) error {
+	eachAtOnce(tb, "installations", keys, workers, func(k int) error {
 		a := worldtest.RESTSendVia(c, p, http.MethodPost, fmt.Sprintf("/devices/%d/apps", k), token, fmt.Sprintf(`{"app_key":%d,"stage":"DEV"}`, app.Key()))
 		if a.Status/100 != 2 {
 			return fmt.Errorf("device %d: %d %s", k, a.Status, a.Body)

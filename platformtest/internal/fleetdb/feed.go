@@ -35,8 +35,9 @@ func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any
 	if h == nil || h.Session == nil || len(rows) == 0 {
 		return
 	}
-	opts := feedOptions(private)
+	opts := sharedFeedOptions[private]
 	if tr.Parent != "" {
+		opts = feedOptions(private)
 		tr.AddTo(opts)
 	}
 	var err error
@@ -70,11 +71,18 @@ func publishView(h *realm.Host, v *view, rows []map[string]any) {
 	for i, r := range rows {
 		list[i] = r
 	}
-	opts := feedOptions(v.private)
+	opts := sharedFeedOptions[v.private]
 	if err := h.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
 		h.Log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
 	}
 }
+
+// sharedFeedOptions are feedOptions(false) and feedOptions(true), made
+// once for the publications that add nothing to them: nothing writes the
+// options of a publication of the platform's own session (nexus and the
+// router's publish filter only read them; the router's authorizer, which
+// adds the publisher's identity, sees network sessions only).
+var sharedFeedOptions = map[bool]wamp.Dict{false: feedOptions(false), true: feedOptions(true)}
 
 // feedOptions are the PUBLISH options of a feed: cross-app readers
 // (role app_reader) never get private tables, transforms or error-logs.
