@@ -68,28 +68,46 @@ type commits struct {
 	f      *os.File
 	seq    uint64
 	txids  map[string]uint64
-	failed bool // a write failed (logged once): the record lags, a lower bound still
+	failed bool   // a write failed (logged once): the record lags, a lower bound still
+	slot   []byte // the buffer record encodes each slot into
 }
 
 // encodeSlot returns a slot holding seq and txids.
 func encodeSlot(seq uint64, txids map[string]uint64) ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteString(commitsPrefix + strconv.FormatUint(seq, 10) + "\n")
-	names := make([]string, 0, len(txids))
+	return appendSlot(make([]byte, 0, slotSize), seq, txids)
+}
+
+// appendSlot appends a slot holding seq and txids to b (a commit writes
+// one into the same buffer each time):
+// the prefix and seq, a line "name txid" per file in name order, the
+// CRC-32C of all that in eight hex digits, zeros up to slotSize.
+func appendSlot(b []byte, seq uint64, txids map[string]uint64) ([]byte, error) {
+	start := len(b)
+	b = append(b, commitsPrefix...)
+	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, '\n')
+	var room [8]string
+	names := room[:0]
 	for name := range txids {
 		names = append(names, name)
 	}
 	slices.Sort(names)
 	for _, name := range names {
-		fmt.Fprintf(&b, "%s %d\n", name, txids[name])
+		b = append(b, name...)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, txids[name], 10)
+		b = append(b, '\n')
 	}
-	fmt.Fprintf(&b, "crc32c %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
-	if b.Len() > slotSize {
+	sum := crc32.Checksum(b[start:], castagnoli)
+	b = append(b, "crc32c "...)
+	for shift := 28; shift >= 0; shift -= 4 {
+		b = append(b, "0123456789abcdef"[sum>>shift&0xf])
+	}
+	b = append(b, '\n')
+	if n := len(b) - start; n > slotSize {
 		return nil, fmt.Errorf("%s: %d files do not fit in a slot of %d bytes", CommitsFile, len(txids), slotSize)
 	}
-	out := make([]byte, slotSize)
-	copy(out, b.Bytes())
-	return out, nil
+	return append(b, make([]byte, slotSize-(len(b)-start))...), nil
 }
 
 // decodeSlot reads a slot; ok is false when it is not whole.
@@ -175,8 +193,9 @@ func (c *commits) record(name string, txid uint64) {
 	}
 	c.txids[name] = txid
 	c.seq++
-	slot, err := encodeSlot(c.seq, c.txids)
+	slot, err := appendSlot(c.slot[:0], c.seq, c.txids)
 	if err == nil {
+		c.slot = slot
 		_, err = c.f.WriteAt(slot, int64(c.seq%2)*slotSize)
 	}
 	if err != nil && !c.failed {

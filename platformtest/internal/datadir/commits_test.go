@@ -6,10 +6,13 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"testing"
@@ -373,5 +376,44 @@ func TestCommitsLostRefused(t *testing.T) {
 	wantErr(t, err, ErrDamaged, dir, "COMMITS: missing, but a.db was written by a flockd that keeps it")
 	if errRO == nil || errRO.Error() != err.Error() {
 		t.Errorf("the check says %v", errRO)
+	}
+}
+
+// fmtSlot is encodeSlot as it was written with fmt: the oracle of
+// TestSlotText.
+func fmtSlot(seq uint64, txids map[string]uint64) []byte {
+	var b bytes.Buffer
+	b.WriteString(commitsPrefix + strconv.FormatUint(seq, 10) + "\n")
+	names := slices.Sorted(maps.Keys(txids))
+	for _, name := range names {
+		fmt.Fprintf(&b, "%s %d\n", name, txids[name])
+	}
+	fmt.Fprintf(&b, "crc32c %08x\n", crc32.Checksum(b.Bytes(), castagnoli))
+	out := make([]byte, slotSize)
+	copy(out, b.Bytes())
+	return out
+}
+
+// TestSlotText checks the slot's bytes against the fmt version.
+func TestSlotText(t *testing.T) {
+	for _, c := range []struct {
+		seq   uint64
+		txids map[string]uint64
+	}{
+		{0, map[string]uint64{}},
+		{1, map[string]uint64{"registry.db": 2}},
+		{42, map[string]uint64{"files.db": 17, "fleet.db": 1302, "registry.db": 88}},
+		{1 << 40, map[string]uint64{"a.db": 1 << 50, "b.db": 0, "c.db": 9, "d.db": 10, "e.db": 11, "f.db": 12, "g.db": 13, "h.db": 14, "i.db": 15}},
+	} {
+		got, err := encodeSlot(c.seq, c.txids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmtSlot(c.seq, c.txids); !bytes.Equal(got, want) {
+			t.Errorf("seq %d: slot\n%q\nwant\n%q", c.seq, bytes.TrimRight(got, "\x00"), bytes.TrimRight(want, "\x00"))
+		}
+		if seq, txids, ok := decodeSlot(got); !ok || seq != c.seq || !maps.Equal(txids, c.txids) {
+			t.Errorf("seq %d: decoded %d %v %v", c.seq, seq, txids, ok)
+		}
 	}
 }
