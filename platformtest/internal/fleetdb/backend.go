@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/store"
 	"github.com/flockgo/ironflock/template"
@@ -67,6 +68,9 @@ type table struct {
 	chunkBytes atomic.Int64
 	seal       *sealer // encrypts the values of secret columns (crypt.go)
 	schema     *TableSchema
+	// appendProc and appendBulkProc are the table's write procedures
+	// (the topic of its error-logs rows and drop reports).
+	appendProc, appendBulkProc string
 }
 
 // view is a transform; the store holds its rows.
@@ -95,7 +99,8 @@ func newBackend(ri realm.Info, tpl *template.DataTemplate, seal *sealer) (*backe
 	}
 	for _, ts := range s.Tables {
 		t := &table{name: ts.Name, private: ts.Private, system: ts.System, byID: map[string]int{}, id: ts.ID,
-			tsp: ts.TSP, devKey: ts.DeviceKey, authID: ts.AuthID, entity: ts.EntityKey, seal: seal, schema: ts}
+			tsp: ts.TSP, devKey: ts.DeviceKey, authID: ts.AuthID, entity: ts.EntityKey, seal: seal, schema: ts,
+			appendProc: wire.AppendProc(ri.Swarm, ri.App, ts.Name), appendBulkProc: wire.AppendBulkProc(ri.Swarm, ri.App, ts.Name)}
 		t.chunkBytes.Store(defaultChunkBytes)
 		for i, c := range ts.Columns {
 			var path []string

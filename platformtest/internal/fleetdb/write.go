@@ -72,9 +72,9 @@ type pending struct {
 }
 
 func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv *wamp.Invocation, bulk bool) client.InvokeResult {
-	proc := wire.AppendProc(h.Realm.Swarm, h.Realm.App, t.name)
+	proc := t.appendProc
 	if bulk {
-		proc = wire.AppendBulkProc(h.Realm.Swarm, h.Realm.App, t.name)
+		proc = t.appendBulkProc
 	}
 	// The invocation is this handler's alone (the router hands a call's
 	// decoded payload to its one callee, and nothing reads it after), so
@@ -90,12 +90,15 @@ func (b *backend) serveAppend(ctx context.Context, h *realm.Host, t *table, inv 
 		b.reportRefusal(h, t, msg, writeOp(false, bulk), bulk, err) // dataerrors.go
 		return err.result()
 	}
-	res := map[string]any{"success": true}
-	if bulk {
-		res["count"] = int64(n)
+	if !bulk {
+		return client.InvokeResult{Args: appended}
 	}
-	return client.InvokeResult{Args: wamp.List{res}}
+	return client.InvokeResult{Args: wamp.List{map[string]any{"success": true, "count": int64(n)}}}
 }
+
+// appended is the answer to every append: one list for all, which nothing
+// writes (the router only encodes a RESULT's arguments).
+var appended = wamp.List{map[string]any{"success": true}}
 
 func (b *backend) servePublish(h *realm.Host, t *table, ev *wamp.Event, bulk bool, topic string) {
 	msg := writeMsg{args: wirevalue.CloneList(ev.Arguments), kwargs: wirevalue.CloneDict(ev.ArgumentsKw), details: wirevalue.CloneDict(ev.Details), topic: topic,

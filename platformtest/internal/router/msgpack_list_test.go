@@ -82,3 +82,27 @@ func BenchmarkSerialize(b *testing.B) {
 		})
 	}
 }
+
+// TestEncodedFramesKept checks that a frame the pooled encoder returned
+// stays as it is while later messages are encoded (frames wait in the
+// links' queues).
+func TestEncodedFramesKept(t *testing.T) {
+	ser := &serialize.MessagePackSerializer{}
+	var frames, wants [][]byte
+	for _, m := range msgpackListCases() {
+		want, err := ser.Serialize(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := encodeList(msgpackList(m))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames, wants = append(frames, got), append(wants, want)
+	}
+	for i := range frames {
+		if !bytes.Equal(frames[i], wants[i]) {
+			t.Errorf("frame %d changed after later encodings:\n got % x\nwant % x", i, frames[i], wants[i])
+		}
+	}
+}
