@@ -1,11 +1,12 @@
-// This file holds the decoding of the messages of the data path a link
-// receives most (PUBLISH, CALL, YIELD) in msgpack. nexus's
+// This file holds the decoding of the messages a client sends (HELLO,
+// AUTHENTICATE, GOODBYE, ERROR, PUBLISH, SUBSCRIBE, UNSUBSCRIBE, CALL,
+// CANCEL, REGISTER, UNREGISTER, YIELD) in msgpack. nexus's
 // MessagePackSerializer.Deserialize makes a new decoder for every message
 // (half a KiB) and fills the message's fields by reflection; here a pooled
 // decoder with the same options decodes the same list, and the fields are
-// filled directly. Every other message, and any list whose fields are not
-// of the types the fast path knows, is left to nexus's Deserialize, so
-// that what a link accepts and refuses, and how, stays nexus's.
+// filled directly. Any other message, and any list whose fields are not of
+// the types the fast path knows, is left to nexus's Deserialize, so that
+// what a link accepts and refuses, and how, stays nexus's.
 
 package router
 
@@ -37,7 +38,7 @@ func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) 
 		return ser.Deserialize(data)
 	}
 	typ := wamp.MessageType(data[1])
-	if typ != wamp.PUBLISH && typ != wamp.CALL && typ != wamp.YIELD {
+	if !fastTypes[typ] {
 		return ser.Deserialize(data)
 	}
 	d := inDecoders.Get().(*codec.Decoder)
@@ -54,30 +55,57 @@ func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) 
 	return ser.Deserialize(data)
 }
 
+// fastTypes are the message types listMessage builds.
+var fastTypes = map[wamp.MessageType]bool{
+	wamp.HELLO: true, wamp.AUTHENTICATE: true, wamp.GOODBYE: true, wamp.ERROR: true,
+	wamp.PUBLISH: true, wamp.SUBSCRIBE: true, wamp.UNSUBSCRIBE: true, wamp.CALL: true,
+	wamp.CANCEL: true, wamp.REGISTER: true, wamp.UNREGISTER: true, wamp.YIELD: true,
+}
+
 // listMessage builds the message of type typ from its decoded list v as
 // nexus does (a missing or nil field is the zero value, fields past the
 // message's are ignored); nil when a field's value is not of the type
 // nexus assigns or converts directly.
 func listMessage(typ wamp.MessageType, v []any) wamp.Message {
 	f := fieldList{v: v[1:], ok: true}
+	var m wamp.Message
 	switch typ {
+	case wamp.HELLO:
+		m = &wamp.Hello{Realm: f.uri(0), Details: f.dict(1)}
+	case wamp.AUTHENTICATE:
+		m = &wamp.Authenticate{Signature: f.str(0), Extra: f.dict(1)}
+	case wamp.GOODBYE:
+		m = &wamp.Goodbye{Details: f.dict(0), Reason: f.uri(1)}
+	case wamp.ERROR:
+		e := &wamp.Error{Type: wamp.ERROR, Details: wamp.Dict{}, Request: f.id(1), Error: f.uri(3), Arguments: f.list(4), ArgumentsKw: f.dict(5)}
+		if f.at(0) != nil { // nexus's ERROR starts as ERROR with empty details
+			e.Type = f.msgType(0)
+		}
+		if f.at(2) != nil {
+			e.Details = f.dict(2)
+		}
+		m = e
 	case wamp.PUBLISH:
-		m := &wamp.Publish{Request: f.id(0), Options: f.dict(1), Topic: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
-		if f.ok {
-			return m
-		}
+		m = &wamp.Publish{Request: f.id(0), Options: f.dict(1), Topic: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
+	case wamp.SUBSCRIBE:
+		m = &wamp.Subscribe{Request: f.id(0), Options: f.dict(1), Topic: f.uri(2)}
+	case wamp.UNSUBSCRIBE:
+		m = &wamp.Unsubscribe{Request: f.id(0), Subscription: f.id(1)}
 	case wamp.CALL:
-		m := &wamp.Call{Request: f.id(0), Options: f.dict(1), Procedure: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
-		if f.ok {
-			return m
-		}
+		m = &wamp.Call{Request: f.id(0), Options: f.dict(1), Procedure: f.uri(2), Arguments: f.list(3), ArgumentsKw: f.dict(4)}
+	case wamp.CANCEL:
+		m = &wamp.Cancel{Request: f.id(0), Options: f.dict(1)}
+	case wamp.REGISTER:
+		m = &wamp.Register{Request: f.id(0), Options: f.dict(1), Procedure: f.uri(2)}
+	case wamp.UNREGISTER:
+		m = &wamp.Unregister{Request: f.id(0), Registration: f.id(1)}
 	case wamp.YIELD:
-		m := &wamp.Yield{Request: f.id(0), Options: f.dict(1), Arguments: f.list(2), ArgumentsKw: f.dict(3)}
-		if f.ok {
-			return m
-		}
+		m = &wamp.Yield{Request: f.id(0), Options: f.dict(1), Arguments: f.list(2), ArgumentsKw: f.dict(3)}
 	}
-	return nil
+	if !f.ok {
+		return nil
+	}
+	return m
 }
 
 // fieldList reads a message's fields from its decoded list; ok turns false
@@ -107,6 +135,33 @@ func (f *fieldList) id(i int) wamp.ID {
 		f.ok = false
 	}
 	return 0
+}
+
+// msgType reads field i as a message type (nexus converts any integer to
+// it).
+func (f *fieldList) msgType(i int) wamp.MessageType {
+	switch x := f.at(i).(type) {
+	case nil:
+	case uint64:
+		return wamp.MessageType(x)
+	case int64:
+		return wamp.MessageType(x)
+	default:
+		f.ok = false
+	}
+	return 0
+}
+
+// str reads field i as a string.
+func (f *fieldList) str(i int) string {
+	switch x := f.at(i).(type) {
+	case nil:
+	case string:
+		return x
+	default:
+		f.ok = false
+	}
+	return ""
 }
 
 // dict reads field i as a dictionary.
