@@ -19,7 +19,7 @@ import (
 // with New (or NewFromConfig, FromServer), call Start, use it from any
 // number of goroutines, and Stop it once.
 type Client struct {
-	set   settings
+	set   *settings // kept: shared by clients with the same settings, read only
 	log   *slog.Logger
 	env   envSource
 	id    identity
@@ -96,7 +96,7 @@ func New(opts ...Option) (*Client, error) {
 // New and ForRealm share it.
 func newClient(s settings, logger *slog.Logger, env envSource, id identity, url string) *Client {
 	c := &Client{
-		set:     s,
+		set:     s.kept(),
 		log:     logger,
 		env:     env,
 		id:      id,

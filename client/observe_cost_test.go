@@ -30,7 +30,7 @@ func BenchmarkObservationCost(b *testing.B) {
 	ctx := context.Background()
 	const topic, size = "com.example.bench", 243
 	b.Run("none", func(b *testing.B) {
-		c := &Client{}
+		c := &Client{set: &settings{}}
 		var w engine.Counters
 		b.ReportAllocs()
 		for b.Loop() {
@@ -46,7 +46,7 @@ func BenchmarkObservationCost(b *testing.B) {
 		}
 	})
 	b.Run("counting", func(b *testing.B) {
-		c := &Client{}
+		c := &Client{set: &settings{}}
 		c.set.hooks.add(&costHook{})
 		c.obs = &c.set.hooks
 		var w engine.Counters

@@ -56,22 +56,38 @@ const (
 	DefaultAuthFailureGrace  = 5 * time.Minute // see WithAuthFailureGrace
 )
 
+// settings are what the options set. New reads the device environment and
+// the identity from them; what a client keeps afterwards (kept) is the
+// rest, one copy shared by the clients that changed none of it.
 type settings struct {
-	env       map[string]string // nil: the process environment
-	envDir    string
-	logger    *slog.Logger
-	onState   func(State)
-	onAttempt func(error)
-	http      *http.Client
-
+	// Read by New (and FromServer) only: a client keeps none of them.
+	env                         map[string]string // nil: the process environment
+	envDir                      string
+	logger                      *slog.Logger
+	http                        *http.Client
 	serial, deviceName, appName *string
 	deviceKey, swarmKey, appKey *int
 	stage                       *Stage
+	url                         string
+	errs                        []error
 
-	url        string
+	onState   func(State)
+	onAttempt func(error)
+	auth      []engine.AuthMethod // nil: the platform's credential choice
+	// hooks are the WithHooks hooks; tracer the WithTracePropagation seam.
+	hooks  hookSet
+	tracer TracePropagator
+	// dial is WithDialer's function; nil dials with a net.Dialer.
+	dial func(ctx context.Context, network, addr string) (net.Conn, error)
+
+	tunables
+}
+
+// tunables are the settings that are plain values: clients compare them
+// to share their settings (kept).
+type tunables struct {
 	realm      string
-	authID     string              // with auth: the authid of WithAuth or WithCredentials
-	auth       []engine.AuthMethod // nil: the platform's credential choice
+	authID     string // with auth: the authid of WithAuth or WithCredentials
 	serializer Serializer
 
 	keepaliveIdle, pongTimeout time.Duration
@@ -88,17 +104,10 @@ type settings struct {
 	restoreMax                 time.Duration
 	eventQueueLimit            int
 	invocationLimit            int
-
-	errs []error
-	// hooks are the WithHooks hooks; tracer the WithTracePropagation seam.
-	hooks  hookSet
-	tracer TracePropagator
-	// dial is WithDialer's function; nil dials with a net.Dialer.
-	dial func(ctx context.Context, network, addr string) (net.Conn, error)
 }
 
 func defaultSettings() settings {
-	return settings{
+	return settings{tunables: tunables{
 		keepaliveIdle:     DefaultKeepaliveIdle,
 		pongTimeout:       DefaultPongTimeout,
 		reconnectWindow:   DefaultReconnectWindow,
@@ -114,7 +123,26 @@ func defaultSettings() settings {
 		restoreMax:        DefaultRestoreMax,
 		eventQueueLimit:   DefaultEventQueueLimit,
 		invocationLimit:   DefaultInvocationLimit,
+	}}
+}
+
+// defaultKept is what every client that changed nothing it keeps holds:
+// one copy for the process.
+var defaultKept = func() *settings { s := defaultSettings(); return &s }()
+
+// kept returns what a client keeps of s: s without what New alone reads;
+// defaultKept when the rest is all defaults, so that a fleet of clients
+// in one process holds one copy.
+func (s settings) kept() *settings {
+	s.env, s.envDir, s.logger, s.http = nil, "", nil, nil
+	s.serial, s.deviceName, s.appName = nil, nil, nil
+	s.deviceKey, s.swarmKey, s.appKey, s.stage = nil, nil, nil, nil
+	s.url, s.errs = "", nil
+	if s.onState == nil && s.onAttempt == nil && s.auth == nil && s.hooks.n == 0 &&
+		s.tracer == nil && s.dial == nil && s.tunables == defaultKept.tunables {
+		return defaultKept
 	}
+	return &s
 }
 
 func (s *settings) fail(format string, args ...any) {

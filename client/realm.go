@@ -29,7 +29,7 @@ import (
 // ErrInvalidArgument for a blank realm or an invalid option.
 func (c *Client) ForRealm(realm string, opts ...Option) (*Client, error) {
 	const op = "ForRealm"
-	s := c.set
+	s := *c.set
 	s.onState, s.onAttempt = nil, nil
 	for _, o := range opts {
 		o(&s)
