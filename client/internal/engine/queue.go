@@ -18,11 +18,13 @@ import (
 // (NewBoundedQueue) that is full drops its oldest value to make room for
 // the new one and counts it.
 type Queue[T any] struct {
-	mb      *mailbox[T]
-	handle  func(context.Context, T)
-	onDrop  func(dropped uint64)
-	ctx     context.Context
-	cancel  context.CancelFunc
+	mb     mailbox[T] // without ready: nobody waits on it
+	handle func(context.Context, T)
+	onDrop func(dropped uint64)
+	parent context.Context
+	// unhook removes the queue's end from parent's (AfterFunc), once the
+	// queue has ended.
+	unhook  func() bool
 	done    chan struct{}
 	stopped atomic.Bool
 	once    sync.Once
@@ -30,6 +32,11 @@ type Queue[T any] struct {
 	mu      sync.Mutex
 	running bool // a goroutine hands out what waits (drain)
 	ended   bool // done is closed
+	// ctx is the handler's context, derived from parent when a drain
+	// first starts (an idle queue that never handled a value holds
+	// none); it ends with the queue. cancel ends it.
+	ctx    context.Context
+	cancel context.CancelFunc
 }
 
 // NewQueue starts an unbounded queue whose handler runs with a context
@@ -43,17 +50,20 @@ func NewQueue[T any](ctx context.Context, handle func(ctx context.Context, v T))
 // oldest waiting value is dropped, and onDrop, if not nil, is called on
 // the putting goroutine with the number dropped so far: it must not block.
 func NewBoundedQueue[T any](ctx context.Context, limit int, onDrop func(dropped uint64), handle func(ctx context.Context, v T)) *Queue[T] {
-	q := &Queue[T]{mb: newBoundedMailbox[T](limit), handle: handle, onDrop: onDrop, done: make(chan struct{})}
-	q.ctx, q.cancel = context.WithCancel(ctx)
-	context.AfterFunc(q.ctx, q.endIdle) // an idle queue ends with its context too
+	q := &Queue[T]{mb: mailbox[T]{limit: max(limit, 0)}, handle: handle, onDrop: onDrop, parent: ctx, done: make(chan struct{})}
+	q.unhook = context.AfterFunc(ctx, q.endIdle) // an idle queue ends with its context too
 	return q
 }
+
+// over reports whether the queue must hand out nothing more: it was
+// stopped, or its context ended.
+func (q *Queue[T]) over() bool { return q.stopped.Load() || q.parent.Err() != nil }
 
 // drain hands the waiting values to the handler, in order, until none
 // waits (the goroutine then leaves until the next Put) or the queue ends.
 func (q *Queue[T]) drain() {
 	for {
-		for !q.stopped.Load() && q.ctx.Err() == nil {
+		for !q.over() {
 			v, ok := q.mb.take()
 			if !ok {
 				break
@@ -62,7 +72,7 @@ func (q *Queue[T]) drain() {
 		}
 		q.mu.Lock()
 		switch {
-		case q.stopped.Load() || q.ctx.Err() != nil:
+		case q.over():
 			q.endLocked()
 		case q.mb.len() > 0: // put after the take found none
 			q.mu.Unlock()
@@ -92,6 +102,9 @@ func (q *Queue[T]) kick() {
 		return
 	}
 	q.running = true
+	if q.ctx == nil {
+		q.ctx, q.cancel = context.WithCancel(q.parent)
+	}
 	go q.drain()
 }
 
@@ -113,7 +126,10 @@ func (q *Queue[T]) endLocked() {
 		return
 	}
 	q.ended = true
-	q.cancel()
+	if q.cancel != nil {
+		q.cancel()
+	}
+	q.unhook()
 	close(q.done)
 }
 
@@ -140,7 +156,11 @@ func (q *Queue[T]) Dropped() uint64 { return q.mb.droppedCount() }
 func (q *Queue[T]) Stop() {
 	q.once.Do(func() {
 		q.stopped.Store(true)
-		q.cancel()
+		q.mu.Lock()
+		if q.cancel != nil {
+			q.cancel()
+		}
+		q.mu.Unlock()
 		q.mb.close()
 		q.kick()
 	})
