@@ -37,13 +37,15 @@ func (c *Client) Start(ctx context.Context) error {
 	}
 	c.started = true
 	supCtx, cancel := context.WithCancel(context.Background())
-	c.cancelSup, c.supDone, c.connected = cancel, make(chan struct{}), make(chan struct{})
+	c.supDone, c.connected = make(chan struct{}), make(chan struct{})
 	c.final = make(chan struct{})
 	connected, supDone := c.connected, c.supDone
+	sv := c.newSupervisor(supCtx, cancel, supDone)
+	c.cancelSup = sv.stop
 	c.setStateLocked(StateConnecting)
 	c.mu.Unlock()
 
-	go c.supervise(supCtx, supDone)
+	go sv.run(nil)
 	select {
 	case <-connected:
 		return nil
@@ -59,7 +61,7 @@ func (c *Client) Start(ctx context.Context) error {
 	case <-c.stopCh:
 		return opErr(op, c.realm, ErrStopped)
 	}
-	cancel()
+	sv.stop()
 	<-supDone
 	c.mu.Lock()
 	last := c.lastErr

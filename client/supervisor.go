@@ -13,8 +13,8 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// supervise keeps the client connected until ctx ends (seed: States and
-// transitions). Every involuntary end of a session schedules a reconnect:
+// The supervisor keeps the client connected until its ctx ends (seed:
+// States and transitions). Every involuntary end of a session schedules a reconnect:
 // at once, then with a backoff of 1 s growing ×1.5 to 2 s (±10 %). Refused
 // connections (a router restarting) are retried sooner during the first
 // second of an outage: 20 ms doubling to 160 ms, until that second is
@@ -31,26 +31,47 @@ import (
 // (StateRefused).
 //
 // While a session is live no goroutine of the supervisor waits for its
-// end: the end of the session's context (or of ctx) resumes it on a new
-// goroutine, so that an idle client holds its session's goroutine only.
-func (c *Client) supervise(ctx context.Context, done chan<- struct{}) {
-	sv := &supervisor{c: c, ctx: ctx, done: done,
+// end: the end of the session (Session.OnEnd) or the supervisor's stop
+// resumes it, so that an idle client holds its session's goroutine only.
+// newSupervisor returns it; run(nil) on a goroutine of its own starts it.
+func (c *Client) newSupervisor(ctx context.Context, cancel context.CancelFunc, done chan<- struct{}) *supervisor {
+	return &supervisor{c: c, ctx: ctx, cancel: cancel, done: done,
 		fast:  newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1),
 		quick: newQuickStart(c.set.reconnectInitial)}
-	sv.run(nil)
 }
 
-// supervisor is what supervise keeps between sessions.
+// supervisor is what the supervision keeps between sessions.
 type supervisor struct {
-	c                       *Client
-	ctx                     context.Context
-	done                    chan<- struct{} // closed when the supervisor ends for good
+	c      *Client
+	ctx    context.Context
+	cancel context.CancelFunc // ends ctx: see stop
+	done   chan<- struct{}    // closed when the supervisor ends for good
+	// parked says whether the supervisor waits for a live session's end
+	// (parkedLive), was resumed by it or runs (parkedNo), or was ended by
+	// stop meanwhile (parkedStopped).
+	parked                  atomic.Int32
 	fast                    *cadence
 	quick                   *quickStart
 	realmMissingSince, lost time.Time
 	joined                  time.Time // when the live (or last) session joined
 	refusals                refusalStreak
 	everConnected           bool
+}
+
+// The values of supervisor.parked.
+const (
+	parkedNo = iota
+	parkedLive
+	parkedStopped
+)
+
+// stop ends the supervisor's ctx; a supervisor parked on a live session
+// ends at once (done is closed), a running one at its next look at ctx.
+func (sv *supervisor) stop() {
+	sv.cancel()
+	if sv.parked.CompareAndSwap(parkedLive, parkedStopped) {
+		close(sv.done)
+	}
 }
 
 // run makes connection attempts until one joins, then arranges to be
@@ -123,22 +144,18 @@ func (sv *supervisor) joinedSession(s *engine.Session, n restored) {
 	sv.realmMissingSince = time.Time{}
 	sv.refusals.reset()
 	sv.everConnected = true
-	// The first of the two ends wins. The session's end unhooks the
-	// supervisor's context (it lives as long as the client); the
-	// supervisor's end leaves the session's hook to its session, which
-	// Stop ends next.
-	var ended atomic.Bool
-	stop := context.AfterFunc(sv.ctx, func() {
-		if !ended.Swap(true) {
-			close(sv.done)
+	// The first of the two ends wins: the session's resumes the
+	// supervisor, stop (or a ctx that ended already) ends it and leaves
+	// the session to Stop.
+	sv.parked.Store(parkedLive)
+	s.OnEnd(func() {
+		if sv.parked.CompareAndSwap(parkedLive, parkedNo) {
+			sv.run(s) // on the goroutine OnEnd started
 		}
 	})
-	context.AfterFunc(s.Context(), func() {
-		if !ended.Swap(true) {
-			stop()
-			sv.run(s) // on the goroutine AfterFunc started
-		}
-	})
+	if sv.ctx.Err() != nil && sv.parked.CompareAndSwap(parkedLive, parkedStopped) {
+		close(sv.done)
+	}
 }
 
 // backoff returns how long to wait before the next attempt after err, and

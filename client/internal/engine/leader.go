@@ -298,7 +298,7 @@ func (s *Session) readLoop(gen uint64) {
 		return
 	}
 	s.hook.end()
-	s.cancel()
+	s.ended()
 	s.endInvocations()
 }
 

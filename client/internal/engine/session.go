@@ -128,6 +128,7 @@ type Session struct {
 
 	ctx        context.Context // ends with the link; parent of handler contexts
 	cancel     context.CancelFunc
+	onEnd      func() // OnEnd's function, under mu, until ctx ends
 	leaving    atomic.Bool
 	goodbyeAck chan struct{}
 	handlers   sync.WaitGroup
@@ -274,6 +275,34 @@ func (s *Session) Err() error { return s.l.reason() }
 // Context returns a context that ends shortly after the link: the parent of
 // every invocation handler's context.
 func (s *Session) Context() context.Context { return s.ctx }
+
+// OnEnd arranges for f to run on a goroutine of its own once the
+// session's Context has ended, as context.AfterFunc would, without a
+// registration on the context: the owner's one function (a second call
+// replaces the first). f runs at once when the context has ended already.
+func (s *Session) OnEnd(f func()) {
+	s.mu.Lock()
+	if s.ctx.Err() == nil {
+		s.onEnd = f
+		f = nil
+	}
+	s.mu.Unlock()
+	if f != nil {
+		go f()
+	}
+}
+
+// ended ends the session's Context and starts OnEnd's function.
+func (s *Session) ended() {
+	s.cancel()
+	s.mu.Lock()
+	f := s.onEnd
+	s.onEnd = nil
+	s.mu.Unlock()
+	if f != nil {
+		go f()
+	}
+}
 
 // Close ends the link at once with reason (the first reason wins).
 func (s *Session) Close(reason error) { s.l.close(reason) }
