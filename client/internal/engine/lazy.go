@@ -25,9 +25,18 @@ type lazyMsgs struct {
 	invocation invocationMsg
 }
 
-// decodeLazy reads a PUBLISHED, RESULT or INVOCATION from b into lz; nil
-// for any other message, or one it cannot read.
-func decodeLazy(b []byte, json bool, keys *keyCache, lz *lazyMsgs) message {
+// made returns *lz, made first if need be.
+func made(lz **lazyMsgs) *lazyMsgs {
+	if *lz == nil {
+		*lz = new(lazyMsgs)
+	}
+	return *lz
+}
+
+// decodeLazy reads a PUBLISHED, RESULT or INVOCATION from b into *lz,
+// made when first needed (a link that reads none holds none); nil for any
+// other message, or one it cannot read.
+func decodeLazy(b []byte, json bool, keys *keyCache, lz **lazyMsgs) message {
 	if json {
 		return lazyJSON(b, keys, lz)
 	}
@@ -39,10 +48,11 @@ func decodeLazy(b []byte, json bool, keys *keyCache, lz *lazyMsgs) message {
 	var msg message
 	switch {
 	case typ == mtPublished && n == 3:
-		lz.published = publishedMsg{Request: p.id(), Publication: p.id()}
-		msg = &lz.published
+		m := made(lz)
+		m.published = publishedMsg{Request: p.id(), Publication: p.id()}
+		msg = &m.published
 	case typ == mtResult && n >= 3 && n <= 5:
-		m := &lz.result
+		m := &made(lz).result
 		*m = resultMsg{Request: p.id()}
 		p.details(func(k []byte) bool {
 			if string(k) != wire.OptProgress {
@@ -55,7 +65,7 @@ func decodeLazy(b []byte, json bool, keys *keyCache, lz *lazyMsgs) message {
 		p.b = nil
 		msg = m
 	case typ == mtInvocation && n >= 4 && n <= 6:
-		m := &lz.invocation
+		m := &made(lz).invocation
 		*m = invocationMsg{Request: p.id(), Registration: p.id()}
 		p.details(func(k []byte) bool {
 			d := &m.invocationDetails
@@ -90,7 +100,7 @@ func decodeLazy(b []byte, json bool, keys *keyCache, lz *lazyMsgs) message {
 }
 
 // lazyJSON is decodeLazy for JSON.
-func lazyJSON(b []byte, keys *keyCache, lz *lazyMsgs) message {
+func lazyJSON(b []byte, keys *keyCache, lz **lazyMsgs) message {
 	p := jsonParser{b: b, keys: keys}
 	typ, ok := p.begin()
 	if !ok {
@@ -99,11 +109,12 @@ func lazyJSON(b []byte, keys *keyCache, lz *lazyMsgs) message {
 	var msg message
 	switch typ {
 	case mtPublished:
-		lz.published = publishedMsg{Request: p.id(), Publication: p.id()}
+		m := made(lz)
+		m.published = publishedMsg{Request: p.id(), Publication: p.id()}
 		p.elements(func(int) { p.fail("an element too many") })
-		msg = &lz.published
+		msg = &m.published
 	case mtResult:
-		m := &lz.result
+		m := &made(lz).result
 		*m = resultMsg{Request: p.id()}
 		p.details(func(k []byte) bool {
 			if string(k) != wire.OptProgress {
@@ -115,7 +126,7 @@ func lazyJSON(b []byte, keys *keyCache, lz *lazyMsgs) message {
 		m.raw = rawPayload{b: p.b[p.i:], json: true, lazy: true}
 		msg = m
 	case mtInvocation:
-		m := &lz.invocation
+		m := &made(lz).invocation
 		*m = invocationMsg{Request: p.id(), Registration: p.id()}
 		p.details(func(k []byte) bool {
 			d := &m.invocationDetails

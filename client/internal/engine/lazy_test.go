@@ -48,7 +48,7 @@ func checkLazy(t *testing.T, b []byte, json bool) {
 	t.Helper()
 	want, werr := decode(b, json, &keyCache{}, nil)
 	var keys keyCache
-	var lz lazyMsgs
+	var lz *lazyMsgs
 	got := decodeLazy(b, json, &keys, &lz)
 	if got == nil {
 		if werr == nil {

@@ -48,9 +48,9 @@ type link struct {
 	// keys are the map keys read after the join (keyCache), by the holder
 	// of the reader role.
 	keys   keyCache
-	joined bool     // the join is over: keep keys (keyCache), by the holder of the reader role
-	jstack []any    // the JSON parser's scratch, by the holder of the reader role
-	lazy   lazyMsgs // the messages read lazily, by the holder of the reader role
+	joined bool      // the join is over: keep keys (keyCache), by the holder of the reader role
+	jstack []any     // the JSON parser's scratch, by the holder of the reader role
+	lazy   *lazyMsgs // the messages read lazily (made by the first), by the holder of the reader role
 	clk    clock
 	start  time.Time
 	lastRx atomic.Int64 // nanoseconds since start, on clk
