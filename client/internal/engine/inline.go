@@ -66,7 +66,11 @@ func (s *Session) serveInline(inv *invocation, gen uint64) bool {
 	s.inlineNow, s.inlineProc = s.inlineSeq, inv.p
 	if !s.watchArmed {
 		s.watchArmed, s.watchSeq = true, s.inlineNow
-		s.watch.Reset(inlineWatch)
+		if s.watch == nil { // the first handler this goroutine runs
+			s.watch = time.AfterFunc(inlineWatch, s.watchInline)
+		} else {
+			s.watch.Reset(inlineWatch)
+		}
 	}
 	s.mu.Unlock()
 	s.serve(inv)

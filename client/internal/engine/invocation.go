@@ -201,12 +201,15 @@ func (s *Session) endInvocations() {
 	for _, c := range s.invs {
 		ctxs = append(ctxs, c)
 	}
+	watch := s.watch
 	s.mu.Unlock()
 	for _, c := range ctxs {
 		c.end(context.Canceled)
 	}
 	s.workers.end()
-	s.watch.Stop()
+	if watch != nil {
+		watch.Stop()
+	}
 }
 
 // serve runs inv's handler and writes its answer.

@@ -104,7 +104,7 @@ type Session struct {
 	inlineSeq  uint64
 	inlineNow  uint64
 	inlineProc *Procedure
-	watch      *time.Timer
+	watch      *time.Timer // made by the first handler the session's goroutine runs
 	watchArmed bool
 	watchSeq   uint64
 
@@ -239,8 +239,6 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 	}
 	s.interrupt = l.interrupt
 	s.idle.Stop()
-	s.watch = time.AfterFunc(time.Hour, s.watchInline)
-	s.watch.Stop()
 	if cfg.idleGrace > 0 {
 		s.grace = cfg.idleGrace
 	}
