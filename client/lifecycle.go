@@ -36,11 +36,10 @@ func (c *Client) Start(ctx context.Context) error {
 		return opErr(op, c.realm, ErrAlreadyStarted)
 	}
 	c.started = true
-	supCtx, cancel := context.WithCancel(context.Background())
 	c.supDone, c.connected = make(chan struct{}), make(chan struct{})
 	c.final = make(chan struct{})
 	connected, supDone := c.connected, c.supDone
-	sv := c.newSupervisor(supCtx, cancel, supDone)
+	sv := c.newSupervisor(supDone)
 	c.cancelSup = sv.stop
 	c.setStateLocked(StateConnecting)
 	c.mu.Unlock()

@@ -6,6 +6,7 @@ package client
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,43 +14,48 @@ import (
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
-// The supervisor keeps the client connected until its ctx ends (seed:
-// States and transitions). Every involuntary end of a session schedules a reconnect:
-// at once, then with a backoff of 1 s growing ×1.5 to 2 s (±10 %). Refused
-// connections (a router restarting) are retried sooner during the first
-// second of an outage: 20 ms doubling to 160 ms, until that second is
-// spent, then the backoff. A join refused with wamp.error.no_such_realm is
-// retried at the backoff's cadence for a minute, then once every two
-// minutes, and the fast cadence returns as soon as an attempt ends any
-// other way. An upgrade refused with 503 or 429 and Retry-After (a router
-// with too many links awaiting authentication) is retried after the time
-// it asks for plus up to a second (retryJitter), at least 20 ms and at
-// most maxRetryAfter, in place of the cadence, which does not grow for it.
-// A join refused with wamp.error.authentication_failed is retried at the
+// newSupervisor returns the supervisor of a Start, which keeps the client
+// connected until it is stopped (seed: States and transitions). Every
+// involuntary end of a session schedules a reconnect: at once, then with a
+// backoff of 1 s growing ×1.5 to 2 s (±10 %). Refused connections (a
+// router restarting) are retried sooner during the first second of an
+// outage: 20 ms doubling to 160 ms, until that second is spent, then the
+// backoff. A join refused with wamp.error.no_such_realm is retried at the
+// backoff's cadence for a minute, then once every two minutes, and the
+// fast cadence returns as soon as an attempt ends any other way. An
+// upgrade refused with 503 or 429 and Retry-After (a router with too many
+// links awaiting authentication) is retried after the time it asks for
+// plus up to a second (retryJitter), at least 20 ms and at most
+// maxRetryAfter, in place of the cadence, which does not grow for it. A
+// join refused with wamp.error.authentication_failed is retried at the
 // backoff's cadence in StateRefusedRetrying until the refusals have lasted
 // the grace (WithAuthFailureGrace), then the supervisor gives up
 // (StateRefused).
 //
 // While a session is live no goroutine of the supervisor waits for its
-// end: the end of the session (Session.OnEnd) or the supervisor's stop
-// resumes it, so that an idle client holds its session's goroutine only.
-// newSupervisor returns it; run(nil) on a goroutine of its own starts it.
-func (c *Client) newSupervisor(ctx context.Context, cancel context.CancelFunc, done chan<- struct{}) *supervisor {
-	return &supervisor{c: c, ctx: ctx, cancel: cancel, done: done,
+// end, and it holds no context: the end of the session (Session.OnEnd)
+// resumes it, or its stop ends it, so that an idle client holds its
+// session's goroutine only. run(nil), on a goroutine of its own, starts
+// it.
+func (c *Client) newSupervisor(done chan<- struct{}) *supervisor {
+	return &supervisor{c: c, done: done,
 		fast:  newCadence(c.set.reconnectInitial, c.set.reconnectMax, 1.5, 0.1),
 		quick: newQuickStart(c.set.reconnectInitial)}
 }
 
 // supervisor is what the supervision keeps between sessions.
 type supervisor struct {
-	c      *Client
-	ctx    context.Context
-	cancel context.CancelFunc // ends ctx: see stop
-	done   chan<- struct{}    // closed when the supervisor ends for good
+	c    *Client
+	done chan<- struct{} // closed when the supervisor ends for good
 	// parked says whether the supervisor waits for a live session's end
 	// (parkedLive), was resumed by it or runs (parkedNo), or was ended by
 	// stop meanwhile (parkedStopped).
-	parked                  atomic.Int32
+	parked atomic.Int32
+	// Under mu: stop was called; cancelRun ends the context of the run in
+	// progress (begin), nil while none runs.
+	mu                      sync.Mutex
+	stopped                 bool
+	cancelRun               context.CancelFunc
 	fast                    *cadence
 	quick                   *quickStart
 	realmMissingSince, lost time.Time
@@ -65,21 +71,68 @@ const (
 	parkedStopped
 )
 
-// stop ends the supervisor's ctx; a supervisor parked on a live session
-// ends at once (done is closed), a running one at its next look at ctx.
+// stop ends the supervisor: a supervisor parked on a live session ends at
+// once (done is closed), a running one at its next look at its context,
+// which ends now.
 func (sv *supervisor) stop() {
-	sv.cancel()
+	sv.mu.Lock()
+	sv.stopped = true
+	cancel := sv.cancelRun
+	sv.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
 	if sv.parked.CompareAndSwap(parkedLive, parkedStopped) {
 		close(sv.done)
 	}
 }
 
+// isStopped reports whether stop was called.
+func (sv *supervisor) isStopped() bool {
+	sv.mu.Lock()
+	defer sv.mu.Unlock()
+	return sv.stopped
+}
+
+// begin returns the context of a run, which stop ends (ended already
+// after stop).
+func (sv *supervisor) begin() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	sv.mu.Lock()
+	if sv.stopped {
+		cancel()
+	}
+	sv.cancelRun = cancel
+	sv.mu.Unlock()
+	return ctx
+}
+
+// end releases the context of the run that ends.
+func (sv *supervisor) end() {
+	sv.mu.Lock()
+	cancel := sv.cancelRun
+	sv.cancelRun = nil
+	sv.mu.Unlock()
+	cancel()
+}
+
 // run makes connection attempts until one joins, then arranges to be
 // resumed when that session ends (ended, on that run) and returns; or
-// until ctx ends or the credential's refusal is final, when it closes
-// done.
+// until stop or the credential's refusal is final, when it closes done.
 func (sv *supervisor) run(ended *engine.Session) {
-	c, ctx := sv.c, sv.ctx
+	s, n, ok := sv.attempt(sv.begin(), ended)
+	sv.end()
+	if !ok {
+		close(sv.done)
+		return
+	}
+	sv.joinedSession(s, n)
+}
+
+// attempt is run's loop, with ctx the run's context: it returns the
+// session that joined, or false when the supervisor ends.
+func (sv *supervisor) attempt(ctx context.Context, ended *engine.Session) (*engine.Session, restored, bool) {
+	c := sv.c
 	var err error
 	attempt := true
 	if ended != nil {
@@ -104,34 +157,30 @@ func (sv *supervisor) run(ended *engine.Session) {
 				c.reportAttempt(aerr)
 			}
 			if aerr == nil {
-				sv.joinedSession(s, n)
-				return
+				return s, n, true
 			}
 			err = aerr
 		}
 		attempt = true
 		if ctx.Err() != nil {
-			close(sv.done)
-			return
+			return nil, restored{}, false
 		}
 		delay, final := sv.backoff(err)
 		if final {
-			close(sv.done)
-			return
+			return nil, restored{}, false
 		}
 		t := time.NewTimer(delay)
 		select {
 		case <-t.C:
 		case <-ctx.Done():
 			t.Stop()
-			close(sv.done)
-			return
+			return nil, restored{}, false
 		}
 	}
 }
 
 // joinedSession records a session that joined and resumes the supervisor
-// when it ends; when ctx ends first the supervisor ends (Stop says
+// when it ends; when the supervisor is stopped first it ends (Stop says
 // goodbye on the live session).
 func (sv *supervisor) joinedSession(s *engine.Session, n restored) {
 	c := sv.c
@@ -145,7 +194,7 @@ func (sv *supervisor) joinedSession(s *engine.Session, n restored) {
 	sv.refusals.reset()
 	sv.everConnected = true
 	// The first of the two ends wins: the session's resumes the
-	// supervisor, stop (or a ctx that ended already) ends it and leaves
+	// supervisor, stop (called already, or later) ends it and leaves
 	// the session to Stop.
 	sv.parked.Store(parkedLive)
 	s.OnEnd(func() {
@@ -153,7 +202,7 @@ func (sv *supervisor) joinedSession(s *engine.Session, n restored) {
 			sv.run(s) // on the goroutine OnEnd started
 		}
 	})
-	if sv.ctx.Err() != nil && sv.parked.CompareAndSwap(parkedLive, parkedStopped) {
+	if sv.isStopped() && sv.parked.CompareAndSwap(parkedLive, parkedStopped) {
 		close(sv.done)
 	}
 }
