@@ -23,9 +23,11 @@ type Client struct {
 	log   *slog.Logger
 	env   envSource
 	id    identity
-	meta  map[string]any
 	url   string
 	realm string // the realm joined: WithRealm, else the app's realm
+	// meta is the device metadata of writes (identity.metadata), made by
+	// the first write: see metadata.
+	meta atomic.Pointer[map[string]any]
 
 	cur  atomic.Pointer[engine.Session] // the announced session, nil while none
 	live atomic.Pointer[engine.Session] // the last announced session (for GOODBYE at Stop)
@@ -100,7 +102,6 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 		log:     logger,
 		env:     env,
 		id:      id,
-		meta:    id.metadata(),
 		url:     url,
 		realm:   id.Realm(),
 		stopCh:  make(chan struct{}),
@@ -116,6 +117,18 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 	}
 	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
 	return c
+}
+
+// metadata returns the device metadata merged into the kwargs of writes,
+// made once, by the first write: an idle client holds none. Its callers
+// share it and never change it.
+func (c *Client) metadata() map[string]any {
+	if m := c.meta.Load(); m != nil {
+		return *m
+	}
+	m := c.id.metadata()
+	c.meta.CompareAndSwap(nil, &m)
+	return *c.meta.Load()
 }
 
 // Identity returns the device, app and stage the client acts as.

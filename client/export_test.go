@@ -54,7 +54,7 @@ func PublishBare(ctx context.Context, c *Client, topic string, args ...any) erro
 	if err != nil {
 		return err
 	}
-	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	wargs, kwargs = withMetadata(wargs, kwargs, c.metadata())
 	s, err := c.waitSession(ctx, op, topic, c.set.sessionWait)
 	if err != nil {
 		return err

@@ -76,7 +76,7 @@ func TestMissingSerial(t *testing.T) {
 func TestMetadata(t *testing.T) {
 	c := newTestClient(t, baseEnv())
 	want := map[string]any{"DEVICE_SERIAL_NUMBER": "06a0bf96-a539-4d6a-8471-ac7adc67616e", "DEVICE_KEY": "42", "DEVICE_NAME": "pump-7"}
-	if diff := cmp.Diff(want, c.meta); diff != "" {
+	if diff := cmp.Diff(want, c.metadata()); diff != "" {
 		t.Errorf("metadata (-want +got):\n%s", diff)
 	}
 	env := baseEnv()
@@ -84,7 +84,7 @@ func TestMetadata(t *testing.T) {
 	delete(env, "DEVICE_NAME")
 	c = newTestClient(t, env)
 	want = map[string]any{"DEVICE_SERIAL_NUMBER": "06a0bf96-a539-4d6a-8471-ac7adc67616e", "DEVICE_KEY": nil, "DEVICE_NAME": nil}
-	if diff := cmp.Diff(want, c.meta); diff != "" {
+	if diff := cmp.Diff(want, c.metadata()); diff != "" {
 		t.Errorf("metadata with unknowns (-want +got):\n%s", diff)
 	}
 }

@@ -25,7 +25,7 @@ func (c *Client) SetDeviceLocation(ctx context.Context, long, lat float64) error
 	case math.IsNaN(lat) || lat < -90 || lat > 90:
 		return invalidArg(op, "lat", "latitude %v is outside -90…90", lat)
 	}
-	args, kwargs := withMetadata([]any{map[string]any{"long": long, "lat": lat}}, nil, c.meta)
+	args, kwargs := withMetadata([]any{map[string]any{"long": long, "lat": lat}}, nil, c.metadata())
 	_, err := c.call(ctx, op, wire.LocationProc, args, kwargs, callSettings{}, c.set.sessionWait)
 	return opErr(op, wire.LocationProc, err)
 }

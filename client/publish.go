@@ -49,7 +49,7 @@ func (c *Client) Publish(ctx context.Context, topic string, args ...any) error {
 		return err
 	}
 	if !ps.noMetadata {
-		wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+		wargs, kwargs = withMetadata(wargs, kwargs, c.metadata())
 	}
 	return c.publish(ctx, op, topic, wargs, kwargs, c.set.sessionWait)
 }

@@ -95,7 +95,7 @@ func (c *Client) ReportError(ctx context.Context, reported any, opts ...ReportOp
 		"source":       "app",
 		"level":        s.level,
 	}
-	args, kwargs := withMetadata([]any{row}, nil, c.meta)
+	args, kwargs := withMetadata([]any{row}, nil, c.metadata())
 	if s.append {
 		uri := wire.AppendProc(c.id.SwarmKey, c.id.AppKey, wire.ErrorLogsTable)
 		res, err := c.tableCall(ctx, op, wire.ErrorLogsTable, uri, args, kwargs, callSettings{})

@@ -30,7 +30,7 @@ func (c *Client) tableArgs(op, table string, args []any) (string, []any, map[str
 	if err != nil {
 		return "", nil, nil, err
 	}
-	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	wargs, kwargs = withMetadata(wargs, kwargs, c.metadata())
 	return t, wargs, kwargs, nil
 }
 
@@ -72,7 +72,7 @@ func (c *Client) AppendToTable(ctx context.Context, table string, args ...any) (
 	if err != nil {
 		return nil, err
 	}
-	wargs, kwargs = withMetadata(wargs, kwargs, c.meta)
+	wargs, kwargs = withMetadata(wargs, kwargs, c.metadata())
 	uri := wire.AppendProc(c.id.SwarmKey, c.id.AppKey, t)
 	res, err := c.tableCall(ctx, op, t, uri, wargs, kwargs, cs)
 	return res, opErr(op, uri, explainMissingTsp(err))
@@ -118,7 +118,7 @@ func (c *Client) bulkArgs(op, table string, rows any, kwargs []Kwargs) (string, 
 	if err != nil {
 		return "", nil, nil, invalidArg(op, t, "%v", err)
 	}
-	args, kw := withMetadata([]any{batch}, kw, c.meta)
+	args, kw := withMetadata([]any{batch}, kw, c.metadata())
 	return t, args, kw, nil
 }
 
