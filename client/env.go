@@ -19,13 +19,27 @@ import (
 // envSource reads the device environment: variables from a map (WithEnv) or
 // the process, and the agent's /data/env mirror of them (docs/wire.md §3).
 type envSource struct {
-	vars   map[string]string // nil: process environment
-	dir    string            // mirror directory
-	logger *slog.Logger
+	// vars are the variables of an explicit environment (explicit): a
+	// client keeps them for its life, and a slice costs half the map they
+	// come in. They are few, and read by New and each connection attempt.
+	vars     []envVar
+	explicit bool   // else the process environment
+	dir      string // mirror directory
+	logger   *slog.Logger
 }
 
+// envVar is a variable of an explicit environment.
+type envVar struct{ name, value string }
+
 func newEnvSource(s *settings, logger *slog.Logger) envSource {
-	e := envSource{vars: s.env, logger: logger}
+	e := envSource{logger: logger}
+	if s.env != nil {
+		e.explicit = true
+		e.vars = make([]envVar, 0, len(s.env))
+		for k, v := range s.env {
+			e.vars = append(e.vars, envVar{k, v})
+		}
+	}
 	switch {
 	case s.envDir != "":
 		e.dir = s.envDir
@@ -39,8 +53,13 @@ func newEnvSource(s *settings, logger *slog.Logger) envSource {
 
 // get returns an environment variable.
 func (e envSource) get(name string) string {
-	if e.vars != nil {
-		return e.vars[name]
+	if e.explicit {
+		for _, v := range e.vars {
+			if v.name == name {
+				return v.value
+			}
+		}
+		return ""
 	}
 	return os.Getenv(name)
 }
