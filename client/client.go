@@ -35,7 +35,7 @@ type Client struct {
 	lastFn atomic.Pointer[functionURI]
 
 	baseCtx    context.Context // ends at Stop; parent of handler contexts
-	baseCancel context.CancelFunc
+	baseCancel func()
 	stopCh     chan struct{}
 
 	mu        sync.Mutex
@@ -115,7 +115,7 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 	if c.set.hooks.n > 0 {
 		c.obs = &c.set.hooks
 	}
-	c.baseCtx, c.baseCancel = context.WithCancel(context.Background())
+	c.baseCtx, c.baseCancel = engine.NewEndContext()
 	return c
 }
 

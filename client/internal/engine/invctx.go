@@ -1,4 +1,5 @@
-// This file holds invocationCtx, the context of an invocation's handler.
+// This file holds invocationCtx, the context of an invocation's handler
+// (and of NewEndContext, endctx.go).
 //
 // A context.WithCancel (or WithTimeout) per invocation costs its
 // allocation, its place among the session context's children (a map
@@ -34,6 +35,7 @@ type invocationCtx struct {
 	done        chan struct{} // made on demand
 	err         error
 	interrupted bool
+	base        bool        // NewEndContext's: named as context.WithCancel's
 	timer       *time.Timer // the deadline's, made with done
 	funcs       []*afterFunc
 }
@@ -89,7 +91,12 @@ func (c *invocationCtx) Err() error {
 func (c *invocationCtx) Value(any) any { return nil }
 
 // String names the context (fmt and context's own String use it).
-func (c *invocationCtx) String() string { return "ironflock.invocationContext" }
+func (c *invocationCtx) String() string {
+	if c.base {
+		return "context.Background.WithCancel"
+	}
+	return "ironflock.invocationContext"
+}
 
 // AfterFunc runs f in its own goroutine once the context ends (at once if
 // it has), unless stop is called first; stop reports whether it stopped

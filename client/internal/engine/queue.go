@@ -51,7 +51,7 @@ func NewQueue[T any](ctx context.Context, handle func(ctx context.Context, v T))
 // the putting goroutine with the number dropped so far: it must not block.
 func NewBoundedQueue[T any](ctx context.Context, limit int, onDrop func(dropped uint64), handle func(ctx context.Context, v T)) *Queue[T] {
 	q := &Queue[T]{mb: mailbox[T]{limit: max(limit, 0)}, handle: handle, onDrop: onDrop, parent: ctx, done: make(chan struct{})}
-	q.unhook = context.AfterFunc(ctx, q.endIdle) // an idle queue ends with its context too
+	q.unhook = afterEnd(ctx, q.endIdle) // an idle queue ends with its context too
 	return q
 }
 
