@@ -1,6 +1,6 @@
 // This file holds what subscribing and registering share: the request
-// whose answer installs a router id on the reader, and the two-way maps
-// between router ids and the owner's Topics and Procedures.
+// whose answer installs a router id on the reader, and the maps from
+// router ids to the owner's Topics and Procedures.
 
 package engine
 
@@ -24,28 +24,39 @@ func (s *Session) establish(ctx context.Context, id uint64, msg message, want ms
 	return s.expect(ctx, id, msg, req, want)
 }
 
+// idOf returns the router's id k is installed under. It looks through
+// byID: a map the other way would cost each session about 200 bytes per
+// kind, for the rare subscribe and unsubscribe that ask.
+func idOf[K comparable](byID map[uint64]K, k K) (uint64, bool) {
+	for id, x := range byID {
+		if x == k {
+			return id, true
+		}
+	}
+	return 0, false
+}
+
 // bound reports whether k is installed on s.
-func bound[K comparable](s *Session, ids map[K]uint64, k K) bool {
+func bound[K comparable](s *Session, byID map[uint64]K, k K) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	_, ok := ids[k]
+	_, ok := idOf(byID, k)
 	return ok
 }
 
-// bind maps the router's id to k both ways.
-func bind[K comparable](s *Session, byID map[uint64]K, ids map[K]uint64, id uint64, k K) {
+// bind maps the router's id to k.
+func bind[K comparable](s *Session, byID map[uint64]K, id uint64, k K) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	byID[id], ids[k] = k, id
+	byID[id] = k
 }
 
 // unbind removes k's mapping and returns the router's id it had.
-func unbind[K comparable](s *Session, byID map[uint64]K, ids map[K]uint64, k K) (uint64, bool) {
+func unbind[K comparable](s *Session, byID map[uint64]K, k K) (uint64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	id, ok := ids[k]
+	id, ok := idOf(byID, k)
 	if ok {
-		delete(ids, k)
 		delete(byID, id)
 	}
 	return id, ok

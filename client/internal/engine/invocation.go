@@ -176,6 +176,9 @@ func (s *Session) takeInvocation(m *invocationMsg) (inv *invocation, alive bool)
 	p.inFlight.Add(1)
 	s.mu.Lock()
 	inv.ctx = newInvocationCtx(inv.timeout, s.invsEnded)
+	if s.invs == nil {
+		s.invs = map[uint64]*invocationCtx{}
+	}
 	s.invs[m.Request] = inv.ctx
 	s.handlers.Add(1)
 	s.mu.Unlock()

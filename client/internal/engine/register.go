@@ -141,7 +141,7 @@ func (p *Procedure) Refused() uint64 { return p.refused.Load() }
 // invocation behind it is lost; one arriving after ctx ended is still
 // installed (and removed again if p was retired meanwhile).
 func (s *Session) Register(ctx context.Context, p *Procedure) error {
-	if bound(s, s.procIDs, p) {
+	if bound(s, s.regs, p) {
 		return nil
 	}
 	id := s.nextID()
@@ -150,7 +150,7 @@ func (s *Session) Register(ctx context.Context, p *Procedure) error {
 		opts[k] = v
 	}
 	return s.establish(ctx, id, &registerMsg{Request: id, Options: opts, Procedure: p.URI}, mtRegistered, func(regID uint64) {
-		bind(s, s.regs, s.procIDs, regID, p)
+		bind(s, s.regs, regID, p)
 		if p.retired.Load() {
 			go func() { _ = s.Unregister(s.ctx, p) }()
 		}
@@ -161,7 +161,7 @@ func (s *Session) Register(ctx context.Context, p *Procedure) error {
 // arriving afterwards are answered with wamp.error.no_such_procedure. A p
 // this session does not carry is a no-op.
 func (s *Session) Unregister(ctx context.Context, p *Procedure) error {
-	regID, ok := unbind(s, s.regs, s.procIDs, p)
+	regID, ok := unbind(s, s.regs, p)
 	if !ok {
 		return nil
 	}
@@ -177,7 +177,6 @@ func (s *Session) onRevoked(registration uint64) {
 	p := s.regs[registration]
 	if p != nil {
 		delete(s.regs, registration)
-		delete(s.procIDs, p)
 	}
 	s.mu.Unlock()
 	if p != nil {

@@ -86,14 +86,12 @@ type Session struct {
 	log             *slog.Logger
 	reqID           atomic.Uint64
 
-	mu       sync.Mutex
-	pending  pendingTable
-	subs     map[uint64]*Topic // router subscription id → topic
-	topicIDs map[*Topic]uint64
-	regs     map[uint64]*Procedure // router registration id → procedure
-	procIDs  map[*Procedure]uint64
-	// The contexts of the invocations in flight, by request id; once the
-	// session ended (invsEnded), new ones start ended.
+	mu      sync.Mutex
+	pending pendingTable
+	subs    map[uint64]*Topic     // router subscription id → topic
+	regs    map[uint64]*Procedure // router registration id → procedure
+	// The contexts of the invocations in flight, by request id (made by
+	// the first); once the session ended (invsEnded), new ones start ended.
 	invs      map[uint64]*invocationCtx
 	invsEnded bool
 	workers   workers
@@ -228,10 +226,7 @@ func Connect(ctx context.Context, cfg Config) (*Session, error) {
 		responseTimeout: cfg.ResponseTimeout,
 		log:             cfg.Logger,
 		subs:            map[uint64]*Topic{},
-		topicIDs:        map[*Topic]uint64{},
 		regs:            map[uint64]*Procedure{},
-		procIDs:         map[*Procedure]uint64{},
-		invs:            map[uint64]*invocationCtx{},
 		goodbyeAck:      make(chan struct{}),
 		idle:            time.NewTimer(time.Hour),
 		grace:           idleGrace,

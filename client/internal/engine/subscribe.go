@@ -48,7 +48,7 @@ func (t *Topic) Retire() { t.retired.Store(true) }
 // event behind it is lost; one arriving after ctx ended is still installed
 // (and removed again if t was retired meanwhile).
 func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
-	if bound(s, s.topicIDs, t) {
+	if bound(s, s.subs, t) {
 		return nil
 	}
 	id := s.nextID()
@@ -57,7 +57,7 @@ func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
 		opts[wire.OptMatch] = t.Match
 	}
 	return s.establish(ctx, id, &subscribeMsg{Request: id, Options: opts, Topic: t.URI}, mtSubscribed, func(subID uint64) {
-		bind(s, s.subs, s.topicIDs, subID, t)
+		bind(s, s.subs, subID, t)
 		if t.retired.Load() {
 			go func() { _ = s.Unsubscribe(s.ctx, t) }()
 		}
@@ -67,7 +67,7 @@ func (s *Session) Subscribe(ctx context.Context, t *Topic) error {
 // Unsubscribe ends t's router subscription on this session; events for it
 // stop being delivered at once. A t this session does not carry is a no-op.
 func (s *Session) Unsubscribe(ctx context.Context, t *Topic) error {
-	subID, ok := unbind(s, s.subs, s.topicIDs, t)
+	subID, ok := unbind(s, s.subs, t)
 	if !ok {
 		return nil
 	}
