@@ -48,8 +48,8 @@ type Client struct {
 	cancelSup context.CancelFunc
 	supDone   chan struct{}
 	lastErr   error
-	groups    map[subKey]*subGroup
-	regs      map[string]*Registration
+	groups    []*subGroup     // by key: few, looked up by operations only (groupLocked)
+	regs      []*Registration // by URI: few, looked up by operations only (regLocked)
 	hooks     []*stopHook
 	states    *engine.Queue[State] // runs the state handler, once a state changed
 	attempts  *engine.Queue[error] // runs the attempt handler, once an attempt ended
@@ -106,8 +106,6 @@ func newClient(s settings, logger *slog.Logger, env envSource, id identity, url 
 		realm:   id.Realm(),
 		stopCh:  make(chan struct{}),
 		changed: make(chan struct{}),
-		groups:  map[subKey]*subGroup{},
-		regs:    map[string]*Registration{},
 	}
 	if s.realm != "" {
 		c.realm = s.realm

@@ -137,8 +137,7 @@ func (c *Client) Stop(ctx context.Context) error {
 	for _, g := range c.groups {
 		subs = append(subs, g.list()...)
 	}
-	c.groups = map[subKey]*subGroup{}
-	c.regs = map[string]*Registration{}
+	c.groups, c.regs = nil, nil
 	c.setStateLocked(StateStopped)
 	states, attempts := c.states, c.attempts
 	c.mu.Unlock()

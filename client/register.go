@@ -168,11 +168,11 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 		c.mu.Unlock()
 		return nil, opErr(op, procedure, ErrStopped)
 	}
-	if _, dup := c.regs[procedure]; dup {
+	if c.regLocked(procedure) != nil {
 		c.mu.Unlock()
 		return nil, invalidArg(op, procedure, "already registered by this client")
 	}
-	c.regs[procedure] = reg
+	c.regs = append(c.regs, reg)
 	s := c.cur.Load()
 	c.mu.Unlock()
 
@@ -190,15 +190,27 @@ func (c *Client) register(ctx context.Context, op, name, procedure string, handl
 	return reg, nil
 }
 
+// regLocked returns the registration of procedure, nil when there is
+// none; c.mu is held. Registrations are few and looked up by operations
+// only.
+func (c *Client) regLocked(procedure string) *Registration {
+	for _, r := range c.regs {
+		if r.proc.URI == procedure {
+			return r
+		}
+	}
+	return nil
+}
+
 // forgetReg stops tracking reg; it reports false when reg was not tracked.
 func (c *Client) forgetReg(reg *Registration) bool {
 	reg.proc.Retire()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.regs[reg.proc.URI] != reg {
+	if c.regLocked(reg.proc.URI) != reg {
 		return false
 	}
-	delete(c.regs, reg.proc.URI)
+	c.regs = without(c.regs, reg)
 	return true
 }
 

@@ -136,9 +136,9 @@ func (c *Client) tracked(it restoreItem) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if it.group != nil {
-		return c.groups[it.group.key] == it.group
+		return c.groupLocked(it.group.key) == it.group
 	}
-	return c.regs[it.reg.proc.URI] == it.reg
+	return c.regLocked(it.reg.proc.URI) == it.reg
 }
 
 // retryRestore retries failed items on the same session with a backoff of

@@ -253,6 +253,32 @@ func (c *Client) attach(ctx context.Context, op string, sub *Subscription) error
 	return nil
 }
 
+// groupLocked returns the group of key, nil when there is none; c.mu is
+// held. The groups are few and looked up by operations only (a map would
+// cost an idle client about 0.4 KB).
+func (c *Client) groupLocked(key subKey) *subGroup {
+	for _, g := range c.groups {
+		if g.key == key {
+			return g
+		}
+	}
+	return nil
+}
+
+// without returns s without x (its order aside), clearing the slot x
+// leaves.
+func without[T comparable](s []T, x T) []T {
+	for i, e := range s {
+		if e == x {
+			last := len(s) - 1
+			var zero T
+			s[i], s[last] = s[last], zero
+			return s[:last]
+		}
+	}
+	return s
+}
+
 // addLocal adds sub to the group of its key, creating the group, and
 // returns the session current at that moment.
 func (c *Client) addLocal(sub *Subscription) (*subGroup, *engine.Session, error) {
@@ -261,10 +287,10 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *engine.Session, error)
 	if c.stopped {
 		return nil, nil, ErrStopped
 	}
-	g := c.groups[sub.key]
+	g := c.groupLocked(sub.key)
 	if g == nil {
 		g = newSubGroup(sub.key, c.obs.processing())
-		c.groups[sub.key] = g
+		c.groups = append(c.groups, g)
 	}
 	next := append(append([]*Subscription(nil), g.list()...), sub)
 	g.locals.Store(&next)
@@ -276,7 +302,7 @@ func (c *Client) addLocal(sub *Subscription) (*subGroup, *engine.Session, error)
 func (c *Client) removeLocal(sub *Subscription) *subGroup {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	g := c.groups[sub.key]
+	g := c.groupLocked(sub.key)
 	if g == nil {
 		return nil
 	}
@@ -288,7 +314,7 @@ func (c *Client) removeLocal(sub *Subscription) *subGroup {
 	}
 	g.locals.Store(&next)
 	if len(next) == 0 {
-		delete(c.groups, sub.key)
+		c.groups = without(c.groups, g)
 		g.topic.Retire()
 		return g
 	}
