@@ -60,7 +60,7 @@ func (c *Client) RegisterDeviceFunction(ctx context.Context, name string, handle
 	if err != nil {
 		return nil, err
 	}
-	return c.register(ctx, op, name, uri, handler, map[string]any{wire.OptForceReregister: true}, opts)
+	return c.register(ctx, op, name, uri, handler, deviceFunctionOptions, opts)
 }
 
 // Register is an alias of RegisterDeviceFunction.

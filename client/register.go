@@ -77,7 +77,10 @@ type RegisterOption func(*registerSettings)
 
 // registerSettings holds the REGISTER options and the invocation limit.
 type registerSettings struct {
+	// options are the REGISTER options: a base shared by registrations
+	// (read only) until setOption makes them the registration's own.
 	options map[string]any
+	owned   bool
 	limit   int // 0: the client's WithInvocationLimit
 	lazy    bool
 	err     error
@@ -96,8 +99,29 @@ func LazyArgs() RegisterOption {
 // another session holding it (default true for device functions, as the
 // platform expects; unset for RegisterProcedure).
 func ForceReregister(on bool) RegisterOption {
-	return func(s *registerSettings) { s.options[wire.OptForceReregister] = on }
+	return func(s *registerSettings) { s.setOption(wire.OptForceReregister, on) }
 }
+
+// setOption sets a REGISTER option, on a copy of the shared base the
+// first time.
+func (s *registerSettings) setOption(name string, v any) {
+	if !s.owned {
+		own := make(map[string]any, len(s.options)+1)
+		for k, x := range s.options {
+			own[k] = x
+		}
+		s.options, s.owned = own, true
+	}
+	s.options[name] = v
+}
+
+// The REGISTER options registrations start from, shared and read only: a
+// device function's (the platform expects it to take the procedure over)
+// and a procedure's.
+var (
+	deviceFunctionOptions = map[string]any{wire.OptForceReregister: true}
+	procedureOptions      = map[string]any{}
+)
 
 // Registration is a registered procedure; it is restored after every
 // reconnect until Unregister.
@@ -137,11 +161,11 @@ func (c *Client) RegisterProcedure(ctx context.Context, procedure string, handle
 	if err := checkTopic(op, procedure, false); err != nil {
 		return nil, err
 	}
-	return c.register(ctx, op, procedure, procedure, handler, map[string]any{}, opts)
+	return c.register(ctx, op, procedure, procedure, handler, procedureOptions, opts)
 }
 
 // register registers handler as procedure with the REGISTER options base
-// changed by opts, and tracks it for the restore after reconnects.
+// (shared: never changed) changed by opts, and tracks it for the restore after reconnects.
 func (c *Client) register(ctx context.Context, op, name, procedure string, handler InvocationHandler, base map[string]any, opts []RegisterOption) (*Registration, error) {
 	if handler == nil {
 		return nil, invalidArg(op, procedure, "handler is nil")
