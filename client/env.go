@@ -19,13 +19,13 @@ import (
 // envSource reads the device environment: variables from a map (WithEnv) or
 // the process, and the agent's /data/env mirror of them (docs/wire.md §3).
 type envSource struct {
-	// vars are the variables of an explicit environment (explicit): a
+	// vars are the variables of an explicit environment, nil for the
+	// process environment (an explicit one of none is empty, not nil): a
 	// client keeps them for its life, and a slice costs half the map they
 	// come in. They are few, and read by New and each connection attempt.
-	vars     []envVar
-	explicit bool   // else the process environment
-	dir      string // mirror directory
-	logger   *slog.Logger
+	vars   []envVar
+	dir    string // mirror directory
+	logger *slog.Logger
 }
 
 // envVar is a variable of an explicit environment.
@@ -34,7 +34,6 @@ type envVar struct{ name, value string }
 func newEnvSource(s *settings, logger *slog.Logger) envSource {
 	e := envSource{logger: logger}
 	if s.env != nil {
-		e.explicit = true
 		e.vars = make([]envVar, 0, len(s.env))
 		for k, v := range s.env {
 			e.vars = append(e.vars, envVar{k, v})
@@ -53,7 +52,7 @@ func newEnvSource(s *settings, logger *slog.Logger) envSource {
 
 // get returns an environment variable.
 func (e envSource) get(name string) string {
-	if e.explicit {
+	if e.vars != nil {
 		for _, v := range e.vars {
 			if v.name == name {
 				return v.value

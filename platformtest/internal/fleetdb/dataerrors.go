@@ -64,7 +64,7 @@ func (b *backend) reportRefusal(h *realm.Host, t *table, msg writeMsg, op string
 		wire.DataErrorAuthID:    authIDOf(msg.details),
 		wire.DataErrorRows:      rows,
 	}
-	opts := sharedFeedOptions[true]
+	opts := sharedFeedOptions(true)
 	if err := h.Publish(wire.DataErrorsTopic(t.name), opts, wamp.List{report}, nil); err != nil {
 		h.Log.Debug("fleetdb: refusal not reported", "table", t.name, "err", err)
 	}

@@ -35,7 +35,7 @@ func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any
 	if h == nil || h.Session == nil || len(rows) == 0 {
 		return
 	}
-	opts := sharedFeedOptions[private]
+	opts := sharedFeedOptions(private)
 	if tr.Parent != "" {
 		opts = feedOptions(private)
 		tr.AddTo(opts)
@@ -71,18 +71,26 @@ func publishView(h *realm.Host, v *view, rows []map[string]any) {
 	for i, r := range rows {
 		list[i] = r
 	}
-	opts := sharedFeedOptions[v.private]
+	opts := sharedFeedOptions(v.private)
 	if err := h.Publish(wire.TransformedTopic(v.name), opts, wamp.List{list}, nil); err != nil {
 		h.Log.Debug("fleetdb: view not published", "transform", v.name, "err", err)
 	}
 }
 
-// sharedFeedOptions are feedOptions(false) and feedOptions(true), made
-// once for the publications that add nothing to them: nothing writes the
+// sharedFeedOptions returns feedOptions(private), made once, for the
+// publications that add nothing to them: nothing writes the
 // options of a publication of the platform's own session (nexus and the
 // router's publish filter only read them; the router's authorizer, which
 // adds the publisher's identity, sees network sessions only).
-var sharedFeedOptions = map[bool]wamp.Dict{false: feedOptions(false), true: feedOptions(true)}
+func sharedFeedOptions(private bool) wamp.Dict {
+	if private {
+		return privateFeedOptions
+	}
+	return publicFeedOptions
+}
+
+// publicFeedOptions and privateFeedOptions are sharedFeedOptions'.
+var publicFeedOptions, privateFeedOptions = feedOptions(false), feedOptions(true)
 
 // feedOptions are the PUBLISH options of a feed: cross-app readers
 // (role app_reader) never get private tables, transforms or error-logs.

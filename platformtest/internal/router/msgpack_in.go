@@ -38,7 +38,7 @@ func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) 
 		return ser.Deserialize(data)
 	}
 	typ := wamp.MessageType(data[1])
-	if !fastTypes[typ] {
+	if int(typ) >= len(fastTypes) || !fastTypes[typ] {
 		return ser.Deserialize(data)
 	}
 	d := inDecoders.Get().(*codec.Decoder)
@@ -55,8 +55,8 @@ func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) 
 	return ser.Deserialize(data)
 }
 
-// fastTypes are the message types listMessage builds.
-var fastTypes = map[wamp.MessageType]bool{
+// fastTypes are the message types listMessage builds, by type.
+var fastTypes = [...]bool{
 	wamp.HELLO: true, wamp.AUTHENTICATE: true, wamp.GOODBYE: true, wamp.ERROR: true,
 	wamp.PUBLISH: true, wamp.SUBSCRIBE: true, wamp.UNSUBSCRIBE: true, wamp.CALL: true,
 	wamp.CANCEL: true, wamp.REGISTER: true, wamp.UNREGISTER: true, wamp.YIELD: true,
@@ -123,79 +123,50 @@ func (f *fieldList) at(i int) any {
 	return nil
 }
 
-// id reads field i as an ID (nexus converts any integer to it).
-func (f *fieldList) id(i int) wamp.ID {
-	switch x := f.at(i).(type) {
-	case nil:
-	case uint64:
-		return wamp.ID(x)
-	case int64:
-		return wamp.ID(x)
-	default:
-		f.ok = false
-	}
-	return 0
-}
+// id reads field i as an ID.
+func (f *fieldList) id(i int) wamp.ID { return integer[wamp.ID](f, i) }
 
-// msgType reads field i as a message type (nexus converts any integer to
-// it).
-func (f *fieldList) msgType(i int) wamp.MessageType {
-	switch x := f.at(i).(type) {
-	case nil:
-	case uint64:
-		return wamp.MessageType(x)
-	case int64:
-		return wamp.MessageType(x)
-	default:
-		f.ok = false
-	}
-	return 0
-}
+// msgType reads field i as a message type.
+func (f *fieldList) msgType(i int) wamp.MessageType { return integer[wamp.MessageType](f, i) }
 
 // str reads field i as a string.
-func (f *fieldList) str(i int) string {
-	switch x := f.at(i).(type) {
-	case nil:
-	case string:
-		return x
-	default:
-		f.ok = false
-	}
-	return ""
-}
+func (f *fieldList) str(i int) string { return field[string](f, i) }
 
 // dict reads field i as a dictionary.
-func (f *fieldList) dict(i int) wamp.Dict {
-	switch x := f.at(i).(type) {
-	case nil:
-	case map[string]any:
-		return x
-	default:
-		f.ok = false
-	}
-	return nil
-}
+func (f *fieldList) dict(i int) wamp.Dict { return field[map[string]any](f, i) }
 
 // uri reads field i as a URI.
-func (f *fieldList) uri(i int) wamp.URI {
-	switch x := f.at(i).(type) {
-	case nil:
-	case string:
-		return wamp.URI(x)
-	default:
-		f.ok = false
-	}
-	return ""
-}
+func (f *fieldList) uri(i int) wamp.URI { return wamp.URI(field[string](f, i)) }
 
 // list reads field i as a list.
-func (f *fieldList) list(i int) wamp.List {
+func (f *fieldList) list(i int) wamp.List { return field[[]any](f, i) }
+
+// field reads field i of f as a T, the zero T when it is nil or missing;
+// a value of another type clears f.ok.
+func field[T any](f *fieldList, i int) T {
+	var zero T
 	switch x := f.at(i).(type) {
 	case nil:
-	case []any:
+	case T:
 		return x
 	default:
 		f.ok = false
 	}
-	return nil
+	return zero
+}
+
+// integer reads field i of f as an integer type, converted from either
+// integer the decoder gives (as nexus converts any integer to it); 0 when
+// it is nil or missing, and a value of another type clears f.ok.
+func integer[T wamp.ID | wamp.MessageType](f *fieldList, i int) T {
+	switch x := f.at(i).(type) {
+	case nil:
+	case uint64:
+		return T(x)
+	case int64:
+		return T(x)
+	default:
+		f.ok = false
+	}
+	return 0
 }

@@ -147,13 +147,8 @@ func (r *isoReader) skip(c byte) bool {
 // digits passes exactly n ASCII digits and returns them; "" (and nothing
 // passed) when fewer follow.
 func (r *isoReader) digits(n int) string {
-	if len(r.s)-r.i < n {
+	if digitRun(r.s, r.i) < n {
 		return ""
-	}
-	for j := r.i; j < r.i+n; j++ {
-		if !isDigit(r.s[j]) {
-			return ""
-		}
 	}
 	r.i += n
 	return r.s[r.i-n : r.i]
@@ -174,17 +169,12 @@ func (r *isoReader) sign(n int) string {
 // run passes the ASCII digits that follow and returns them.
 func (r *isoReader) run() string {
 	start := r.i
-	for r.i < len(r.s) && isDigit(r.s[r.i]) {
-		r.i++
-	}
+	r.i += digitRun(r.s, r.i) // columns_javascript.go
 	return r.s[start:r.i]
 }
 
 // done reports whether the whole text was read.
 func (r *isoReader) done() bool { return r.i == len(r.s) }
-
-// isDigit reports whether c is an ASCII digit.
-func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // atoi reads ASCII digits splitISO checked (at most 9 of them here: no
 // overflow).
