@@ -43,12 +43,13 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	db := addDBFlags(fs)        // db.go
 	prof := addProfileFlags(fs) // profile.go
 	opsF := addOpsFlags(fs)     // ops.go
+	gcF := addGCFlags(fs)       // gc.go
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: flockd [-listen ADDR] [-config FILE] [-data DIR | -memory [-memory-rows N] [-memory-bytes N]] [-allow-drop] [-env-file FILE]\n"+
 			"              [-record-messages N] [-record-bytes N] [-no-record] [-auth-log N] [-strict-auth] [-spill-dir DIR] [-upload-min-rate N]\n"+
 			"              [-db URL] [-db-wait DURATION]\n"+
 			"              [-no-console] [-console-write] [-console-token TOKEN] [-allow-host NAME] [-allow-origin ORIGIN] [-v]\n"+
-			"              [-ops ADDR] [-cpuprofile FILE] [-memprofile FILE]\n"+
+			"              [-ops ADDR] [-gc-interval DURATION] [-cpuprofile FILE] [-memprofile FILE]\n"+
 			"       flockd -version")
 		fmt.Fprintln(stderr, "       flockd COMMAND ARGS (flockd COMMAND -h for its usage)")
 		fmt.Fprintln(stderr, "\nCommands:")
@@ -85,6 +86,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer, ready f
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	logFileLimit(log)           // rlimit.go
+	defer gcF.start(ctx, log)() // gc.go
 	ops, err := opsF.start(log) // before the platform: /readyz answers 503 until it is provisioned
 	if err != nil {
 		return err
