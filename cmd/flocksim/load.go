@@ -8,16 +8,25 @@ package main
 import (
 	"context"
 	"time"
+
+	"github.com/flockgo/ironflock/internal/workpool"
 )
 
 // minTick is the shortest interval of a schedule's ticker: faster
 // schedules fire several devices per tick.
 const minTick = 5 * time.Millisecond
 
+// opIdle is how long a worker of the operations (sim.workers) waits for
+// the next before it ends. The operations run on kept goroutines, not one
+// each: an append's call through the SDK grows a new goroutine's stack
+// several times, a tenth of flocksim's CPU in a burst.
+const opIdle = 10 * time.Second
+
 // startLoad starts one schedule per behaviour; they fire until ctx ends.
 // The operations run with the run's context (s.ctx), so that stopping the
 // schedules lets those in flight finish; stopLoad waits for them.
 func (s *sim) startLoad(ctx context.Context) {
+	s.workers = workpool.New(opIdle)
 	dev := s.sc.Device
 	if a := dev.Append; a != nil {
 		s.spawn(func() { s.schedule(ctx, 0, a.Every, s.appendRow) })
@@ -70,7 +79,9 @@ func (s *sim) schedule(ctx context.Context, behaviour int, every time.Duration, 
 				s.meter().skipped.Add(1)
 				continue
 			}
-			s.spawn(func() {
+			s.ops.Add(1)
+			s.workers.Go(func() {
+				defer s.ops.Done()
 				defer busy.Store(false)
 				op(s.ctx, d)
 			})

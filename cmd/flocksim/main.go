@@ -21,6 +21,7 @@ import (
 
 	"github.com/flockgo/ironflock/internal/cpuprofile"
 	ver "github.com/flockgo/ironflock/internal/version"
+	"github.com/flockgo/ironflock/internal/workpool"
 )
 
 // version is flocksim's version, stamped by a release build (-ldflags
@@ -90,6 +91,7 @@ type sim struct {
 	cur           atomic.Pointer[meter]
 	stageName     atomic.Pointer[string]
 	ops           sync.WaitGroup // schedules and operations in flight
+	workers       *workpool.Pool // runs the operations (load.go)
 	loadOn        bool
 	stopSchedules context.CancelFunc
 	stopped       bool

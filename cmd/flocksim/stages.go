@@ -147,6 +147,9 @@ func (s *sim) stop() {
 		s.stopSchedules()
 	}
 	s.ops.Wait()
+	if s.workers != nil {
+		s.workers.Close()
+	}
 	sem := make(chan struct{}, 64)
 	var wg sync.WaitGroup
 	for _, d := range s.devs {

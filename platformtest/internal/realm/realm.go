@@ -13,6 +13,7 @@
 package realm
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"sync"
@@ -22,6 +23,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/wire"
+	"github.com/flockgo/ironflock/internal/workpool"
 )
 
 // Info identifies the realm of an app's data backend in one stage.
@@ -57,6 +59,10 @@ type Host struct {
 	Session *client.Client // the platform's own session on the realm
 	Clock   Clock
 	Log     *slog.Logger
+	// Pool runs the handlers of Register on goroutines kept between
+	// invocations, their stacks grown (nil: on nexus's goroutine of
+	// each invocation).
+	Pool *workpool.Pool
 
 	mu    sync.RWMutex // held shared by publications in flight, exclusively by End
 	ended bool
@@ -72,7 +78,18 @@ func (h *Host) Register(procedure string, fn client.InvocationHandler, options w
 	for k, v := range options {
 		opts[k] = v
 	}
+	if h.Pool != nil {
+		fn = pooled(h.Pool, fn)
+	}
 	return h.Session.Register(procedure, fn, opts)
+}
+
+// pooled is fn run on a worker of p.
+func pooled(p *workpool.Pool, fn client.InvocationHandler) client.InvocationHandler {
+	return func(ctx context.Context, inv *wamp.Invocation) (res client.InvokeResult) {
+		p.Do(func() { res = fn(ctx, inv) })
+		return res
+	}
 }
 
 // Subscribe subscribes a service handler to a topic.

@@ -24,6 +24,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/workpool"
 	"github.com/flockgo/ironflock/platformtest/internal/metrics"
 	"github.com/flockgo/ironflock/platformtest/internal/realm"
 	"github.com/flockgo/ironflock/platformtest/internal/registry"
@@ -110,7 +111,14 @@ type Router struct {
 	met        routerMetrics // (metrics.go)
 	busy       episode       // upgrades refused over the cap of links awaiting authentication (limits.go)
 	acceptErrs episode       // failed accepts (limits.go)
+	// handlers runs the services' procedure handlers on kept goroutines
+	// (realm.Host.Pool), for every realm and generation until Close.
+	handlers *workpool.Pool
 }
+
+// handlerIdle is how long a worker of the services' handlers waits for
+// the next invocation before it ends.
+const handlerIdle = 10 * time.Second
 
 // New returns a router that is down; Up starts it.
 func New(cfg Config) *Router {
@@ -128,6 +136,7 @@ func New(cfg Config) *Router {
 		authLog:  bounded[AuthAttempt]{limit: cmp.Or(max(cfg.AuthLog, 0), DefaultAuthLogLimit)},
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
+		handlers: workpool.New(handlerIdle),
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
@@ -159,6 +168,7 @@ func (rt *Router) Close() {
 	rt.mu.Unlock()
 	rt.downLocked()
 	rt.wg.Wait()
+	rt.handlers.Close()
 	rt.closeTaps()
 	rt.mu.Lock()
 	rt.wakeSessionsLocked()

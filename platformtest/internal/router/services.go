@@ -41,7 +41,7 @@ type realmRuntime struct {
 // startRealmRuntime joins the platform's local session to a realm that
 // was just added and attaches the services.
 func (rt *Router) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntime {
-	rr := &realmRuntime{rt: rt, host: &realm.Host{Realm: ri, Clock: rt.clock, Log: rt.log}}
+	rr := &realmRuntime{rt: rt, host: &realm.Host{Realm: ri, Clock: rt.clock, Log: rt.log, Pool: rt.handlers}}
 	c, err := nexusclient.ConnectLocal(gen.nx, nexusclient.Config{
 		Realm:           ri.Name,
 		HelloDetails:    wamp.Dict{"authid": platformAuthID},
