@@ -47,14 +47,25 @@ func (f gcFlags) start(ctx context.Context, log *slog.Logger) (stop func()) {
 	initial := debug.SetGCPercent(gcpace.DefaultPercent)
 	go func() {
 		defer close(done)
-		_ = gcpace.Run(ctx, p, func(percent int) { // the policy is valid: Run returns at ctx's end
-			debug.SetGCPercent(percent)
-			log.Debug("garbage collector", "gogc", percent)
-		})
+		_ = gcpace.Run(ctx, p, func(percent int) { applyGC(percent, log) }) // the policy is valid: Run returns at ctx's end
 	}()
 	return func() {
 		cancel()
 		<-done
 		debug.SetGCPercent(initial)
+	}
+}
+
+// applyGC sets the collector to percent. Back at the default, the load is
+// over: the heap may have grown to several times what is live while it
+// lasted, and Go would keep those pages resident (it returns only what
+// exceeds the new goal by a tenth, and an idle heap never reaches the
+// goal), so flockd collects once and returns the free pages, which an
+// idle fleet then no longer pays for.
+func applyGC(percent int, log *slog.Logger) {
+	debug.SetGCPercent(percent)
+	log.Debug("garbage collector", "gogc", percent)
+	if percent == gcpace.DefaultPercent {
+		debug.FreeOSMemory()
 	}
 }
