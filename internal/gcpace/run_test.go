@@ -17,7 +17,7 @@ func TestRunFollowsThisProcess(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	runCtx, stop := context.WithCancel(ctx)
-	sets := make(chan int, 64)
+	sets := make(chan int, 1024)
 	ended := make(chan error, 1)
 	p := Policy{Interval: time.Second, MaxPercent: 300, Budget: 1 << 40, Every: 5 * time.Millisecond}
 	go func() { ended <- Run(runCtx, p, func(percent int) { sets <- percent }) }()
