@@ -2,12 +2,12 @@
 // under sustained load. Go collects each time the heap has grown by GOGC
 // percent of what the last collection found live; a server that holds
 // much live memory (flockd: its sessions) and allocates steadily (its
-// appends) then collects every few seconds, and the requests that arrive
-// while a collection marks wait behind the mark assists of the goroutines
-// that serve them. The pacer raises GOGC while the allocation rate would
-// make collections come closer than Policy.Interval, within a heap budget,
-// and lowers it back to Go's default once the load goes: an idle server
-// keeps the default and its memory.
+// appends) then collects often, and the requests that arrive while a
+// collection marks wait behind the mark assists of the goroutines that
+// serve them. The pacer raises GOGC while the allocation rate would make
+// collections come closer than Policy.Interval, within a heap budget, and
+// lowers it back to Go's default once the load goes: an idle server runs
+// with the default.
 package gcpace
 
 import (
