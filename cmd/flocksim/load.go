@@ -24,7 +24,7 @@ const opIdle = 10 * time.Second
 
 // startLoad starts one schedule per behaviour; they fire until ctx ends.
 // The operations run with the run's context (s.ctx), so that stopping the
-// schedules lets those in flight finish; stopLoad waits for them.
+// schedules lets those in flight finish; stop waits for them.
 func (s *sim) startLoad(ctx context.Context) {
 	s.workers = workpool.New(opIdle)
 	dev := s.sc.Device
@@ -39,13 +39,13 @@ func (s *sim) startLoad(ctx context.Context) {
 	}
 }
 
-// spawn runs fn on a goroutine stopLoad waits for.
+// spawn runs fn on a worker of s.workers, which stop waits for.
 func (s *sim) spawn(fn func()) {
 	s.ops.Add(1)
-	go func() {
+	s.workers.Go(func() {
 		defer s.ops.Done()
 		fn()
-	}()
+	})
 }
 
 // schedule fires op for every joined device once per every, the devices
@@ -79,9 +79,7 @@ func (s *sim) schedule(ctx context.Context, behaviour int, every time.Duration, 
 				s.meter().skipped.Add(1)
 				continue
 			}
-			s.ops.Add(1)
-			s.workers.Go(func() {
-				defer s.ops.Done()
+			s.spawn(func() {
 				defer busy.Store(false)
 				op(s.ctx, d)
 			})

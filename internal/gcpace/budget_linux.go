@@ -33,7 +33,11 @@ func memTotal() (uint64, bool) {
 		if !found {
 			continue
 		}
-		kb, err := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
+		f := strings.Fields(rest) // "16384000 kB"
+		if len(f) == 0 {
+			return 0, false
+		}
+		kb, err := strconv.ParseUint(f[0], 10, 64)
 		return kb << 10, err == nil
 	}
 	return 0, false

@@ -12,7 +12,6 @@ package gcpace
 
 import (
 	"fmt"
-	"math"
 	"time"
 )
 
@@ -51,20 +50,12 @@ func (p Policy) validate() error {
 // 100 × rate × Interval / live, kept between DefaultPercent and
 // MaxPercent and under the budget.
 func (p Policy) Percent(rate float64, live uint64) int {
-	if live == 0 || rate <= 0 {
+	if live == 0 || rate <= 0 || p.Budget <= live {
 		return DefaultPercent
 	}
-	want := 100 * rate * p.Interval.Seconds() / float64(live)
-	if p.Budget > live {
-		want = min(want, 100*float64(p.Budget-live)/float64(live))
-	} else {
-		want = DefaultPercent
-	}
-	want = min(want, float64(p.MaxPercent))
-	if want <= DefaultPercent || math.IsNaN(want) {
-		return DefaultPercent
-	}
-	return int(want)
+	want := min(100*rate*p.Interval.Seconds()/float64(live),
+		100*float64(p.Budget-live)/float64(live), float64(p.MaxPercent))
+	return max(int(want), DefaultPercent)
 }
 
 // pacer turns samples of the runtime into GOGC settings: it smooths the
@@ -94,9 +85,13 @@ func (p *pacer) observe(at time.Duration, allocs, live uint64) (percent int, cha
 	p.at, p.allocs = at, allocs
 	p.rate += smoothing * (r - p.rate)
 	next := p.policy.Percent(p.rate, live)
-	if next == p.percent || math.Abs(float64(next-p.percent)) < float64(p.percent)/10 && next != DefaultPercent {
+	small := next != DefaultPercent && 10*abs(next-p.percent) < p.percent
+	if next == p.percent || small {
 		return p.percent, false
 	}
 	p.percent = next
 	return next, true
 }
+
+// abs is the absolute value of n.
+func abs(n int) int { return max(n, -n) }
