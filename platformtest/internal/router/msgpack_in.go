@@ -2,17 +2,18 @@
 // AUTHENTICATE, GOODBYE, ERROR, PUBLISH, SUBSCRIBE, UNSUBSCRIBE, CALL,
 // CANCEL, REGISTER, UNREGISTER, YIELD) in msgpack. nexus's
 // MessagePackSerializer.Deserialize makes a new decoder for every message
-// (half a KiB) and fills the message's fields by reflection; here a pooled
-// decoder with the same options decodes the same list, and the fields are
-// filled directly. Any other message, and any list whose fields are not of
-// the types the fast path knows, is left to nexus's Deserialize, so that
-// what a link accepts and refuses, and how, stays nexus's.
+// (half a KiB) and fills the message's fields by reflection; here the list
+// is read into the values that decoder gives (msgpack_read.go), and the
+// fields are filled directly. Any other message, any frame the reader
+// leaves alone and any list whose fields are not of the types the fast
+// path knows is left to nexus's Deserialize, so that what a link accepts
+// and refuses, and how, stays nexus's. msgpackHandle, nexus's options,
+// serves the links' encoding (msgpack_list.go) and the tests.
 
 package router
 
 import (
 	"reflect"
-	"sync"
 
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -28,9 +29,6 @@ var msgpackHandle = func() *codec.MsgpackHandle {
 	return h
 }()
 
-// inDecoders are the decoders of decodeMsgpack.
-var inDecoders = sync.Pool{New: func() any { return codec.NewDecoderBytes(nil, msgpackHandle) }}
-
 // decodeMsgpack decodes a msgpack frame into the message nexus's
 // Deserialize (ser's) would return.
 func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) {
@@ -41,13 +39,7 @@ func decodeMsgpack(ser serialize.Serializer, data []byte) (wamp.Message, error) 
 	if int(typ) >= len(fastTypes) || !fastTypes[typ] {
 		return ser.Deserialize(data)
 	}
-	d := inDecoders.Get().(*codec.Decoder)
-	d.ResetBytes(data)
-	var v []any
-	err := d.Decode(&v)
-	d.ResetBytes(nil)
-	inDecoders.Put(d)
-	if err == nil && len(v) > 0 {
+	if v, ok := readMsgpackList(data); ok && len(v) > 0 {
 		if m := listMessage(typ, v); m != nil {
 			return m, nil
 		}

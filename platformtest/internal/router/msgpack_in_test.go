@@ -136,7 +136,8 @@ func TestDecodedOwnsItsBytes(t *testing.T) {
 
 // TestDecodeMsgpackAllocations pins what decoding an append's CALL
 // allocates: its list, the row's map and values, the message; no decoder
-// (nexus: 25 allocations, 1,360 B; here 23, 776 B).
+// (nexus: 25 allocations, 1,360 B; ugorji's decoder into the same list 23,
+// 776 B; read here 17, 704 B).
 func TestDecodeMsgpackAllocations(t *testing.T) {
 	ser := &serialize.MessagePackSerializer{}
 	frame, err := ser.SerializeDataItem([]any{wamp.CALL, 7, map[string]any{}, "append.1.2.samples",
@@ -146,7 +147,7 @@ func TestDecodeMsgpackAllocations(t *testing.T) {
 	}
 	ours := testing.AllocsPerRun(200, func() { _, _ = decodeMsgpack(ser, frame) })
 	theirs := testing.AllocsPerRun(200, func() { _, _ = ser.Deserialize(frame) })
-	const pinned = 23
+	const pinned = 17
 	if ours > pinned {
 		t.Errorf("%v allocations (nexus: %v), at most %v", ours, theirs, pinned)
 	}

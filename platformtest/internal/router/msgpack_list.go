@@ -3,8 +3,9 @@
 // turns a message into its list by reflection over the message's fields,
 // and its encoder then finds the named types of the fields (wamp.ID,
 // wamp.Dict, wamp.List) by reflection again; the list built here holds
-// their underlying types, for which the encoder has fast paths, and is
-// encoded with the same options into the same bytes, by a pooled encoder
+// their underlying types, and is written into the same bytes nexus's
+// options give (msgpack_write.go), or, when it holds a value of a type the
+// writer leaves alone, encoded with those options by a pooled encoder
 // (nexus makes one per message).
 
 package router
@@ -31,8 +32,13 @@ var listEncoders = sync.Pool{New: func() any {
 	return le
 }}
 
-// encodeList encodes a list of msgpackList into a new frame.
+// encodeList encodes a list of msgpackList into a new frame, by
+// appendMsgpackList (msgpack_write.go), or by the pooled encoder when the
+// list holds a value of a type that writer leaves alone.
 func encodeList(l []any) ([]byte, error) {
+	if b, ok := appendMsgpackList(make([]byte, 0, 128), l, 0); ok {
+		return b, nil
+	}
 	le := listEncoders.Get().(*listEncoder)
 	le.out = nil
 	le.enc.ResetBytes(&le.out)
