@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/flockgo/ironflock/internal/msgpackform"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
@@ -134,8 +135,8 @@ func (w *writer) begin(t msgType, n int) {
 		w.b = appendJSONInt(w.b, int64(t))
 		return
 	}
-	w.b = appendArrayHeader(w.b, n)
-	w.b = appendInt(w.b, int64(t))
+	w.b = msgpackform.AppendArrayHeader(w.b, n)
+	w.b = msgpackform.AppendInt(w.b, int64(t))
 }
 
 // sep separates an element from the one before (the type at least).

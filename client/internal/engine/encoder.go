@@ -6,7 +6,11 @@
 
 package engine
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/flockgo/ironflock/internal/msgpackform"
+)
 
 // Encoder writes one value, the single positional argument of a message:
 // scalars, lists and maps of a known length (a map's entries each a Key
@@ -94,7 +98,7 @@ func (e *Encoder) Float(v float64) {
 	if e.json {
 		e.b = appendJSONFloat(e.b, v, 64)
 	} else {
-		e.b = appendFloat64(e.b, v)
+		e.b = msgpackform.AppendFloat64(e.b, v)
 	}
 }
 
@@ -139,9 +143,9 @@ func (e *Encoder) open(n int, isMap bool) {
 	case e.json:
 		e.b = append(e.b, '[')
 	case isMap:
-		e.b = appendLen(e.b, n, 16, 0x80, 0, 0xde, 0xdf)
+		e.b = msgpackform.AppendMapHeader(e.b, n)
 	default:
-		e.b = appendArrayHeader(e.b, n)
+		e.b = msgpackform.AppendArrayHeader(e.b, n)
 	}
 	e.depth++
 	e.isMap[e.depth], e.filled[e.depth] = isMap, false
@@ -154,7 +158,7 @@ func (e *Encoder) Key(k string) {
 		e.b = append(appendJSONString(e.b, k), ':')
 		e.keyed = true
 	} else {
-		e.b = appendString(e.b, k)
+		e.b = msgpackform.AppendString(e.b, k)
 	}
 }
 

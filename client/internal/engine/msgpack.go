@@ -12,53 +12,17 @@ import (
 	"math"
 	"time"
 
+	"github.com/flockgo/ironflock/internal/msgpackform"
 	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // appendValue appends v; an error for a type outside the wire form or
 // nesting beyond maxDepth.
 func appendValue(b []byte, v any, depth int) ([]byte, error) {
+	if b, ok := msgpackform.AppendScalar(b, v); ok {
+		return b, nil
+	}
 	switch x := v.(type) {
-	case nil:
-		return append(b, 0xc0), nil
-	case bool:
-		if x {
-			return append(b, 0xc3), nil
-		}
-		return append(b, 0xc2), nil
-	case string:
-		return appendString(b, x), nil
-	case int64:
-		return appendInt(b, x), nil
-	case int:
-		return appendInt(b, int64(x)), nil
-	case int32:
-		return appendInt(b, int64(x)), nil
-	case int16:
-		return appendInt(b, int64(x)), nil
-	case int8:
-		return appendInt(b, int64(x)), nil
-	case uint64:
-		return appendUint(b, x), nil
-	case uint:
-		return appendUint(b, uint64(x)), nil
-	case uint32:
-		return appendUint(b, uint64(x)), nil
-	case uint16:
-		return appendUint(b, uint64(x)), nil
-	case uint8:
-		return appendUint(b, uint64(x)), nil
-	case float64:
-		return appendFloat64(b, x), nil
-	case float32:
-		b = append(b, 0xca)
-		return binary.BigEndian.AppendUint32(b, math.Float32bits(x)), nil
-	case []byte:
-		if x == nil {
-			return append(b, 0xc0), nil
-		}
-		b = appendLen(b, len(x), 0, 0, 0xc4, 0xc5, 0xc6)
-		return append(b, x...), nil
 	case []any:
 		return appendList(b, x, depth+1)
 	case map[string]any:
@@ -69,10 +33,6 @@ func appendValue(b []byte, v any, depth int) ([]byte, error) {
 	return b, unsupported(v)
 }
 
-func appendFloat64(b []byte, f float64) []byte {
-	return binary.BigEndian.AppendUint64(append(b, 0xcb), math.Float64bits(f))
-}
-
 func appendList(b []byte, l []any, depth int) ([]byte, error) {
 	if l == nil {
 		return append(b, 0xc0), nil
@@ -80,7 +40,7 @@ func appendList(b []byte, l []any, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return b, errDepth
 	}
-	b = appendArrayHeader(b, len(l))
+	b = msgpackform.AppendArrayHeader(b, len(l))
 	for _, e := range l {
 		var err error
 		if b, err = appendValue(b, e, depth); err != nil {
@@ -100,80 +60,15 @@ func appendDict(b []byte, d map[string]any, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return b, errDepth
 	}
-	b = appendLen(b, len(d), 16, 0x80, 0, 0xde, 0xdf)
+	b = msgpackform.AppendMapHeader(b, len(d))
 	for k, e := range d {
-		b = appendString(b, k)
+		b = msgpackform.AppendString(b, k)
 		var err error
 		if b, err = appendValue(b, e, depth); err != nil {
 			return b, err
 		}
 	}
 	return b, nil
-}
-
-func appendArrayHeader(b []byte, n int) []byte { return appendLen(b, n, 16, 0x90, 0, 0xdc, 0xdd) }
-
-func appendString(b []byte, s string) []byte {
-	b = appendLen(b, len(s), 32, 0xa0, 0xd9, 0xda, 0xdb)
-	return append(b, s...)
-}
-
-// appendLen appends a container header for n elements or bytes: the fixed
-// form below fixCut (when there is one), else the 8-bit form (when there
-// is one), the 16-bit or the 32-bit form.
-func appendLen(b []byte, n, fixCut int, fix, b8, b16, b32 byte) []byte {
-	switch {
-	case fixCut > 0 && n < fixCut:
-		return append(b, fix|byte(n))
-	case b8 != 0 && n < 256:
-		return append(b, b8, byte(n))
-	case n < 65536:
-		return binary.BigEndian.AppendUint16(append(b, b16), uint16(n))
-	default:
-		return binary.BigEndian.AppendUint32(append(b, b32), uint32(n))
-	}
-}
-
-// appendInt writes a signed integer in the smallest signed form (positive
-// values above 127 in the int forms, as nexus's codec does).
-func appendInt(b []byte, i int64) []byte {
-	switch {
-	case i > math.MaxInt8:
-		switch {
-		case i <= math.MaxInt16:
-			return binary.BigEndian.AppendUint16(append(b, 0xd1), uint16(i))
-		case i <= math.MaxInt32:
-			return binary.BigEndian.AppendUint32(append(b, 0xd2), uint32(i))
-		default:
-			return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(i))
-		}
-	case i >= -32:
-		return append(b, byte(i))
-	case i >= math.MinInt8:
-		return append(b, 0xd0, byte(i))
-	case i >= math.MinInt16:
-		return binary.BigEndian.AppendUint16(append(b, 0xd1), uint16(i))
-	case i >= math.MinInt32:
-		return binary.BigEndian.AppendUint32(append(b, 0xd2), uint32(i))
-	default:
-		return binary.BigEndian.AppendUint64(append(b, 0xd3), uint64(i))
-	}
-}
-
-// appendUint writes an unsigned integer in the smallest unsigned form.
-func appendUint(b []byte, i uint64) []byte {
-	switch {
-	case i <= math.MaxInt8:
-		return append(b, byte(i))
-	case i <= math.MaxUint8:
-		return append(b, 0xcc, byte(i))
-	case i <= math.MaxUint16:
-		return binary.BigEndian.AppendUint16(append(b, 0xcd), uint16(i))
-	case i <= math.MaxUint32:
-		return binary.BigEndian.AppendUint32(append(b, 0xce), uint32(i))
-	default:
-		return binary.BigEndian.AppendUint64(append(b, 0xcf), i)
-	}
 }
 
 // parser reads msgpack values from a message; any failure (truncation, a

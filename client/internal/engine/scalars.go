@@ -3,12 +3,14 @@
 
 package engine
 
+import "github.com/flockgo/ironflock/internal/msgpackform"
+
 // appendIntAs appends i in JSON or msgpack.
 func appendIntAs(b []byte, json bool, i int64) []byte {
 	if json {
 		return appendJSONInt(b, i)
 	}
-	return appendInt(b, i)
+	return msgpackform.AppendInt(b, i)
 }
 
 // appendUintAs appends u in JSON or msgpack.
@@ -16,7 +18,7 @@ func appendUintAs(b []byte, json bool, u uint64) []byte {
 	if json {
 		return appendJSONUint(b, u)
 	}
-	return appendUint(b, u)
+	return msgpackform.AppendUint(b, u)
 }
 
 // appendStringAs appends s in JSON or msgpack.
@@ -24,5 +26,5 @@ func appendStringAs(b []byte, json bool, s string) []byte {
 	if json {
 		return appendJSONString(b, s)
 	}
-	return appendString(b, s)
+	return msgpackform.AppendString(b, s)
 }
