@@ -1,5 +1,7 @@
-// This file holds the msgpack encoding of the messages a link sends most
-// (INVOCATION, RESULT, EVENT). nexus's MessagePackSerializer.Serialize
+// This file holds the msgpack encoding of the messages a link sends
+// (INVOCATION, RESULT, EVENT, ERROR, the acknowledgements, WELCOME,
+// CHALLENGE, GOODBYE and ABORT; INTERRUPT and the rest stay nexus's).
+// nexus's MessagePackSerializer.Serialize
 // turns a message into its list by reflection over the message's fields,
 // and its encoder then finds the named types of the fields (wamp.ID,
 // wamp.Dict, wamp.List) by reflection again; the list built here holds
@@ -50,8 +52,9 @@ func encodeList(l []any) ([]byte, error) {
 }
 
 // msgpackList returns the list msgpack encodes msg as, nil for a message
-// left to nexus's Serialize. Like nexus, it leaves out empty arguments
-// and keyword arguments at the end.
+// left to nexus's Serialize: its fields in their order, as nexus lists
+// them, and like nexus it leaves out empty arguments and keyword
+// arguments at the end.
 func msgpackList(msg wamp.Message) []any {
 	switch m := msg.(type) {
 	case *wamp.Invocation:
@@ -63,6 +66,27 @@ func msgpackList(msg wamp.Message) []any {
 	case *wamp.Event:
 		return withPayload(append(make([]any, 0, 6), int(wamp.EVENT), uint64(m.Subscription), uint64(m.Publication),
 			map[string]any(m.Details)), m.Arguments, m.ArgumentsKw)
+	case *wamp.Error:
+		return withPayload(append(make([]any, 0, 7), int(wamp.ERROR), int(m.Type), uint64(m.Request),
+			map[string]any(m.Details), string(m.Error)), m.Arguments, m.ArgumentsKw)
+	case *wamp.Published:
+		return []any{int(wamp.PUBLISHED), uint64(m.Request), uint64(m.Publication)}
+	case *wamp.Subscribed:
+		return []any{int(wamp.SUBSCRIBED), uint64(m.Request), uint64(m.Subscription)}
+	case *wamp.Registered:
+		return []any{int(wamp.REGISTERED), uint64(m.Request), uint64(m.Registration)}
+	case *wamp.Unsubscribed:
+		return []any{int(wamp.UNSUBSCRIBED), uint64(m.Request)}
+	case *wamp.Unregistered:
+		return []any{int(wamp.UNREGISTERED), uint64(m.Request)}
+	case *wamp.Welcome:
+		return []any{int(wamp.WELCOME), uint64(m.ID), map[string]any(m.Details)}
+	case *wamp.Challenge:
+		return []any{int(wamp.CHALLENGE), m.AuthMethod, map[string]any(m.Extra)}
+	case *wamp.Goodbye:
+		return []any{int(wamp.GOODBYE), map[string]any(m.Details), string(m.Reason)}
+	case *wamp.Abort:
+		return []any{int(wamp.ABORT), map[string]any(m.Details), string(m.Reason)}
 	}
 	return nil
 }

@@ -9,10 +9,10 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 )
 
-// msgpackListCases are messages of every shape msgpackList encodes: with
-// and without arguments and keyword arguments, nil and empty, IDs of every
-// msgpack width, details of one entry (maps of more entries are encoded in
-// no fixed order).
+// msgpackListCases are messages of every type and shape msgpackList
+// encodes: with and without arguments and keyword arguments, nil and
+// empty, IDs of every msgpack width, details of one entry (maps of more
+// entries are encoded in no fixed order).
 func msgpackListCases() []wamp.Message {
 	row := wamp.List{wamp.Dict{"temperature": 21.5}, "text", int64(-3), []byte{1, 2}, nil, true}
 	kw := wamp.Dict{"device": wamp.Dict{"serial": "serial-1"}}
@@ -27,10 +27,27 @@ func msgpackListCases() []wamp.Message {
 				&wamp.Result{Request: id, Details: wamp.Dict{"progress": true}, Arguments: p.args, ArgumentsKw: p.kw},
 				&wamp.Event{Subscription: id, Publication: id + 2, Details: wamp.Dict{}, Arguments: p.args, ArgumentsKw: p.kw},
 				&wamp.Result{Request: id, Arguments: p.args, ArgumentsKw: p.kw}, // nil details
+				&wamp.Error{Type: wamp.CALL, Request: id, Details: wamp.Dict{}, Error: "wamp.error.no_such_procedure", Arguments: p.args, ArgumentsKw: p.kw},
 			)
 		}
+		ms = append(ms,
+			&wamp.Published{Request: id, Publication: id + 3},
+			&wamp.Subscribed{Request: id, Subscription: id + 4},
+			&wamp.Registered{Request: id, Registration: id + 5},
+			&wamp.Unsubscribed{Request: id},
+			&wamp.Unregistered{Request: id},
+			&wamp.Welcome{ID: id, Details: wamp.Dict{"authid": "serial-1"}},
+			&wamp.Welcome{ID: id, Details: wamp.Dict{"roles": wamp.Dict{"broker": wamp.Dict{"features": wamp.Dict{"x": true}}}}},
+		)
 	}
-	return ms
+	return append(ms,
+		&wamp.Challenge{AuthMethod: "wampcra", Extra: wamp.Dict{"challenge": `{"nonce":"n"}`}},
+		&wamp.Challenge{AuthMethod: "wampcra"},
+		&wamp.Goodbye{Details: wamp.Dict{}, Reason: wamp.CloseNormal},
+		&wamp.Goodbye{Reason: wamp.CloseNormal},
+		&wamp.Abort{Details: wamp.Dict{"message": "no"}, Reason: "wamp.error.not_authorized"},
+		&wamp.Error{Type: wamp.SUBSCRIBE, Request: 1, Error: "wamp.error.not_authorized"}, // nil details
+	)
 }
 
 // TestMsgpackListSameBytes checks that a link encodes INVOCATION, RESULT
@@ -51,8 +68,8 @@ func TestMsgpackListSameBytes(t *testing.T) {
 			t.Errorf("case %d: %s %+v\n got % x\nwant % x", i, m.MessageType(), m, got, want)
 		}
 	}
-	if msgpackList(&wamp.Welcome{ID: 1, Details: wamp.Dict{}}) != nil {
-		t.Error("WELCOME has a list of its own")
+	if msgpackList(&wamp.Interrupt{Request: 1, Options: wamp.Dict{}}) != nil {
+		t.Error("INTERRUPT has a list of its own")
 	}
 }
 
