@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/url"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/gammazero/nexus/v3/client"
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/flockgo/ironflock/internal/wire"
 )
@@ -75,13 +77,8 @@ func freshOwner(t *testing.T, base string) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if c, err := pgx.Connect(ctx, ownerURL); err != nil {
+		if err := dropDatabase(ctx, base, ownerURL, name); err != nil {
 			t.Error(err)
-		} else {
-			if _, err := c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-				t.Error(err)
-			}
-			_ = c.Close(ctx)
 		}
 		admin, err := pgx.Connect(ctx, base)
 		if err != nil {
@@ -99,6 +96,60 @@ func freshOwner(t *testing.T, base string) string {
 	})
 	u.Path = "/" + name
 	return u.String()
+}
+
+// dropDatabase drops the database name as the role of asURL (on the
+// database of base's server), with FORCE, which ends only sessions of
+// that role: one of a read-only role still ending (a client's close does
+// not wait for its server process, nor does the kill of a flockd whose
+// pool was connecting) refuses the drop, so it waits until those are gone
+// and tries again.
+func dropDatabase(ctx context.Context, base, asURL, name string) error {
+	u, err := url.Parse(asURL)
+	if err != nil {
+		return err
+	}
+	for {
+		if err := awaitOtherRolesGone(ctx, base, name, u.User.Username()); err != nil {
+			return err
+		}
+		c, err := pgx.Connect(ctx, asURL)
+		if err != nil {
+			return err
+		}
+		_, err = c.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)")
+		_ = c.Close(ctx)
+		var pe *pgconn.PgError
+		if !errors.As(err, &pe) || pe.Code != "42501" || ctx.Err() != nil {
+			return err
+		}
+	}
+}
+
+// awaitOtherRolesGone waits until no session of a role other than owner
+// is connected to the database name.
+func awaitOtherRolesGone(ctx context.Context, base, name, owner string) error {
+	admin, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return err
+	}
+	defer admin.Close(ctx)
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		var n int
+		if err := admin.QueryRow(ctx, "SELECT count(*) FROM pg_stat_activity WHERE datname = $1 AND usename <> $2", name, owner).Scan(&n); err != nil {
+			return err
+		}
+		if n == 0 {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("database %s: %d sessions of other roles than %s still connected: %w", name, n, owner, ctx.Err())
+		case <-tick.C:
+		}
+	}
 }
 
 // restartConfig is a configuration with one installation seeding rows

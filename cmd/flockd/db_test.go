@@ -39,15 +39,15 @@ func freshDatabase(t testing.TB, base string) string {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
+		if err := dropDatabase(ctx, base, base, name); err != nil {
+			t.Error(err)
+		}
 		admin, err := pgx.Connect(ctx, base)
 		if err != nil {
 			t.Error(err)
 			return
 		}
 		defer admin.Close(ctx)
-		if _, err := admin.Exec(ctx, "DROP DATABASE "+name+" WITH (FORCE)"); err != nil {
-			t.Error(err)
-		}
 		var roles []string
 		_ = admin.QueryRow(ctx, "SELECT coalesce(array_agg(rolname), '{}') FROM pg_roles WHERE starts_with(rolname, $1)", name+"_").Scan(&roles)
 		for _, r := range roles {
