@@ -19,10 +19,45 @@ import (
 // appendValue appends v; an error for a type outside the wire form or
 // nesting beyond maxDepth.
 func appendValue(b []byte, v any, depth int) ([]byte, error) {
-	if b, ok := msgpackform.AppendScalar(b, v); ok {
-		return b, nil
-	}
-	switch x := v.(type) {
+	switch x := v.(type) { // the scalars here too: msgpackform.AppendScalar is a call more per value
+	case nil:
+		return append(b, 0xc0), nil
+	case bool:
+		if x {
+			return append(b, 0xc3), nil
+		}
+		return append(b, 0xc2), nil
+	case string:
+		return msgpackform.AppendString(b, x), nil
+	case int64:
+		return msgpackform.AppendInt(b, x), nil
+	case int:
+		return msgpackform.AppendInt(b, int64(x)), nil
+	case int32:
+		return msgpackform.AppendInt(b, int64(x)), nil
+	case int16:
+		return msgpackform.AppendInt(b, int64(x)), nil
+	case int8:
+		return msgpackform.AppendInt(b, int64(x)), nil
+	case uint64:
+		return msgpackform.AppendUint(b, x), nil
+	case uint:
+		return msgpackform.AppendUint(b, uint64(x)), nil
+	case uint32:
+		return msgpackform.AppendUint(b, uint64(x)), nil
+	case uint16:
+		return msgpackform.AppendUint(b, uint64(x)), nil
+	case uint8:
+		return msgpackform.AppendUint(b, uint64(x)), nil
+	case float64:
+		return msgpackform.AppendFloat64(b, x), nil
+	case float32:
+		return msgpackform.AppendFloat32(b, x), nil
+	case []byte:
+		if x == nil {
+			return append(b, 0xc0), nil
+		}
+		return msgpackform.AppendBin(b, x), nil
 	case []any:
 		return appendList(b, x, depth+1)
 	case map[string]any:
