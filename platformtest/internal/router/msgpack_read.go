@@ -75,13 +75,14 @@ func (r *mpReader) value(depth int) (any, bool) {
 	}
 	c := r.b[r.i]
 	r.i++
+	if s, isStr, ok := r.text(c); isStr {
+		return s, ok
+	}
 	switch {
 	case c <= 0x7f: // positive fixint
 		return int64(c), true
 	case c >= 0xe0: // negative fixint
 		return int64(int8(c)), true
-	case c >= 0xa0 && c <= 0xbf: // fixstr
-		return r.str(int(c & 0x1f))
 	case c >= 0x90 && c <= 0x9f: // fixarray
 		return r.array(int(c&0x0f), depth)
 	case c >= 0x80 && c <= 0x8f: // fixmap
@@ -118,12 +119,6 @@ func (r *mpReader) value(depth int) (any, bool) {
 			return nil, false
 		}
 		return signExtend(bigEndian(p), len(p)), true
-	case 0xd9, 0xda, 0xdb:
-		n, ok := r.length(1 << (c - 0xd9))
-		if !ok {
-			return nil, false
-		}
-		return r.str(n)
 	case 0xc4, 0xc5, 0xc6:
 		n, ok := r.length(1 << (c - 0xc4))
 		if !ok {
@@ -148,15 +143,6 @@ func (r *mpReader) value(depth int) (any, bool) {
 		return r.dict(n, depth)
 	}
 	return nil, false // an extension, or a byte msgpack leaves unused
-}
-
-// str reads a string of n bytes, copied.
-func (r *mpReader) str(n int) (any, bool) {
-	p, ok := r.take(n)
-	if !ok {
-		return nil, false
-	}
-	return string(p), true
 }
 
 // array reads n values into a new list.
@@ -207,20 +193,25 @@ func (r *mpReader) key() (string, bool) {
 	}
 	c := r.b[r.i]
 	r.i++
-	n := 0
+	s, isStr, ok := r.text(c)
+	return s, isStr && ok
+}
+
+// text reads the string whose first byte c was read (a fixstr, str8, 16
+// or 32), copied; isStr is false, and nothing read, for another form.
+func (r *mpReader) text(c byte) (s string, isStr, ok bool) {
+	n := int(c & 0x1f)
 	switch {
 	case c >= 0xa0 && c <= 0xbf:
-		n = int(c & 0x1f)
 	case c >= 0xd9 && c <= 0xdb:
-		var ok bool
 		if n, ok = r.length(1 << (c - 0xd9)); !ok {
-			return "", false
+			return "", true, false
 		}
 	default:
-		return "", false
+		return "", false, false
 	}
 	p, ok := r.take(n)
-	return string(p), ok
+	return string(p), true, ok
 }
 
 // bigEndian reads p (1, 2, 4 or 8 bytes) as an unsigned integer.
