@@ -93,6 +93,10 @@ func (o *Outbox) checkWaiters() {
 		return // the sender retries; so does the next check
 	}
 	o.mu.Lock()
+	if o.telling > 0 { // the sender checks again once the hooks are told
+		o.mu.Unlock()
+		return
+	}
 	var done []*flushWaiter
 	for w := range o.waiters {
 		if first == 0 || first > w.upTo {

@@ -53,6 +53,7 @@ type Outbox struct {
 	lastErr      error
 	lastErrAt    time.Time
 	lastDelivery time.Time
+	telling      int   // deliveries whose rows left the queue and whose hooks are not told yet (sender.go)
 	senderErr    error // why the sender ended, once it has
 	unreported   lost  // rows that left undelivered when no Flush waited for them
 }

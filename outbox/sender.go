@@ -356,9 +356,13 @@ func (o *Outbox) remove(table string, recs []record) error {
 	o.leftLocked(rows, bytes)
 	o.counts.delivered += uint64(rows)
 	o.lastDelivery = time.Now()
+	o.telling++ // no Flush returns on the rows gone until their hooks are told
 	o.mu.Unlock()
 	o.leaving.Unlock()
 	o.delivered(table, gone) // before a Flush waiting for them returns
+	o.mu.Lock()
+	o.telling--
+	o.mu.Unlock()
 	o.depthChanged()
 	o.checkWaiters()
 	return nil
