@@ -35,7 +35,7 @@ func leadingSession(t *testing.T) (*Session, context.Context) {
 	s := connectWith(t, leadingConfig(relayRouter(t)))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
-	waitFor(ctx, t, s, "the session's goroutine to take its first turn", func() bool { return len(s.wake) == 0 })
+	awaitFirstTurn(ctx, t, s)
 	publishN(t, s, context.Background(), 1)
 	return s, ctx
 }

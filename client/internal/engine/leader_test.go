@@ -324,6 +324,16 @@ func TestEventReadWhenNobodyWaits(t *testing.T) {
 	waitFor(ctx, t, s, "events 2 to 5", func() bool { return rec.has(5) })
 }
 
+// awaitFirstTurn waits until the session's goroutine took its first turn
+// at reading (Connect leaves it a wake-up). Started late on a loaded
+// machine (qemu in .ci/run), it would take the role a later request freed
+// and keep it until an answer comes, and the next caller would follow
+// instead of leading. After it, one answered request leaves the role free.
+func awaitFirstTurn(ctx context.Context, t *testing.T, s *Session) {
+	t.Helper()
+	waitFor(ctx, t, s, "the session's goroutine to take its first turn", func() bool { return len(s.wake) == 0 })
+}
+
 // leadingConfig is a test session whose goroutine never takes back a free
 // reader role on its own: a caller finding it free leads.
 func leadingConfig(url string) Config {
@@ -388,6 +398,7 @@ func TestLeaderStoppedOrTimedOut(t *testing.T) {
 	cfg := leadingConfig(url)
 	cfg.Stop = stopCh
 	s := connectWith(t, cfg)
+	awaitFirstTurn(bg, t, s)
 	if err := s.Publish(bg, "com.example.x", nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -402,6 +413,7 @@ func TestLeaderStoppedOrTimedOut(t *testing.T) {
 	cfg = leadingConfig(url)
 	cfg.ResponseTimeout = time.Second // the answered publishes must come within it, even on a loaded machine
 	s = connectWith(t, cfg)
+	awaitFirstTurn(bg, t, s)
 	if err := s.Publish(bg, "com.example.x", nil, nil); err != nil {
 		t.Fatal(err)
 	}
