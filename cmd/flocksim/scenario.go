@@ -34,7 +34,9 @@ type flockdSpec struct {
 	// from the repository) unless -flockd names one.
 	Bin string `yaml:"bin"`
 	// Args go to flockd after -listen, -config and -env-file: -data DIR,
-	// -db URL, -memory, …
+	// -db URL, -memory, … $NAME and ${NAME} are replaced by environment
+	// variables (an unset one is an error), so that a scenario kept in
+	// the repository names a database without holding its URL.
 	Args []string `yaml:"args"`
 	// DataTemplate is the app's data template (inline YAML); empty is
 	// defaultTemplate.
@@ -191,8 +193,12 @@ func parseScenario(b []byte) (*scenario, error) {
 	if sc.Fleet.Stage == "" {
 		sc.Fleet.Stage = "DEV"
 	}
-	if sc.Flockd != nil && sc.Flockd.DataTemplate == "" {
-		sc.Flockd.DataTemplate = defaultTemplate
+	var unset []error
+	if sc.Flockd != nil {
+		if sc.Flockd.DataTemplate == "" {
+			sc.Flockd.DataTemplate = defaultTemplate
+		}
+		unset = expandArgs(sc.Flockd.Args, os.LookupEnv)
 	}
 	if c := sc.Fleet.Create; c != nil && c.Prefix == "" {
 		c.Prefix = "sim-"
@@ -205,7 +211,23 @@ func parseScenario(b []byte) (*scenario, error) {
 			sc.Stages[i].Name = fmt.Sprintf("%d-%s", i+1, sc.Stages[i].kind())
 		}
 	}
-	return &sc, sc.check()
+	return &sc, errors.Join(append(unset, sc.check())...)
+}
+
+// expandArgs replaces $NAME and ${NAME} in args, in place, with lookup's
+// values; it returns an error for each variable lookup does not know.
+func expandArgs(args []string, lookup func(string) (string, bool)) []error {
+	var errs []error
+	for i, a := range args {
+		args[i] = os.Expand(a, func(name string) string {
+			v, ok := lookup(name)
+			if !ok {
+				errs = append(errs, fmt.Errorf("flockd.args[%d]: %q names $%s, which is not set in the environment", i, a, name))
+			}
+			return v
+		})
+	}
+	return errs
 }
 
 // check reports every problem of sc, each naming its field.

@@ -175,3 +175,48 @@ func TestErrorKind(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioArgsFromEnvironment: $NAME and ${NAME} in flockd.args are
+// the environment's; an unset one is an error naming the argument.
+func TestScenarioArgsFromEnvironment(t *testing.T) {
+	t.Setenv("FLOCKSIM_TEST_DIR", "/tmp/fleet")
+	t.Setenv("FLOCKSIM_TEST_DB", "postgres://u@127.0.0.1/db")
+	sc, err := parseScenario([]byte(`
+flockd: {args: [-data, $FLOCKSIM_TEST_DIR, -db, "${FLOCKSIM_TEST_DB}?sslmode=disable"]}
+fleet: {devices: 1}
+stages: [{ramp: 1}]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"-data", "/tmp/fleet", "-db", "postgres://u@127.0.0.1/db?sslmode=disable"}
+	if strings.Join(sc.Flockd.Args, " ") != strings.Join(want, " ") {
+		t.Errorf("args %q, want %q", sc.Flockd.Args, want)
+	}
+	_, err = parseScenario([]byte(`
+flockd: {args: [-db, $FLOCKSIM_TEST_UNSET]}
+fleet: {devices: 0}
+stages: [{ramp: 1}]
+`))
+	for _, want := range []string{`flockd.args[1]: "$FLOCKSIM_TEST_UNSET" names $FLOCKSIM_TEST_UNSET, which is not set`, "fleet.devices: 0"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("error %v, want one containing %q", err, want)
+		}
+	}
+}
+
+// TestKeptScenarios: the scenarios behind docs/performance.md's fleet
+// figures are valid, given their variables.
+func TestKeptScenarios(t *testing.T) {
+	t.Setenv("FLOCKSIM_DATA", t.TempDir())
+	t.Setenv("FLOCKSIM_DB", "postgres://u@127.0.0.1/db")
+	for name, every := range map[string]time.Duration{"burst": 1900 * time.Millisecond, "sustained": 10 * time.Second, "storm": 10 * time.Second} {
+		sc, err := readScenario("scenarios/" + name + ".yml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Fleet.Devices != 19000 || sc.Device.Append.Every != every || !sc.Verify {
+			t.Errorf("%s: %d devices, a row every %s, verify %v", name, sc.Fleet.Devices, sc.Device.Append.Every, sc.Verify)
+		}
+	}
+}
