@@ -66,6 +66,16 @@ func scalar(v any) (ev any, ok bool) {
 	return nil, false
 }
 
+// rowTime is the other fast path, for the time.Time most rows carry: its
+// text, without the general walk's reflection; ok is false for any other
+// type and for a time the walk refuses (it names the value then).
+func rowTime(v any) (string, bool) {
+	if t, isTime := v.(time.Time); isTime {
+		return timeText(t)
+	}
+	return "", false
+}
+
 const (
 	maxEncodeDepth = 1000
 	// cycleCheckDepth is the nesting below which containers are not tracked:
@@ -130,6 +140,10 @@ func (e *encoder) stringMap(m map[string]any, path string) (any, error) {
 			out[validString(k)] = ev
 			continue
 		}
+		if s, ok := rowTime(v); ok {
+			out[validString(k)] = s
+			continue
+		}
 		ev, err := e.nested(v, path+"."+k)
 		if err != nil {
 			return nil, err
@@ -152,6 +166,10 @@ func (e *encoder) anyList(l []any, path string) (any, error) {
 	for i, v := range l {
 		if ev, ok := scalar(v); ok {
 			out[i] = ev
+			continue
+		}
+		if s, ok := rowTime(v); ok {
+			out[i] = s
 			continue
 		}
 		ev, err := e.nested(v, path+"["+strconv.Itoa(i)+"]")

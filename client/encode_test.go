@@ -82,6 +82,8 @@ func TestEncodeValue(t *testing.T) {
 		{"bool", true, true},
 		{"time in UTC with trimmed fraction", t0, "2026-10-08T12:00:00.123Z"},
 		{"whole second time", when, "2026-01-15T10:30:00Z"},
+		{"times in a row and a list, in UTC", map[string]any{"tsp": t0, "l": []any{when, t0}},
+			map[string]any{"tsp": "2026-10-08T12:00:00.123Z", "l": []any{"2026-01-15T10:30:00Z", "2026-10-08T12:00:00.123Z"}}},
 		{"time pointer", &when, "2026-01-15T10:30:00Z"},
 		{"nil time pointer", (*time.Time)(nil), nil},
 		{"time pointer in its own zone", &t0, "2026-10-08T12:00:00.123Z"},

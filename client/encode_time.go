@@ -15,11 +15,20 @@ import (
 // 0000–9999 have no RFC 3339 form the decoder (or the platform) reads, so
 // they are refused; path names the value.
 func formatTime(t time.Time, path string) (string, error) {
+	if s, ok := timeText(t); ok {
+		return s, nil
+	}
+	return "", fmt.Errorf("%s: the time %s is outside the years 0000–9999 that RFC 3339 can write", path, t.UTC().Format("2006-01-02T15:04:05Z"))
+}
+
+// timeText is formatTime's text of t; ok is false outside the years
+// 0000–9999, where formatTime names the value in its error.
+func timeText(t time.Time) (s string, ok bool) {
 	u := t.UTC()
 	if y := u.Year(); y < 0 || y > 9999 {
-		return "", fmt.Errorf("%s: the time %s is outside the years 0000–9999 that RFC 3339 can write", path, u.Format("2006-01-02T15:04:05Z"))
+		return "", false
 	}
-	return u.Format(time.RFC3339Nano), nil
+	return u.Format(time.RFC3339Nano), true
 }
 
 // timePointer returns the time a non-nil *time.Time points to.
