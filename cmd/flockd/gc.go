@@ -8,8 +8,6 @@ import (
 	"context"
 	"flag"
 	"log/slog"
-	"os"
-	"runtime/debug"
 	"time"
 
 	"github.com/flockgo/ironflock/internal/gcpace"
@@ -36,36 +34,5 @@ func (f gcFlags) start(ctx context.Context, log *slog.Logger) (stop func()) {
 	if *f.interval <= 0 {
 		return func() {}
 	}
-	if v, set := os.LookupEnv("GOGC"); set {
-		log.Info("garbage collector: GOGC is set, flockd leaves it alone", "GOGC", v)
-		return func() {}
-	}
-	p := gcpace.Policy{Interval: *f.interval, MaxPercent: gcMaxPercent, Budget: gcpace.MemoryBudget(), Every: 5 * time.Second}
-	log.Debug("garbage collector paced", "interval", p.Interval, "max_gogc", p.MaxPercent, "budget_bytes", p.Budget)
-	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	initial := debug.SetGCPercent(gcpace.DefaultPercent)
-	go func() {
-		defer close(done)
-		_ = gcpace.Run(ctx, p, func(percent int) { applyGC(percent, log) }) // the policy is valid: Run returns at ctx's end
-	}()
-	return func() {
-		cancel()
-		<-done
-		debug.SetGCPercent(initial)
-	}
-}
-
-// applyGC sets the collector to percent. Back at the default, the load is
-// over: the heap may have grown to several times what is live while it
-// lasted, and Go would keep those pages resident (it returns only what
-// exceeds the new goal by a tenth, and an idle heap never reaches the
-// goal), so flockd collects once and returns the free pages, which an
-// idle fleet then no longer pays for.
-func applyGC(percent int, log *slog.Logger) {
-	debug.SetGCPercent(percent)
-	log.Debug("garbage collector", "gogc", percent)
-	if percent == gcpace.DefaultPercent {
-		debug.FreeOSMemory()
-	}
+	return gcpace.Start(ctx, gcpace.Policy{Interval: *f.interval, MaxPercent: gcMaxPercent, Budget: gcpace.MemoryBudget(), Every: 5 * time.Second}, log)
 }

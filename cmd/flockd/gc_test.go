@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -76,33 +75,5 @@ func TestGCPacingLeavesGOGC(t *testing.T) {
 func TestGCIntervalDefault(t *testing.T) {
 	if got := *gcFlagsFor(t).interval; got != 40*time.Second {
 		t.Errorf("-gc-interval defaults to %v, want 40s", got)
-	}
-}
-
-// TestGCBackToDefaultReturnsMemory: when the load is over (GOGC back to
-// the default) flockd collects and returns the free pages; while it
-// raises GOGC it does not.
-func TestGCBackToDefaultReturnsMemory(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	forced := func() uint64 {
-		s := []metrics.Sample{{Name: "/gc/cycles/forced:gc-cycles"}}
-		metrics.Read(s)
-		return s[0].Value.Uint64()
-	}
-	log := slog.New(slog.DiscardHandler)
-	before := forced()
-	applyGC(300, log)
-	if got := gogc(); got != 300 {
-		t.Fatalf("GOGC = %d after applyGC(300)", got)
-	}
-	if n := forced(); n != before {
-		t.Errorf("raising GOGC forced %d collections, want none", n-before)
-	}
-	applyGC(100, log)
-	if got := gogc(); got != 100 {
-		t.Fatalf("GOGC = %d after applyGC(100)", got)
-	}
-	if n := forced(); n == before {
-		t.Error("back at the default, flockd did not collect and return the free pages")
 	}
 }

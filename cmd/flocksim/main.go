@@ -10,6 +10,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"os"
 	"os/signal"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/flockgo/ironflock/internal/cpuprofile"
+	"github.com/flockgo/ironflock/internal/gcpace"
 	ver "github.com/flockgo/ironflock/internal/version"
 	"github.com/flockgo/ironflock/internal/workpool"
 )
@@ -153,6 +155,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "flocksim: %d devices (shard %d/%d of %d)\n", len(all), sh.i, sh.n, sc.Fleet.Devices)
 	s.base = sampleMemory()
+	defer gcpace.Start(ctx, gcPolicy(), slog.New(slog.DiscardHandler))()
 	if s.flockd != nil {
 		s.flockdBase, _ = rssOf(strconv.Itoa(s.flockd.pid()))
 	}

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"time"
 )
@@ -78,10 +79,11 @@ type memory struct {
 // memSample is this process's memory now.
 type memSample struct{ rss, heap int64 }
 
-// sampleMemory collects garbage and reads the resident memory and the Go
-// heap in use.
+// sampleMemory collects garbage, returns the free pages to the system
+// (the paced collector may have let the heap grow under load) and reads
+// the resident memory and the Go heap in use.
 func sampleMemory() memSample {
-	runtime.GC()
+	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	rss, _ := rssOf("self")
