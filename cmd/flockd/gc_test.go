@@ -1,23 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"io"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"testing"
 	"time"
-)
 
-// gogc reads the collector's setting without changing it.
-func gogc() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
+	"github.com/flockgo/ironflock/internal/gcpace"
+)
 
 func gcFlagsFor(t *testing.T, args ...string) gcFlags {
 	t.Helper()
@@ -30,46 +23,31 @@ func gcFlagsFor(t *testing.T, args ...string) gcFlags {
 	return f
 }
 
-// TestGCPacingRestores: the pacer runs from start to stop, and stop gives
-// the process back the setting it had.
-func TestGCPacingRestores(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(123))
-	stop := gcFlagsFor(t).start(context.Background(), slog.New(slog.DiscardHandler))
-	if got := gogc(); got != 100 {
-		t.Errorf("while paced and idle GOGC = %d, want 100", got)
+// TestGCPacingOff: with -gc-interval 0 flockd does not touch the
+// collector (gcpace's tests cover the pacer itself, and GOGC set in the
+// environment).
+func TestGCPacingOff(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(150))
+	f := gcFlagsFor(t, "-gc-interval", "0")
+	if *f.interval != 0 {
+		t.Fatalf("interval %v", *f.interval)
 	}
-	stop()
-	if got := gogc(); got != 123 {
-		t.Errorf("after stop GOGC = %d, want the 123 it started with", got)
+	f.start(context.Background(), slog.New(slog.DiscardHandler))()
+	if got := gcpace.Current(); got != 150 {
+		t.Errorf("GOGC = %d, want 150", got)
 	}
 }
 
-// TestGCPacingLeavesGOGC: with GOGC set, or -gc-interval 0, flockd does
-// not touch the collector.
-func TestGCPacingLeavesGOGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(150))
-	t.Run("GOGC set", func(t *testing.T) {
-		t.Setenv("GOGC", "150")
-		var logged bytes.Buffer
-		stop := gcFlagsFor(t).start(context.Background(), slog.New(slog.NewTextHandler(&logged, nil)))
-		stop()
-		if !strings.Contains(logged.String(), "GOGC is set") {
-			t.Errorf("flockd did not say it leaves GOGC alone; it logged %q", logged.String())
-		}
-		if got := gogc(); got != 150 {
-			t.Errorf("GOGC = %d, want 150", got)
-		}
-	})
-	t.Run("-gc-interval 0", func(t *testing.T) {
-		f := gcFlagsFor(t, "-gc-interval", "0")
-		if *f.interval != 0 {
-			t.Fatalf("interval %v", *f.interval)
-		}
-		f.start(context.Background(), slog.New(slog.DiscardHandler))()
-		if got := gogc(); got != 150 {
-			t.Errorf("GOGC = %d, want 150", got)
-		}
-	})
+// TestGCPacingOn: with the default interval flockd paces: GOGC is Go's
+// default while idle, and the one it started with after stop.
+func TestGCPacingOn(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(123))
+	stop := gcFlagsFor(t).start(context.Background(), slog.New(slog.DiscardHandler))
+	paced := gcpace.Current()
+	stop()
+	if after := gcpace.Current(); paced != 100 || after != 123 {
+		t.Errorf("GOGC %d while paced, %d after stop; want 100 and 123", paced, after)
+	}
 }
 
 func TestGCIntervalDefault(t *testing.T) {

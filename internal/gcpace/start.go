@@ -47,3 +47,12 @@ func apply(percent int, log *slog.Logger) {
 		debug.FreeOSMemory()
 	}
 }
+
+// Current returns the collector's GOGC setting now, leaving it as it is
+// (for logs and tests: a change made meanwhile by another goroutine is
+// undone).
+func Current() int {
+	p := debug.SetGCPercent(DefaultPercent)
+	debug.SetGCPercent(p)
+	return p
+}

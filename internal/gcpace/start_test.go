@@ -11,23 +11,16 @@ import (
 	"time"
 )
 
-// gogc reads the collector's setting without changing it.
-func gogc() int {
-	p := debug.SetGCPercent(100)
-	debug.SetGCPercent(p)
-	return p
-}
-
 // TestStartRestores: the pacer runs from Start to stop, and stop gives
 // the process back the setting it had.
 func TestStartRestores(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(123))
 	stop := Start(context.Background(), Policy{Interval: time.Second, MaxPercent: 400, Budget: 1 << 30, Every: time.Second}, slog.New(slog.DiscardHandler))
-	if got := gogc(); got != 100 {
+	if got := Current(); got != 100 {
 		t.Errorf("while paced and idle GOGC = %d, want 100", got)
 	}
 	stop()
-	if got := gogc(); got != 123 {
+	if got := Current(); got != 123 {
 		t.Errorf("after stop GOGC = %d, want the 123 it started with", got)
 	}
 }
@@ -42,7 +35,7 @@ func TestStartLeavesGOGC(t *testing.T) {
 	if !strings.Contains(logged.String(), "GOGC is set") {
 		t.Errorf("Start did not say it leaves GOGC alone; it logged %q", logged.String())
 	}
-	if got := gogc(); got != 150 {
+	if got := Current(); got != 150 {
 		t.Errorf("GOGC = %d, want 150", got)
 	}
 }
@@ -60,17 +53,28 @@ func TestBackToDefaultReturnsMemory(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	before := forced()
 	apply(300, log)
-	if got := gogc(); got != 300 {
+	if got := Current(); got != 300 {
 		t.Fatalf("GOGC = %d after apply(300)", got)
 	}
 	if n := forced(); n != before {
 		t.Errorf("raising GOGC forced %d collections, want none", n-before)
 	}
 	apply(100, log)
-	if got := gogc(); got != 100 {
+	if got := Current(); got != 100 {
 		t.Fatalf("GOGC = %d after apply(100)", got)
 	}
 	if n := forced(); n == before {
 		t.Error("back at the default, the pacer did not collect and return the free pages")
+	}
+}
+
+// TestCurrent reads the setting and leaves it.
+func TestCurrent(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(137))
+	if got := Current(); got != 137 {
+		t.Errorf("Current() = %d, want 137", got)
+	}
+	if got := debug.SetGCPercent(100); got != 137 {
+		t.Errorf("after Current the setting is %d, want 137", got)
 	}
 }
