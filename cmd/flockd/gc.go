@@ -13,10 +13,6 @@ import (
 	"github.com/flockgo/ironflock/internal/gcpace"
 )
 
-// gcMaxPercent bounds the GOGC flockd sets: four times the default's
-// headroom.
-const gcMaxPercent = 400
-
 // gcFlags are the collector's command-line flags.
 type gcFlags struct{ interval *time.Duration }
 
@@ -34,5 +30,5 @@ func (f gcFlags) start(ctx context.Context, log *slog.Logger) (stop func()) {
 	if *f.interval <= 0 {
 		return func() {}
 	}
-	return gcpace.Start(ctx, gcpace.Policy{Interval: *f.interval, MaxPercent: gcMaxPercent, Budget: gcpace.MemoryBudget(), Every: 5 * time.Second}, log)
+	return gcpace.Start(ctx, gcpace.ServerPolicy(*f.interval), log)
 }

@@ -10,9 +10,6 @@ import (
 	"github.com/flockgo/ironflock/internal/gcpace"
 )
 
-// gcPolicy is flocksim's pacing: collections about 40 s apart under load,
-// GOGC at most 400 within half of the memory; GOGC in the environment
-// leaves the collector alone.
-func gcPolicy() gcpace.Policy {
-	return gcpace.Policy{Interval: 40 * time.Second, MaxPercent: 400, Budget: gcpace.MemoryBudget(), Every: 5 * time.Second}
-}
+// gcPolicy is flocksim's pacing, flockd's default: collections about 40 s
+// apart under load; GOGC in the environment leaves the collector alone.
+func gcPolicy() gcpace.Policy { return gcpace.ServerPolicy(40 * time.Second) }

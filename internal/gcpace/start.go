@@ -8,7 +8,16 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"time"
 )
+
+// ServerPolicy is the pacing of the long-running programs (flockd,
+// flocksim): collections about interval apart under load, GOGC at most
+// 400 (four times the default's headroom) within MemoryBudget, the rate
+// sampled every 5 s.
+func ServerPolicy(interval time.Duration) Policy {
+	return Policy{Interval: interval, MaxPercent: 400, Budget: MemoryBudget(), Every: 5 * time.Second}
+}
 
 // Start paces the collector with p until the function it returns is
 // called, which also restores the GOGC the process had. When GOGC is set
