@@ -71,6 +71,32 @@ func BenchmarkAppendAllocs(b *testing.B) {
 			})
 		})
 	}
+	// The table's feed has a subscriber (which is not counted: the feed is
+	// published only while one is subscribed, and memory above is without).
+	b.Run("memory+subscriber", func(b *testing.B) {
+		p, in := allocPlatform(b, nil)
+		c := startAllocClient(b, in)
+		sub := startAllocClient(b, p.Install(p.AddDevice("board"), in.App(), Dev))
+		seen := make(chan struct{}, 1)
+		if _, err := sub.SubscribeToTable(context.Background(), "samples", func(context.Context, *client.TableEvent) {
+			select {
+			case seen <- struct{}{}:
+			default:
+			}
+		}); err != nil {
+			b.Fatal(err)
+		}
+		measureAllocs(b, func(i int) error {
+			_, err := c.AppendToTable(context.Background(), "samples", allocRow(i))
+			return err
+		})
+		b.StopTimer()
+		select {
+		case <-seen:
+		default:
+			b.Fatal("the subscriber got no row")
+		}
+	})
 }
 
 // allocPlatform starts a platform with opts and one installation of an

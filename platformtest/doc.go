@@ -125,7 +125,10 @@
 // a table with a secret column also serves secret.reveal.<t> and
 // secret.verify.<t>; each transform serves
 // history.transformed.<transform>. Accepted rows are
-// published on transformed.<t> and transformed.bulk.<t>, refused writes
+// published on transformed.<t> and transformed.bulk.<t> while a session
+// is subscribed to the topic (exactly or by a pattern; counted before its
+// SUBSCRIBED goes out, until its link ends), which no subscriber can tell
+// from publishing always; refused writes
 // reported on databackend.errors.<t> (a topic apps may only subscribe
 // to; the payload is this project's choice, docs/wire.md §7.8). Rows live in the
 // Platform: they survive Restart, Down/Up and withheld realms. The source

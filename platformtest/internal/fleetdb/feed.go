@@ -7,11 +7,12 @@
 //	                      (the whole view, at most 3000 rows, view order
 //	                      reversed: one "schedule tick")
 //
-// Rows are typed per column (tsp as ISO 8601 text) with device_key
-// and authid, secrets masked. Private tables, private transforms and
-// error-logs are published with exclude_authrole ["app_reader"], so
-// cross-app readers never see them. Rows inserted by DB.InsertRows are not
-// published.
+// A feed nobody could receive is not published (realm.Demand counts the
+// subscriptions). Rows are typed per column (tsp as ISO 8601 text) with
+// device_key and authid, secrets masked. Private tables, private
+// transforms and error-logs are published with exclude_authrole
+// ["app_reader"], so cross-app readers never see them. Rows inserted by
+// DB.InsertRows are not published.
 
 package fleetdb
 
@@ -26,6 +27,19 @@ import (
 
 // maxViewFeedRows is the most rows a transform publishes per tick.
 const maxViewFeedRows = 3000
+
+// feedWanted reports whether the feed of table name (its bulk feed with
+// bulk set) could reach a subscriber now (realm.Demand): when it could
+// not, the rows are neither made nor published.
+func feedWanted(h *realm.Host, name string, bulk bool) bool {
+	if h == nil || h.Session == nil {
+		return false
+	}
+	if bulk {
+		return h.Wanted(wire.TransformedBulkTopic(name))
+	}
+	return h.Wanted(wire.TransformedTopic(name))
+}
 
 // publishFeed publishes accepted rows from the realm's service session,
 // once the store has them; with tr set (an append whose call carried a

@@ -42,11 +42,9 @@ func (db *DB) AppendRows(ctx context.Context, realmName, table string, w Writer,
 	if err != nil || len(ps) == 0 {
 		return err
 	}
-	feed := make([]map[string]any, len(ps))
-	for i, p := range ps {
-		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
+	if h, bulk := b.currentHost(), len(ps) > 1; feedWanted(h, t.name, bulk) {
+		publishFeed(h, t.name, t.private || t.system, t.feedRows(ps), bulk, realm.Trace{})
 	}
-	publishFeed(b.currentHost(), t.name, t.private || t.system, feed, len(ps) > 1, realm.Trace{})
 	return nil
 }
 

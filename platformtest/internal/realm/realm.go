@@ -63,6 +63,8 @@ type Host struct {
 	// invocations, their stacks grown (nil: on nexus's goroutine of
 	// each invocation).
 	Pool *workpool.Pool
+	// Demand says which feed topics could reach a subscriber (nil: all).
+	Demand *Demand
 
 	mu    sync.RWMutex // held shared by publications in flight, exclusively by End
 	ended bool
@@ -92,10 +94,17 @@ func pooled(p *workpool.Pool, fn client.InvocationHandler) client.InvocationHand
 	}
 }
 
-// Subscribe subscribes a service handler to a topic.
+// Subscribe subscribes a service handler to a topic; a feed topic is
+// wanted (Demand) from then on.
 func (h *Host) Subscribe(topic string, fn client.EventHandler, options wamp.Dict) error {
+	match, _ := wamp.AsString(options[wire.OptMatch])
+	h.Demand.Add(NewPattern(topic, match))
 	return h.Session.Subscribe(topic, fn, options)
 }
+
+// Wanted reports whether a publication to topic could reach a subscriber
+// now (Demand): a service may leave out one that could not.
+func (h *Host) Wanted(topic string) bool { return h.Demand.Wanted(topic) }
 
 // Publish publishes on behalf of the platform. Once the Host has ended it
 // fails with ErrEnded: the router no longer reads a session that said

@@ -26,6 +26,7 @@ func (w *wsPeer) readLoop() {
 		w.releaseJoin()
 		w.tc.settle(w.rt)
 		<-w.writerDone
+		w.dropDemand()
 		w.rt.peerGone(w)
 	}()
 	w.conn.SetPongHandler(func(string) error {

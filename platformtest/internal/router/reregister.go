@@ -32,8 +32,11 @@ func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message, frame [
 	}
 	rt.tapIn(w, s, &m, msg)
 	forward := func() bool {
-		if reg, ok := msg.(*wamp.Register); ok {
-			rt.forceReregister(w, s, reg)
+		switch m := msg.(type) {
+		case *wamp.Register:
+			rt.forceReregister(w, s, m)
+		case *wamp.Subscribe:
+			w.noteDemand(s, m) // demand.go
 		}
 		return true
 	}

@@ -41,7 +41,7 @@ type realmRuntime struct {
 // startRealmRuntime joins the platform's local session to a realm that
 // was just added and attaches the services.
 func (rt *Router) startRealmRuntime(gen *generation, ri realm.Info) *realmRuntime {
-	rr := &realmRuntime{rt: rt, host: &realm.Host{Realm: ri, Clock: rt.clock, Log: rt.log, Pool: rt.handlers}}
+	rr := &realmRuntime{rt: rt, host: &realm.Host{Realm: ri, Clock: rt.clock, Log: rt.log, Pool: rt.handlers, Demand: &realm.Demand{}}}
 	c, err := nexusclient.ConnectLocal(gen.nx, nexusclient.Config{
 		Realm:           ri.Name,
 		HelloDetails:    wamp.Dict{"authid": platformAuthID},
@@ -105,10 +105,15 @@ func (rt *Router) AddService(s realm.Service) {
 
 // LocalSession joins a trusted local session to a realm that is in the
 // router, as the platform's services do; for tests and tools that watch a
-// realm from inside. The caller closes it.
+// realm from inside. The caller closes it. The router does not see what
+// it subscribes to, so the realm's feeds are published from then on, to
+// subscribers or not (realm.Demand.Pin).
 func (rt *Router) LocalSession(realmName, authID string) (*nexusclient.Client, error) {
 	rt.mu.Lock()
 	gen := rt.gen
+	if gen != nil && gen.realms[realmName] != nil {
+		gen.realms[realmName].host.Demand.Pin()
+	}
 	rt.mu.Unlock()
 	if gen == nil {
 		return nil, errors.New("router is down")
