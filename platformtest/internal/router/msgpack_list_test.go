@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/gammazero/nexus/v3/transport/serialize"
 	"github.com/gammazero/nexus/v3/wamp"
@@ -47,6 +48,12 @@ func msgpackListCases() []wamp.Message {
 		&wamp.Goodbye{Reason: wamp.CloseNormal},
 		&wamp.Abort{Details: wamp.Dict{"message": "no"}, Reason: "wamp.error.not_authorized"},
 		&wamp.Error{Type: wamp.SUBSCRIBE, Request: 1, Error: "wamp.error.not_authorized"}, // nil details
+		// A value the writer leaves to the general encoder, in each of
+		// the messages written straight into their frame.
+		&wamp.Result{Request: 9, Details: wamp.Dict{}, Arguments: wamp.List{time.Unix(5, 0).UTC()}},
+		&wamp.Event{Subscription: 9, Publication: 10, Details: wamp.Dict{}, ArgumentsKw: wamp.Dict{"at": time.Unix(5, 0).UTC()}},
+		&wamp.Invocation{Request: 9, Registration: 10, Details: wamp.Dict{"at": time.Unix(5, 0).UTC()}},
+		&wamp.Error{Type: wamp.CALL, Request: 9, Details: wamp.Dict{}, Error: "x.y", Arguments: wamp.List{time.Unix(5, 0).UTC()}},
 	)
 }
 

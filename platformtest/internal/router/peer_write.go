@@ -302,22 +302,30 @@ func (w *wsPeer) encodeFrame(msg wamp.Message) (b []byte, ok bool) {
 	return w.serialize(msg)
 }
 
-// serialize encodes msg in the link's serialization.
+// serialize encodes msg in the link's serialization: in msgpack the most
+// frequent messages straight into their frame (msgpack_direct.go), the
+// others through their list (msgpack_list.go), the rest by nexus.
 func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
-	var b []byte
-	var err error
-	if w.json {
-		b, err = w.ser.Serialize(jsonOutbound(msg))
-	} else if l := msgpackList(msg); l != nil {
-		b, err = encodeList(l)
-	} else {
-		b, err = w.ser.Serialize(msg)
-	}
+	b, err := w.encodeMsg(msg)
 	if err != nil {
 		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
 		return nil, false
 	}
 	return b, true
+}
+
+// encodeMsg is serialize's encoding.
+func (w *wsPeer) encodeMsg(msg wamp.Message) ([]byte, error) {
+	if w.json {
+		return w.ser.Serialize(jsonOutbound(msg))
+	}
+	if b, ok := appendMessage(make([]byte, 0, 128), msg); ok {
+		return b, nil
+	}
+	if l := msgpackList(msg); l != nil {
+		return encodeList(l)
+	}
+	return w.ser.Serialize(msg)
 }
 
 // withInvocationTrace returns inv with the trace context its CALL carried

@@ -1,0 +1,84 @@
+// This file holds the writing of the messages a link sends most (RESULT,
+// INVOCATION, EVENT, ERROR) straight into their frame: the same bytes as
+// msgpackList's list written by appendMsgpackList, field by field, without
+// the list and the boxing of its IDs and payload (three allocations a
+// message).
+
+package router
+
+import (
+	"github.com/gammazero/nexus/v3/wamp"
+
+	"github.com/flockgo/ironflock/internal/msgpackform"
+)
+
+// appendMessage appends the msgpack form of msg to b; ok is false for a
+// message of another type, or one holding a value appendMsgpack leaves to
+// the general encoder (b then holds a part of it).
+func appendMessage(b []byte, msg wamp.Message) (_ []byte, ok bool) {
+	var details wamp.Dict
+	var args wamp.List
+	var kwargs wamp.Dict
+	switch m := msg.(type) {
+	case *wamp.Result:
+		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
+		b = msgpackform.AppendArrayHeader(b, 3+payloadFields(args, kwargs))
+		b = msgpackform.AppendInt(b, int64(wamp.RESULT))
+		b = msgpackform.AppendUint(b, uint64(m.Request))
+	case *wamp.Invocation:
+		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
+		b = msgpackform.AppendArrayHeader(b, 4+payloadFields(args, kwargs))
+		b = msgpackform.AppendInt(b, int64(wamp.INVOCATION))
+		b = msgpackform.AppendUint(b, uint64(m.Request))
+		b = msgpackform.AppendUint(b, uint64(m.Registration))
+	case *wamp.Event:
+		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
+		b = msgpackform.AppendArrayHeader(b, 4+payloadFields(args, kwargs))
+		b = msgpackform.AppendInt(b, int64(wamp.EVENT))
+		b = msgpackform.AppendUint(b, uint64(m.Subscription))
+		b = msgpackform.AppendUint(b, uint64(m.Publication))
+	case *wamp.Error:
+		b = msgpackform.AppendArrayHeader(b, 5+payloadFields(m.Arguments, m.ArgumentsKw))
+		b = msgpackform.AppendInt(b, int64(wamp.ERROR))
+		b = msgpackform.AppendInt(b, int64(m.Type))
+		b = msgpackform.AppendUint(b, uint64(m.Request))
+		if b, ok = appendMsgpackDict(b, m.Details, 1); !ok {
+			return b, false
+		}
+		b = msgpackform.AppendString(b, string(m.Error))
+		return appendPayload(b, m.Arguments, m.ArgumentsKw)
+	default:
+		return b, false
+	}
+	if b, ok = appendMsgpackDict(b, details, 1); !ok {
+		return b, false
+	}
+	return appendPayload(b, args, kwargs)
+}
+
+// payloadFields is how many of the arguments and keyword arguments a
+// message lists: none when both are empty, the arguments alone when the
+// keyword arguments are (withPayload).
+func payloadFields(args wamp.List, kwargs wamp.Dict) int {
+	switch {
+	case len(kwargs) > 0:
+		return 2
+	case len(args) > 0:
+		return 1
+	}
+	return 0
+}
+
+// appendPayload appends the fields payloadFields counts.
+func appendPayload(b []byte, args wamp.List, kwargs wamp.Dict) (_ []byte, ok bool) {
+	switch payloadFields(args, kwargs) {
+	case 2:
+		if b, ok = appendMsgpackList(b, args, 1); !ok {
+			return b, false
+		}
+		return appendMsgpackDict(b, kwargs, 1)
+	case 1:
+		return appendMsgpackList(b, args, 1)
+	}
+	return b, true
+}
