@@ -34,27 +34,27 @@ func encode(b []byte, json bool, msg message) ([]byte, error) {
 	w := writer{b: b, json: json}
 	switch m := msg.(type) {
 	case *publishMsg:
-		n := payloadElems(m.Args, m.Kwargs)
+		n := wire.PayloadElems(m.Args, m.Kwargs)
 		w.begin(mtPublish, 4+n)
 		w.id(m.Request)
 		w.dict(m.Options)
 		w.str(m.Topic)
 		w.payload(n, m.Args, m.Kwargs)
 	case *callMsg:
-		n := payloadElems(m.Args, m.Kwargs)
+		n := wire.PayloadElems(m.Args, m.Kwargs)
 		w.begin(mtCall, 4+n)
 		w.id(m.Request)
 		w.dict(m.Options)
 		w.str(m.Procedure)
 		w.payload(n, m.Args, m.Kwargs)
 	case *yieldMsg:
-		n := payloadElems(m.Args, m.Kwargs)
+		n := wire.PayloadElems(m.Args, m.Kwargs)
 		w.begin(mtYield, 3+n)
 		w.id(m.Request)
 		w.dict(m.Options)
 		w.payload(n, m.Args, m.Kwargs)
 	case *errorMsg:
-		n := payloadElems(m.Args, m.Kwargs)
+		n := wire.PayloadElems(m.Args, m.Kwargs)
 		w.begin(mtError, 5+n)
 		w.int(int64(m.Type))
 		w.id(m.Request)
@@ -105,19 +105,6 @@ func encode(b []byte, json bool, msg message) ([]byte, error) {
 		w.b = append(w.b, ']')
 	}
 	return w.b, nil
-}
-
-// payloadElems is how many payload elements nexus writes: both when there
-// are keyword arguments, the positional ones alone when there are some,
-// else none.
-func payloadElems(args []any, kwargs map[string]any) int {
-	switch {
-	case len(kwargs) > 0:
-		return 2
-	case len(args) > 0:
-		return 1
-	}
-	return 0
 }
 
 // writer appends the elements of one message, in msgpack or JSON; the
@@ -188,7 +175,7 @@ func (w *writer) list(l []any) {
 	}
 }
 
-// payload writes the n payload elements (payloadElems).
+// payload writes the n payload elements (wire.PayloadElems).
 func (w *writer) payload(n int, args []any, kwargs map[string]any) {
 	if n >= 1 {
 		w.list(args)

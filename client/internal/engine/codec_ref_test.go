@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/flockgo/ironflock/internal/nexuspayload"
+	"github.com/flockgo/ironflock/internal/wire"
 	"github.com/flockgo/ironflock/internal/wirevalue"
 )
 
@@ -201,7 +202,7 @@ func checkWrite(t testing.TB, m message, json bool) {
 func expected(msg wamp.Message, json bool) wamp.Message {
 	if args, kwargs, ok := nexuspayload.Of(msg); ok {
 		// Trailing payload elements that are empty are left out.
-		switch payloadElems(*args, *kwargs) {
+		switch wire.PayloadElems(*args, *kwargs) {
 		case 0:
 			*args, *kwargs = nil, nil
 		case 1:

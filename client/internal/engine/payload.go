@@ -9,6 +9,8 @@ package engine
 import (
 	"errors"
 	"fmt"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // rawPayload is the payload elements of a message, still encoded: in
@@ -103,7 +105,7 @@ func (r rawPayload) copyTo(buf []byte) rawPayload {
 // encodePayload encodes args and kwargs into buf[:0] as the payload of a
 // message read lazily; it returns the payload and the buffer.
 func encodePayload(buf []byte, json bool, args []any, kwargs map[string]any) (rawPayload, []byte) {
-	n := payloadElems(args, kwargs)
+	n := wire.PayloadElems(args, kwargs)
 	w := writer{b: buf[:0], json: json}
 	w.payload(n, args, kwargs)
 	if json {

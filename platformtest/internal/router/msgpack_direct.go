@@ -10,6 +10,7 @@ import (
 	"github.com/gammazero/nexus/v3/wamp"
 
 	"github.com/flockgo/ironflock/internal/msgpackform"
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // appendMessage appends the msgpack form of msg to b; ok is false for a
@@ -22,23 +23,23 @@ func appendMessage(b []byte, msg wamp.Message) (_ []byte, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Result:
 		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
-		b = msgpackform.AppendArrayHeader(b, 3+payloadFields(args, kwargs))
+		b = msgpackform.AppendArrayHeader(b, 3+wire.PayloadElems(args, kwargs))
 		b = msgpackform.AppendInt(b, int64(wamp.RESULT))
 		b = msgpackform.AppendUint(b, uint64(m.Request))
 	case *wamp.Invocation:
 		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
-		b = msgpackform.AppendArrayHeader(b, 4+payloadFields(args, kwargs))
+		b = msgpackform.AppendArrayHeader(b, 4+wire.PayloadElems(args, kwargs))
 		b = msgpackform.AppendInt(b, int64(wamp.INVOCATION))
 		b = msgpackform.AppendUint(b, uint64(m.Request))
 		b = msgpackform.AppendUint(b, uint64(m.Registration))
 	case *wamp.Event:
 		details, args, kwargs = m.Details, m.Arguments, m.ArgumentsKw
-		b = msgpackform.AppendArrayHeader(b, 4+payloadFields(args, kwargs))
+		b = msgpackform.AppendArrayHeader(b, 4+wire.PayloadElems(args, kwargs))
 		b = msgpackform.AppendInt(b, int64(wamp.EVENT))
 		b = msgpackform.AppendUint(b, uint64(m.Subscription))
 		b = msgpackform.AppendUint(b, uint64(m.Publication))
 	case *wamp.Error:
-		b = msgpackform.AppendArrayHeader(b, 5+payloadFields(m.Arguments, m.ArgumentsKw))
+		b = msgpackform.AppendArrayHeader(b, 5+wire.PayloadElems(m.Arguments, m.ArgumentsKw))
 		b = msgpackform.AppendInt(b, int64(wamp.ERROR))
 		b = msgpackform.AppendInt(b, int64(m.Type))
 		b = msgpackform.AppendUint(b, uint64(m.Request))
@@ -56,22 +57,9 @@ func appendMessage(b []byte, msg wamp.Message) (_ []byte, ok bool) {
 	return appendPayload(b, args, kwargs)
 }
 
-// payloadFields is how many of the arguments and keyword arguments a
-// message lists: none when both are empty, the arguments alone when the
-// keyword arguments are (withPayload).
-func payloadFields(args wamp.List, kwargs wamp.Dict) int {
-	switch {
-	case len(kwargs) > 0:
-		return 2
-	case len(args) > 0:
-		return 1
-	}
-	return 0
-}
-
-// appendPayload appends the fields payloadFields counts.
+// appendPayload appends the payload elements wire.PayloadElems counts.
 func appendPayload(b []byte, args wamp.List, kwargs wamp.Dict) (_ []byte, ok bool) {
-	switch payloadFields(args, kwargs) {
+	switch wire.PayloadElems(args, kwargs) {
 	case 2:
 		if b, ok = appendMsgpackList(b, args, 1); !ok {
 			return b, false
