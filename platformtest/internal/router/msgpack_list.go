@@ -1,6 +1,9 @@
 // This file holds the msgpack encoding of the messages a link sends
 // (INVOCATION, RESULT, EVENT, ERROR, the acknowledgements, WELCOME,
 // CHALLENGE, GOODBYE and ABORT; INTERRUPT and the rest stay nexus's).
+// The first four are written straight into their frame
+// (msgpack_direct.go) and come here only when they hold a value that
+// writer leaves to the general encoder.
 // nexus's MessagePackSerializer.Serialize
 // turns a message into its list by reflection over the message's fields,
 // and its encoder then finds the named types of the fields (wamp.ID,
