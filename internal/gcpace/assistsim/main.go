@@ -56,6 +56,7 @@ type sim struct {
 	queues                 [][]chan request
 	mu                     sync.Mutex
 	latencies              []time.Duration
+	inFlight               sync.WaitGroup // requests sent and not yet through
 }
 
 // gcCPU are the mark's CPU classes read from runtime/metrics.
@@ -145,6 +146,7 @@ func (s *sim) serve(c chan request) {
 		s.mu.Lock()
 		s.latencies = append(s.latencies, d)
 		s.mu.Unlock()
+		s.inFlight.Done()
 	}
 }
 
@@ -176,19 +178,12 @@ func (s *sim) send(rate int, d time.Duration) {
 		}
 		for range rate / 1000 {
 			r := request{start: now, session: sent % s.sessions}
+			s.inFlight.Add(1)
 			s.queue(r) <- r
 			sent++
 		}
 	}
-	for {
-		s.mu.Lock()
-		done := len(s.latencies)
-		s.mu.Unlock()
-		if done == sent {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	s.inFlight.Wait()
 }
 
 // readGC reads gcCPU now.

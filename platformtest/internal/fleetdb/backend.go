@@ -71,6 +71,8 @@ type table struct {
 	// appendProc and appendBulkProc are the table's write procedures
 	// (the topic of its error-logs rows and drop reports).
 	appendProc, appendBulkProc string
+	// feedTopic and bulkFeedTopic are its feeds (feed.go).
+	feedTopic, bulkFeedTopic string
 }
 
 // view is a transform; the store holds its rows.
@@ -100,7 +102,8 @@ func newBackend(ri realm.Info, tpl *template.DataTemplate, seal *sealer) (*backe
 	for _, ts := range s.Tables {
 		t := &table{name: ts.Name, private: ts.Private, system: ts.System, byID: map[string]int{}, id: ts.ID,
 			tsp: ts.TSP, devKey: ts.DeviceKey, authID: ts.AuthID, entity: ts.EntityKey, seal: seal, schema: ts,
-			appendProc: wire.AppendProc(ri.Swarm, ri.App, ts.Name), appendBulkProc: wire.AppendBulkProc(ri.Swarm, ri.App, ts.Name)}
+			appendProc: wire.AppendProc(ri.Swarm, ri.App, ts.Name), appendBulkProc: wire.AppendBulkProc(ri.Swarm, ri.App, ts.Name),
+			feedTopic: wire.TransformedTopic(ts.Name), bulkFeedTopic: wire.TransformedBulkTopic(ts.Name)}
 		t.chunkBytes.Store(defaultChunkBytes)
 		for i, c := range ts.Columns {
 			var path []string

@@ -28,27 +28,21 @@ import (
 // maxViewFeedRows is the most rows a transform publishes per tick.
 const maxViewFeedRows = 3000
 
-// feedWanted reports whether the feed of table name (its bulk feed with
-// bulk set) could reach a subscriber now (realm.Demand): when it could
-// not, the rows are neither made nor published.
-func feedWanted(h *realm.Host, name string, bulk bool) bool {
-	if h == nil || h.Session == nil {
-		return false
-	}
+// publishFeed publishes the accepted writes ps on t's feed (its bulk feed
+// with bulk set) from the realm's service session, once the store has
+// them, and only when a subscriber could receive them (realm.Demand):
+// otherwise it neither makes the rows nor publishes. With tr set (an
+// append whose call carried a trace context) the events carry tr, the
+// store's continuation of the writer's trace (docs/wire.md §13).
+func (t *table) publishFeed(h *realm.Host, ps []*pending, bulk bool, tr realm.Trace) {
+	topic := t.feedTopic
 	if bulk {
-		return h.Wanted(wire.TransformedBulkTopic(name))
+		topic = t.bulkFeedTopic
 	}
-	return h.Wanted(wire.TransformedTopic(name))
-}
-
-// publishFeed publishes accepted rows from the realm's service session,
-// once the store has them; with tr set (an append whose call carried a
-// trace context) the feed's events carry tr, the store's continuation of
-// the writer's trace (docs/wire.md §13).
-func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any, bulk bool, tr realm.Trace) {
-	if h == nil || h.Session == nil || len(rows) == 0 {
+	if h == nil || h.Session == nil || len(ps) == 0 || !h.Wanted(topic) {
 		return
 	}
+	private := t.private || t.system
 	opts := sharedFeedOptions(private)
 	if tr.Parent != "" {
 		opts = feedOptions(private)
@@ -56,20 +50,20 @@ func publishFeed(h *realm.Host, name string, private bool, rows []map[string]any
 	}
 	var err error
 	if bulk {
-		list := make(wamp.List, len(rows))
-		for i, r := range rows {
-			list[i] = r
+		list := make(wamp.List, len(ps))
+		for i, p := range ps {
+			list[i] = t.feedRow(p.Vals, p.present, p.Merged)
 		}
-		err = h.Publish(wire.TransformedBulkTopic(name), opts, wamp.List{list}, nil)
+		err = h.Publish(topic, opts, wamp.List{list}, nil)
 	} else {
-		for _, r := range rows {
-			if err = h.Publish(wire.TransformedTopic(name), opts, wamp.List{r}, nil); err != nil {
+		for _, p := range ps {
+			if err = h.Publish(topic, opts, wamp.List{t.feedRow(p.Vals, p.present, p.Merged)}, nil); err != nil {
 				break
 			}
 		}
 	}
 	if err != nil {
-		h.Log.Debug("fleetdb: feed not published", "table", name, "err", err)
+		h.Log.Debug("fleetdb: feed not published", "table", t.name, "err", err)
 	}
 }
 

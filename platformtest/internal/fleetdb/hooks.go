@@ -42,9 +42,7 @@ func (db *DB) AppendRows(ctx context.Context, realmName, table string, w Writer,
 	if err != nil || len(ps) == 0 {
 		return err
 	}
-	if h, bulk := b.currentHost(), len(ps) > 1; feedWanted(h, t.name, bulk) {
-		publishFeed(h, t.name, t.private || t.system, t.feedRows(ps), bulk, realm.Trace{})
-	}
+	t.publishFeed(b.currentHost(), ps, len(ps) > 1, realm.Trace{})
 	return nil
 }
 

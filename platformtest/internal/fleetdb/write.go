@@ -163,9 +163,7 @@ func (b *backend) write(ctx context.Context, h *realm.Host, t *table, msg writeM
 	if msg.trace.Parent != "" {
 		h.Log.Debug("fleetdb: rows stored", "realm", h.Realm.Name, "table", t.name, "rows", len(ps), "traceparent", msg.trace.Parent)
 	}
-	if feedWanted(h, t.name, bulk) {
-		publishFeed(h, t.name, t.private || t.system, t.feedRows(ps), bulk, msg.trace)
-	}
+	t.publishFeed(h, ps, bulk, msg.trace)
 	return len(ps), nil
 }
 
@@ -332,15 +330,6 @@ func (b *backend) commit(ctx context.Context, t *table, ps []*pending) *fleetErr
 	return nil
 }
 
-// feedRows returns the feed's rows of accepted writes.
-func (t *table) feedRows(ps []*pending) []map[string]any {
-	feed := make([]map[string]any, len(ps))
-	for i, p := range ps {
-		feed[i] = t.feedRow(p.Vals, p.present, p.Merged)
-	}
-	return feed
-}
-
 // feedRow is a row as the feed publishes it: only the columns the message
 // carried (plus device_key and authid), or the whole row after a merge.
 func (t *table) feedRow(vals []any, present []bool, full bool) map[string]any {
@@ -373,9 +362,7 @@ func (b *backend) logDropped(ctx context.Context, h *realm.Host, t *table, msg w
 		logStoreFailure(h, "error-logs", el.name, err)
 		return
 	}
-	if feedWanted(h, el.name, false) {
-		publishFeed(h, el.name, true, []map[string]any{el.feedRow(p.Vals, present, false)}, false, realm.Trace{})
-	}
+	el.publishFeed(h, []*pending{p}, false, realm.Trace{})
 }
 
 // serveWrites registers the write procedures and subscriptions of a table.

@@ -20,6 +20,8 @@ import (
 
 	"github.com/gammazero/nexus/v3/wamp"
 	"github.com/ugorji/go/codec"
+
+	"github.com/flockgo/ironflock/internal/wire"
 )
 
 // listEncoder is a pooled encoder of msgpackList's lists, with the
@@ -97,10 +99,10 @@ func msgpackList(msg wamp.Message) []any {
 // withPayload appends the arguments and keyword arguments to l, as far as
 // they are not empty at the end.
 func withPayload(l []any, args wamp.List, kwargs wamp.Dict) []any {
-	switch {
-	case len(kwargs) > 0:
+	switch wire.PayloadElems(args, kwargs) {
+	case 2:
 		return append(l, []any(args), map[string]any(kwargs))
-	case len(args) > 0:
+	case 1:
 		return append(l, []any(args))
 	}
 	return l
