@@ -40,6 +40,11 @@
 //     caller's trace id), log it at debug level and send it with the
 //     rows' realtime feed. The production router's handling of these keys
 //     is not known.
+//   - A device's call of a platform service: the router serves a plain CALL
+//     (no progressive call or results) itself, without nexus's dealer, and
+//     answers as the dealer does: the same INVOCATION details for the
+//     service, options.timeout, CANCEL in every mode, "callee gone" when
+//     the realm goes down (docs/fake.md §3).
 //   - force_reregister: a REGISTER with it takes a procedure over from
 //     another session; the previous owner gets UNREGISTERED with request 0
 //     and details.registration. From an owner that is already leaving (its

@@ -66,24 +66,35 @@ type Host struct {
 	// Demand says which feed topics could reach a subscriber (nil: all).
 	Demand *Demand
 
-	mu    sync.RWMutex // held shared by publications in flight, exclusively by End
-	ended bool
+	mu      sync.RWMutex // held shared by publications in flight, exclusively by End
+	ended   bool
+	direct  map[string]Procedure // what the router may invoke itself (direct.go)
+	life    context.Context      // the context of direct invocations, canceled by End
+	endLife context.CancelFunc
+	serving sync.WaitGroup // direct calls being served (Serve)
 }
 
 // ErrEnded is the error of a publication on a Host that has ended.
 var ErrEnded = errors.New("realm: the host has ended")
 
 // Register registers a service procedure. Callers are disclosed, so the
-// handler sees caller_authid (the device serial) and caller_authrole.
+// handler sees caller_authid (the device serial) and caller_authrole. The
+// router may invoke the handler itself for a network session's CALL
+// (Serve, direct.go): the handler cannot tell.
 func (h *Host) Register(procedure string, fn client.InvocationHandler, options wamp.Dict) error {
 	opts := wamp.Dict{wamp.OptDiscloseCaller: true}
 	for k, v := range options {
 		opts[k] = v
 	}
+	served := fn
 	if h.Pool != nil {
-		fn = pooled(h.Pool, fn)
+		served = pooled(h.Pool, fn)
 	}
-	return h.Session.Register(procedure, fn, opts)
+	if err := h.Session.Register(procedure, served, opts); err != nil {
+		return err
+	}
+	h.keepDirect(procedure, fn, options)
+	return nil
 }
 
 // pooled is fn run on a worker of p.
@@ -121,12 +132,18 @@ func (h *Host) Publish(topic string, options wamp.Dict, args wamp.List, kwargs w
 }
 
 // End ends the Host when its realm leaves the router: it waits for the
-// publications in flight, makes later ones fail with ErrEnded and closes
-// the session. Services' handlers may still run while the session closes.
+// publications in flight, makes later ones fail with ErrEnded, cancels
+// the calls the router serves directly and waits for their answers, and
+// closes the session. Services' handlers may still run while the session closes.
 func (h *Host) End() {
 	h.mu.Lock()
 	h.ended = true
+	h.direct = nil
+	if h.endLife != nil {
+		h.endLife()
+	}
 	h.mu.Unlock()
+	h.serving.Wait()
 	if h.Session != nil {
 		_ = h.Session.Close()
 	}

@@ -52,18 +52,25 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 	if s == nil {
 		return false, nil
 	}
+	return permit(s, msg), nil
+}
+
+// permit applies the rules of s's role to msg, as Authorize; it adds the
+// options an authorized PUBLISH or CALL goes on with. The router asks it
+// itself for the calls it serves (direct.go).
+func permit(s *session, msg wamp.Message) bool {
 	switch msg.(type) {
 	case *wamp.Publish, *wamp.Call, *wamp.Subscribe, *wamp.Register:
 	default:
-		return true, nil // YIELD, ERROR, UNSUBSCRIBE, UNREGISTER, CANCEL, GOODBYE
+		return true // YIELD, ERROR, UNSUBSCRIBE, UNREGISTER, CANCEL, GOODBYE
 	}
 	switch {
 	case s.role == wire.RoleAppReader:
 		if !readerMay(msg) {
-			return false, nil
+			return false
 		}
-	case s.role != wire.RoleApp || !appMay(a.realm, s.device.Key, msg):
-		return false, nil
+	case s.role != wire.RoleApp || !appMay(s.realm, s.device.Key, msg):
+		return false
 	}
 	switch m := msg.(type) {
 	case *wamp.Publish:
@@ -81,7 +88,7 @@ func (a *authorizer) Authorize(sess *wamp.Session, msg wamp.Message) (bool, erro
 			m.Arguments = realm.WithTrace(m.Arguments, tr) // for the INVOCATION's details
 		}
 	}
-	return true, nil
+	return true
 }
 
 // appMay applies the rules of role app on realm ri for a session of

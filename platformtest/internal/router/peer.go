@@ -72,13 +72,14 @@ type wsPeer struct {
 	sawFirst        bool
 	joinHeld        bool
 	swallow         map[wamp.ID]struct{}
-	subReqs         map[wamp.ID]bool       // SUBSCRIBE request → pattern?
-	patternSubs     map[wamp.ID]bool       // subscription IDs of pattern subscriptions
-	pubIdentFeature bool                   // the client wants publisher identities
-	tap             tapState               // URIs of outbound messages, for the traffic tap (tap.go)
-	pending         map[reqKey]pendingReq  // calls and acknowledged publications awaiting their answer (metrics.go)
-	demand          map[demandKey]struct{} // what the link counts in its realm's Demand (demand.go)
-	demandDropped   bool                   // the link ended and took its counts away
+	subReqs         map[wamp.ID]bool        // SUBSCRIBE request → pattern?
+	patternSubs     map[wamp.ID]bool        // subscription IDs of pattern subscriptions
+	pubIdentFeature bool                    // the client wants publisher identities
+	tap             tapState                // URIs of outbound messages, for the traffic tap (tap.go)
+	pending         map[reqKey]pendingReq   // calls and acknowledged publications awaiting their answer (metrics.go)
+	demand          map[demandKey]struct{}  // what the link counts in its realm's Demand (demand.go)
+	demandDropped   bool                    // the link ended and took its counts away
+	direct          map[wamp.ID]*directCall // calls the router serves itself, until answered (direct.go)
 }
 
 func newPeer(rt *Router, conn *websocket.Conn, tc *trackedConn, json bool) *wsPeer {

@@ -23,9 +23,13 @@ import (
 const reregisterTimeout = 5 * time.Second
 
 // screenInbound records msg, which arrived in frame, and applies
-// interceptions and force_reregister. It returns false when msg does not go on to the router
-// now: the platform answered it, dropped it, or holds it.
+// interceptions and force_reregister, and serves the calls of services
+// itself (direct.go). It returns false when msg does not go on to the
+// router now: the platform answered it, dropped it, or holds it.
 func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message, frame []byte) bool {
+	if c, ok := msg.(*wamp.Cancel); ok {
+		return !w.cancelDirect(c) // direct.go
+	}
 	m, ok := rt.record(s, msg, frame, w.json)
 	if !ok {
 		return true
@@ -37,6 +41,8 @@ func (rt *Router) screenInbound(w *wsPeer, s *session, msg wamp.Message, frame [
 			rt.forceReregister(w, s, m)
 		case *wamp.Subscribe:
 			w.noteDemand(s, m) // demand.go
+		case *wamp.Call:
+			return !rt.serveDirect(w, s, m) // direct.go
 		}
 		return true
 	}
@@ -59,12 +65,7 @@ func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 	if s.role != wire.RoleApp || !appMay(s.realm, s.device.Key, reg) {
 		return // refused by the router anyway; never revoke for it
 	}
-	rt.mu.Lock()
-	var rr *realmRuntime
-	if w.gen != nil {
-		rr = w.gen.realms[s.realm.Name]
-	}
-	rt.mu.Unlock()
+	rr := rt.runtimeOf(w, s.realm.Name)
 	if rr == nil || rr.host.Session == nil {
 		return
 	}
@@ -108,6 +109,17 @@ func (rt *Router) forceReregister(w *wsPeer, s *session, reg *wamp.Register) {
 				"session", sid, "err", err)
 		}
 	}
+}
+
+// runtimeOf returns what runs for realm name in the generation of w's
+// link; nil when the realm is not in it.
+func (rt *Router) runtimeOf(w *wsPeer, name string) *realmRuntime {
+	rt.mu.Lock()
+	defer rt.mu.Unlock()
+	if w.gen == nil {
+		return nil
+	}
+	return w.gen.realms[name]
 }
 
 // registrationCallees returns the sessions registered under regID; false

@@ -100,11 +100,15 @@ type Router struct {
 	rec           *recording    // its own lock (recording.go)
 	authLog       bounded[AuthAttempt]
 	interceptions []*Interception
-	intercepting  atomic.Int32 // len(interceptions), read without mu
+	intercepting  atomic.Int32  // len(interceptions), read without mu
+	directSeq     atomic.Uint64 // INVOCATION IDs of the calls the router serves itself (direct.go)
 
 	// onTakeoverWait, set by tests before Start, is told each time a
 	// takeover waits for a leaving owner (reregister.go).
 	onTakeoverWait func(session uint64)
+	// onDirect, set by tests before Start, is told each call the router
+	// serves itself (direct.go).
+	onDirect func(procedure string)
 
 	taps taps // watchers of the live traffic (tap.go)
 
