@@ -36,6 +36,8 @@ func hotPaths(tb testing.TB) []struct {
 	pub := &wamp.Publish{Topic: "com.example.t", Options: wamp.Dict{}, Arguments: row}
 	call := &wamp.Call{Procedure: "com.example.p", Options: wamp.Dict{}, Arguments: row}
 	q := newOutQueue(1 << 20)
+	res := &wamp.Result{Request: 9, Details: wamp.Dict{}, Arguments: wamp.List{int64(1)}}
+	buf := frameBufs.Get().(*[]byte)
 	batch := make([][]byte, 0, 4)
 	return []struct {
 		name   string
@@ -46,6 +48,11 @@ func hotPaths(tb testing.TB) []struct {
 		{"eventOut, encoded", 0, func() { _, _ = w.eventOut(ev) }},
 		// nexus asks for the channel before each message.
 		{"Send", 0, func() { _ = w.Send() }},
+		// The writer's RESULT, on its kept buffer (writeOne).
+		{"encodeTo RESULT", 0, func() {
+			b, own, _ := w.encodeTo((*buf)[:0], res)
+			keepFrameBuf(buf, b, own)
+		}},
 		// A pump's frame through the queue.
 		{"queue", 0, func() {
 			q.push(frame)

@@ -1,7 +1,9 @@
 // This file serves a network session's CALL of a platform service
 // without nexus (realm.Host.Serve, realm/direct.go): the link's reader
-// checks the call as nexus would, hands it to a worker, and the worker
-// puts the RESULT or ERROR on the link. The caller sees what nexus's
+// checks the call as nexus would, hands it to one of a fixed set of
+// workers (Router.calls; the services' pool when they are all busy and
+// the queue is full), and the worker hands the RESULT or ERROR to the
+// link's writer. The caller sees what nexus's
 // dealer would send, in the same cases:
 //
 //   - the INVOCATION's details: progress false, caller, caller_authid,
@@ -119,9 +121,11 @@ func (rt *Router) serveDirect(w *wsPeer, s *session, m *wamp.Call) bool {
 		defer h.Served()
 		c.finish(h, p.Handler(ctx, inv))
 	}
-	if h.Pool != nil {
+	switch {
+	case rt.calls.TryGo(run):
+	case h.Pool != nil:
 		h.Pool.Go(run)
-	} else {
+	default:
 		go run()
 	}
 	return true

@@ -16,6 +16,7 @@ package router
 
 import (
 	"maps"
+	"sync"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -66,11 +67,11 @@ func (w *wsPeer) writeLoop() {
 		case msg := <-w.wr:
 			w.rx.Store(rxIdle)
 			w.tookOne()
-			ok := true
+			var ok bool
 			if len(w.wr) > 0 {
 				ok = w.writeBurst(msg)
-			} else if b, enc := w.encode(msg); enc {
-				ok = w.writeFrame(b)
+			} else {
+				ok = w.writeOne(msg)
 			}
 			if !ok {
 				w.closeRx()
@@ -158,10 +159,13 @@ func (w *wsPeer) writeFrames(frames [][]byte) bool {
 // can take the channel (a pump may have it); false when the write failed
 // (the link is then closed).
 func (w *wsPeer) writeBurst(msg wamp.Message) bool {
+	buf := frameBufs.Get().(*[]byte)
+	defer frameBufs.Put(buf)
 	w.tc.beginBatch()
 	for {
-		if b, ok := w.encode(msg); ok {
-			w.batchFrame(b)
+		if b, own, ok := w.encodeTo((*buf)[:0], msg); ok {
+			w.batchFrame(b) // copies b
+			keepFrameBuf(buf, b, own)
 		}
 		if w.tc.batched() >= maxBatch || !w.takeChannel() {
 			break
@@ -177,6 +181,39 @@ func (w *wsPeer) writeBurst(msg wamp.Message) bool {
 		break
 	}
 	return w.flush()
+}
+
+// frameBufs keeps the writer's frame buffers between messages: a frame
+// the writer writes at once is copied into the connection's buffer, so
+// its buffer serves the next one, and the writer allocates nothing for a
+// RESULT (a pump keeps its frames in the queue: they are its own). A
+// goroutine that allocates during a collection must help mark (see
+// docs/performance.md, "session 8"); a writer that does not, never does.
+var frameBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxKeptFrame bounds the frame buffers frameBufs keeps.
+const maxKeptFrame = 16 << 10
+
+// keepFrameBuf keeps b, a frame built on *buf, as *buf for the next one,
+// when it is the writer's own and not too large.
+func keepFrameBuf(buf *[]byte, b []byte, own bool) {
+	if own && cap(b) <= maxKeptFrame {
+		*buf = b[:0]
+	}
+}
+
+// writeOne encodes msg on a kept buffer and writes it; false when the
+// write failed (the link is then closed).
+func (w *wsPeer) writeOne(msg wamp.Message) bool {
+	buf := frameBufs.Get().(*[]byte)
+	defer frameBufs.Put(buf)
+	b, own, ok := w.encodeTo((*buf)[:0], msg)
+	if !ok {
+		return true
+	}
+	ok = w.writeFrame(b) // copies b
+	keepFrameBuf(buf, b, own)
+	return ok
 }
 
 // batchFrame frames b into the connection's batch.
@@ -264,19 +301,29 @@ func (w *wsPeer) lost(what string) {
 
 // encode turns a message of the router into a frame, applying what the
 // platform changes on the way out, and counts it (metrics.go); ok is false
-// for a message not meant for the client.
+// for a message not meant for the client. The frame is the caller's to
+// keep.
 func (w *wsPeer) encode(msg wamp.Message) (b []byte, ok bool) {
-	if b, ok = w.encodeFrame(msg); ok {
-		w.noteOut(msg, len(b))
-	}
+	b, _, ok = w.encodeTo(nil, msg)
 	return b, ok
 }
 
-// encodeFrame is encode without the counting.
-func (w *wsPeer) encodeFrame(msg wamp.Message) (b []byte, ok bool) {
+// encodeTo is encode building the frame on dst where it builds one; own
+// reports whether b is the caller's to reuse (dst's array, grown or not,
+// or a new one), not an EVENT's frame other links share (events.go).
+func (w *wsPeer) encodeTo(dst []byte, msg wamp.Message) (b []byte, own, ok bool) {
+	if b, own, ok = w.encodeFrame(dst, msg); ok {
+		w.noteOut(msg, len(b))
+	}
+	return b, own, ok
+}
+
+// encodeFrame is encodeTo without the counting.
+func (w *wsPeer) encodeFrame(dst []byte, msg wamp.Message) (b []byte, own, ok bool) {
 	switch m := msg.(type) {
 	case *wamp.Event:
-		return w.eventOut(m)
+		b, ok = w.eventOut(m)
+		return b, false, ok
 	case *wamp.Invocation:
 		msg = withInvocationTrace(m)
 	case *wamp.Welcome:
@@ -285,7 +332,7 @@ func (w *wsPeer) encodeFrame(msg wamp.Message) (b []byte, ok bool) {
 		w.noteSubscribeAnswer(m.Request, m.Subscription)
 	case *wamp.Unregistered:
 		if w.swallowed(m.Request) {
-			return nil, false
+			return nil, false, false
 		}
 	case *wamp.Error:
 		switch m.Type {
@@ -293,20 +340,25 @@ func (w *wsPeer) encodeFrame(msg wamp.Message) (b []byte, ok bool) {
 			w.noteSubscribeAnswer(m.Request, 0)
 		case wamp.UNREGISTER, wamp.UNSUBSCRIBE:
 			if w.swallowed(m.Request) {
-				return nil, false
+				return nil, false, false
 			}
 		}
 	}
 	w.tapNoteAnswer(msg)
 	w.tapOut(msg)
-	return w.serialize(msg)
+	b, ok = w.serializeTo(dst, msg)
+	return b, true, ok
 }
 
 // serialize encodes msg in the link's serialization: in msgpack the most
 // frequent messages straight into their frame (msgpack_direct.go), the
 // others through their list (msgpack_list.go), the rest by nexus.
-func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
-	b, err := w.encodeMsg(msg)
+func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) { return w.serializeTo(nil, msg) }
+
+// serializeTo is serialize writing a msgpack frame on dst (nil: a new
+// one).
+func (w *wsPeer) serializeTo(dst []byte, msg wamp.Message) ([]byte, bool) {
+	b, err := w.encodeMsg(dst, msg)
 	if err != nil {
 		w.rt.log.Warn("cannot serialize WAMP message", "type", msg.MessageType().String(), "err", err)
 		return nil, false
@@ -314,12 +366,15 @@ func (w *wsPeer) serialize(msg wamp.Message) ([]byte, bool) {
 	return b, true
 }
 
-// encodeMsg is serialize's encoding.
-func (w *wsPeer) encodeMsg(msg wamp.Message) ([]byte, error) {
+// encodeMsg is serializeTo's encoding.
+func (w *wsPeer) encodeMsg(dst []byte, msg wamp.Message) ([]byte, error) {
 	if w.json {
 		return w.ser.Serialize(jsonOutbound(msg))
 	}
-	if b, ok := appendMessage(make([]byte, 0, 128), msg); ok {
+	if dst == nil {
+		dst = make([]byte, 0, 128)
+	}
+	if b, ok := appendMessage(dst, msg); ok {
 		return b, nil
 	}
 	if l := msgpackList(msg); l != nil {

@@ -118,11 +118,22 @@ type Router struct {
 	// handlers runs the services' procedure handlers on kept goroutines
 	// (realm.Host.Pool), for every realm and generation until Close.
 	handlers *workpool.Pool
+	// calls runs the handlers of the calls the router serves itself
+	// (direct.go) on a fixed set of goroutines, handlers when it is full.
+	calls *workpool.Queue
 }
 
 // handlerIdle is how long a worker of the services' handlers waits for
 // the next invocation before it ends.
 const handlerIdle = 10 * time.Second
+
+// The goroutines of Router.calls, and how many calls may wait for them.
+// Each holds an append into PostgreSQL until its group is written: 256
+// of them keep groups large and rows flowing at 10,000 a second.
+const (
+	callWorkers = 256
+	callsQueued = 8192
+)
 
 // New returns a router that is down; Up starts it.
 func New(cfg Config) *Router {
@@ -141,6 +152,7 @@ func New(cfg Config) *Router {
 		sessions: map[uint64]*session{},
 		sessWake: make(chan struct{}),
 		handlers: workpool.New(handlerIdle),
+		calls:    workpool.NewQueue(callWorkers, callsQueued),
 	}
 	if cfg.Metrics == nil {
 		cfg.Metrics = metrics.New()
@@ -172,6 +184,7 @@ func (rt *Router) Close() {
 	rt.mu.Unlock()
 	rt.downLocked()
 	rt.wg.Wait()
+	rt.calls.Close()
 	rt.handlers.Close()
 	rt.closeTaps()
 	rt.mu.Lock()
