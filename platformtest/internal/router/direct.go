@@ -3,8 +3,8 @@
 // checks the call as nexus would, hands it to one of a fixed set of
 // workers (Router.calls; the services' pool when they are all busy and
 // the queue is full), and the worker hands the RESULT or ERROR to the
-// link's writer. The caller sees what nexus's
-// dealer would send, in the same cases:
+// link's writer. The caller sees what nexus's dealer would send, in the
+// same cases:
 //
 //   - the INVOCATION's details: progress false, caller, caller_authid,
 //     caller_authrole, procedure; its arguments carry the CALL's trace
