@@ -18,15 +18,15 @@ import (
 )
 
 // TestUnauthenticatedCapRetryAfter: over the cap of links awaiting
-// authentication every upgrade is answered 503 with a Retry-After (the
-// first slots: 1 s, the cap's 8 places admitting 32 links a second until
-// a rate is measured) and counted; the log says so once for the episode, and once
+// authentication, with no line to wait in, every upgrade is answered 503
+// with a Retry-After (the first slots: 1 s, the cap's 8 places admitting
+// 64 links a second until a rate is measured) and counted; the log says so once for the episode, and once
 // with the count when the waiting links are down to half the cap.
 func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 	const capacity, refused = 8, 5
 	logs := &worldtest.SyncBuffer{}
 	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
-		withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
+		withLimits(router.Limits{MaxUnauthenticated: capacity, AdmissionLine: -1, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
 	var waiting []*worldtest.WireClient
 	var challenges []*wamp.Challenge
@@ -70,4 +70,84 @@ func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 	if !strings.Contains(logs.String(), "links awaiting authentication are under the cap again\" refused="+strconv.Itoa(refused)) {
 		t.Errorf("the end of the episode is not logged with its count:\n%s", logs)
 	}
+}
+
+// holdPlaces opens n links that each hold a place under the cap: HELLO
+// sent, CHALLENGE unanswered. It returns them with their challenges.
+func holdPlaces(t *testing.T, f *fixture, n int) ([]*worldtest.WireClient, []*wamp.Challenge) {
+	t.Helper()
+	id, _ := f.in1.Credentials()
+	var links []*worldtest.WireClient
+	var challenges []*wamp.Challenge
+	for range n {
+		c := worldtest.DialWire(t, f.p, false)
+		c.Send(worldtest.HelloMsg(f.in1.Realm(), id))
+		ch, ok := c.Next().Msg.(*wamp.Challenge)
+		if !ok {
+			t.Fatal("HELLO not answered with CHALLENGE")
+		}
+		links, challenges = append(links, c), append(challenges, ch)
+	}
+	return links, challenges
+}
+
+// metricReaches waits until the platform's metric name reads want.
+func metricReaches(t *testing.T, p *Platform, name, want string) {
+	t.Helper()
+	for {
+		var text strings.Builder
+		if err := p.WriteMetrics(&text); err != nil {
+			t.Fatal(err)
+		}
+		if samples(text.String())[name] == want {
+			return
+		}
+		if t.Context().Err() != nil {
+			t.Fatalf("%s never read %s", name, want)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestUnauthenticatedLine: over the cap an upgrade waits in line and is
+// upgraded once a place frees; over the line, and at the end of its wait,
+// it is answered 503 with Retry-After.
+func TestUnauthenticatedLine(t *testing.T) {
+	const capacity = 2
+	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AdmissionLine: 1, AdmissionWait: time.Hour, AuthResponseTimeout: time.Hour}))
+	_, secret := f.in1.Credentials()
+	holders, challenges := holdPlaces(t, f, capacity)
+	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
+	upgraded := make(chan error, 1)
+	go func() {
+		c, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
+		if err == nil {
+			_ = rsp.Body.Close()
+			_ = c.Close()
+		}
+		upgraded <- err
+	}()
+	metricReaches(t, f.p, "flockd_links_admission_line", "1")
+	_, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
+	if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable || rsp.Header.Get("Retry-After") == "" {
+		t.Fatalf("an upgrade over the line: err %v, response %v; want 503 with Retry-After", err, rsp)
+	}
+	_ = rsp.Body.Close()
+	holders[0].Send(&wamp.Authenticate{Signature: crsign.RespondChallenge(secret, challenges[0], nil), Extra: wamp.Dict{}})
+	if msg := holders[0].Next().Msg; msg.MessageType() != wamp.WELCOME {
+		t.Fatalf("answered challenge: %v", msg)
+	}
+	if err := <-upgraded; err != nil {
+		t.Fatalf("the link in line was not upgraded when a place freed: %v", err)
+	}
+	metricReaches(t, f.p, "flockd_links_admission_line", "0")
+
+	short := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: 1, AdmissionLine: 1, AdmissionWait: time.Millisecond, AuthResponseTimeout: time.Hour}))
+	holdPlaces(t, short, 1)
+	_, rsp, err = d.DialContext(worldtest.Ctx(t), short.p.URL(), nil)
+	if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable || rsp.Header.Get("Retry-After") == "" {
+		t.Fatalf("an upgrade whose wait ended: err %v, response %v; want 503 with Retry-After", err, rsp)
+	}
+	_ = rsp.Body.Close()
+	metricReaches(t, short.p, "flockd_auth_busy_total", "1")
 }

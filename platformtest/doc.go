@@ -57,7 +57,8 @@
 //     own, so a stalled write does not stop them.
 //   - Hostile peers: a WebSocket link may send 64 KiB before its session is
 //     admitted (64 MiB per message after), at most 256 links may wait for
-//     authentication (more get HTTP 503), and what cannot be decoded is
+//     authentication (2,048 more upgrades wait up to 3 s in line for a
+//     place; beyond, HTTP 503 with Retry-After), and what cannot be decoded is
 //     answered as WAMP says: ERROR wamp.error.invalid_argument where the
 //     request ID can be read, else ABORT wamp.error.protocol_violation.
 //   - The legacy credential is admitted as on the real platform (its

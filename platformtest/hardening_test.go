@@ -259,14 +259,14 @@ func TestPreAuthLimit(t *testing.T) {
 // withLimits sets router limits (zero fields keep the defaults).
 func withLimits(l router.Limits) Option { return func(s *settings) { s.limits = l } }
 
-// TestUnauthenticatedCap: links waiting for authentication are capped; one
-// more is answered 503, and a slot frees when a waiting link joins. The
+// TestUnauthenticatedCap: links waiting for authentication are capped; with
+// no line to wait in (TestUnauthenticatedLine has one) one more is answered 503, and a slot frees when a waiting link joins. The
 // waiting links are held deterministically: each has sent HELLO and holds
 // its CHALLENGE unanswered, which the router waits for an hour here, so
 // no link leaves the count by a timeout however slow the machine is.
 func TestUnauthenticatedCap(t *testing.T) {
 	const capacity = 8
-	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AuthResponseTimeout: time.Hour}))
+	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AdmissionLine: -1, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
 	var waiting []*worldtest.WireClient
 	var challenges []*wamp.Challenge

@@ -94,6 +94,7 @@ func TestMetricsParse(t *testing.T) {
 		"flockd_slow_link_drops_total": dto.MetricType_COUNTER,
 		"flockd_file_bytes_total":      dto.MetricType_COUNTER,
 		"flockd_links_unauthenticated": dto.MetricType_GAUGE,
+		"flockd_links_admission_line":  dto.MetricType_GAUGE,
 		"flockd_auth_busy_total":       dto.MetricType_COUNTER,
 		"flockd_accept_errors_total":   dto.MetricType_COUNTER,
 		"flockd_links":                 dto.MetricType_GAUGE,

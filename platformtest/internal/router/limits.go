@@ -24,9 +24,17 @@ type Limits struct {
 	// closed.
 	PreAuthBytes int64
 	// MaxUnauthenticated bounds the WebSocket links waiting to be
-	// admitted; more are answered 503 with Retry-After, each told its own
-	// slot at the rate links are admitted (pace.go).
+	// admitted; more wait in line for a place (AdmissionLine), and beyond
+	// it are answered 503 with Retry-After, each told its own slot at the
+	// rate links are admitted (pace.go).
 	MaxUnauthenticated int
+	// AdmissionLine bounds the upgrades that wait for a place under
+	// MaxUnauthenticated (admission.go); negative: none wait, an upgrade
+	// over the cap is refused at once.
+	AdmissionLine int
+	// AdmissionWait bounds an upgrade's wait in line; one still waiting
+	// then is refused as over the line.
+	AdmissionWait time.Duration
 	// Handoff is the capacity of the channel through which the router
 	// hands a link its messages (nexus drops a message when it is full);
 	// the link's writer, or a pump while the writer is blocked, empties it
@@ -54,6 +62,8 @@ func DefaultLimits() Limits {
 		MaxMessageBytes:     64 << 20,
 		PreAuthBytes:        64 << 10,
 		MaxUnauthenticated:  256,
+		AdmissionLine:       2048,
+		AdmissionWait:       3 * time.Second,
 		Handoff:             64,
 		QueueBytes:          16 << 20,
 		WriteTimeout:        10 * time.Second,
@@ -73,6 +83,12 @@ func (l Limits) orDefault() Limits {
 	}
 	if l.MaxUnauthenticated <= 0 {
 		l.MaxUnauthenticated = d.MaxUnauthenticated
+	}
+	if l.AdmissionLine == 0 {
+		l.AdmissionLine = d.AdmissionLine
+	}
+	if l.AdmissionWait <= 0 {
+		l.AdmissionWait = d.AdmissionWait
 	}
 	if l.Handoff <= 0 {
 		l.Handoff = d.Handoff
@@ -119,7 +135,7 @@ func (e *episode) end() int64 { return e.n.Swap(0) }
 const acceptsToEnd = 16
 
 // authBusy answers an upgrade over the cap of links awaiting
-// authentication: 503 with Retry-After (the link's slot, pace.go), the
+// authentication and over the line waiting for a place: 503 with Retry-After (the link's slot, pace.go), the
 // first of an episode logged.
 func (rt *Router) authBusy(w http.ResponseWriter) {
 	rt.met.authBusy.Inc()
@@ -135,7 +151,7 @@ func (rt *Router) authBusy(w http.ResponseWriter) {
 // awaiting authentication are down to half the cap (not at the first
 // under it: in a storm the count hovers at the cap), logging its count.
 func (rt *Router) authUnderCap() {
-	if !rt.busy.running() || rt.unauth.Load() > int64(rt.limits.MaxUnauthenticated/2) {
+	if !rt.busy.running() || rt.unauth.n.Load() > int64(rt.limits.MaxUnauthenticated/2) {
 		return
 	}
 	if n := rt.busy.end(); n > 0 {

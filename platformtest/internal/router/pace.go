@@ -19,12 +19,17 @@ const (
 	// paceGap ends a window: refusals that pause longer start a new one.
 	paceGap = time.Second
 	// paceHeadroom: slots are given at this multiple of the measured rate.
-	// Slots a little too close cost a second refusal for some links;
-	// slots too far apart would leave the router idle while devices wait.
-	paceHeadroom = 2
-	// pacePerSlot is the rate assumed before one is measured, per place
-	// under the cap: a link admitted within 250 ms.
-	pacePerSlot = 4
+	// Links that come a little early wait in the admission line
+	// (admission.go), and a second refusal only once it is full; slots
+	// too far apart would leave the router idle while devices wait.
+	paceHeadroom = 1.25
+	// pacePerSlot is the least rate of slots, per place under the cap
+	// (with the default cap 2,048 a second): a link admitted within 125
+	// ms. Before a rate is measured it is the rate: a storm's first
+	// refusals would otherwise be spread at a guess below what the router
+	// admits, and the router would sit idle while the devices wait for
+	// their slots; those that come before a place is free wait in line.
+	pacePerSlot = 8
 	// maxRetryAfter is the longest wait told, in seconds: the SDK waits at
 	// most a minute whatever it is told (client/backoff.go).
 	maxRetryAfter = 60

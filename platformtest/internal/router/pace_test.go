@@ -6,13 +6,13 @@ import (
 )
 
 // TestPaceBeforeMeasuring: until a rate is measured, slots are given at
-// four links a second per place under the cap, starting a second on.
+// eight links a second per place under the cap, starting a second on.
 func TestPaceBeforeMeasuring(t *testing.T) {
 	var p pacer
 	t0 := time.Unix(1000, 0)
-	const capacity = 8 // 32 slots a second
-	for i := range 100 {
-		want := 1 + i/32
+	const capacity = 8 // 64 slots a second
+	for i := range 200 {
+		want := 1 + i/64
 		if got := p.retryAfter(t0, 0, capacity); got != want {
 			t.Fatalf("refusal %d: Retry-After %d, want %d", i, got, want)
 		}
@@ -20,11 +20,11 @@ func TestPaceBeforeMeasuring(t *testing.T) {
 }
 
 // TestPaceMeasuredRate: refusals that run throughout a window measure
-// the admissions in it, and later slots are given at twice that rate.
+// the admissions in it, and later slots are given at 1.25 times that rate.
 func TestPaceMeasuredRate(t *testing.T) {
 	var p pacer
 	t0 := time.Unix(1000, 0)
-	p.retryAfter(t0, 0, 1) // starts the window; prior 4/s
+	p.retryAfter(t0, 0, 1) // starts the window; prior 8/s
 	// 300 admissions in the next 300 ms (1,000/s), with refusals in between.
 	p.retryAfter(t0.Add(100*time.Millisecond), 100, 1)
 	p.retryAfter(t0.Add(300*time.Millisecond), 300, 1) // window ends: rate 1,000/s
@@ -32,13 +32,14 @@ func TestPaceMeasuredRate(t *testing.T) {
 		t.Fatalf("rate %v, want 1000", p.rate)
 	}
 	now := t0.Add(400 * time.Millisecond)
+	p.retryAfter(now, 400, 1) // the slot a second on
 	first := p.next
 	p.retryAfter(now, 400, 1)
-	if step := p.next.Sub(first); step != time.Second/2000 {
-		t.Errorf("slots %v apart, want %v (twice the measured rate)", step, time.Second/2000)
+	if step := p.next.Sub(first); step != time.Second/1250 {
+		t.Errorf("slots %v apart, want %v (1.25 times the measured rate)", step, time.Second/1250)
 	}
 	// 2,000 more refusals at once: the last ones are told about a second
-	// more than the first, not ten minutes (the prior's 4/s).
+	// more than the first, not four minutes (the prior's 8/s).
 	var last int
 	for range 2000 {
 		last = p.retryAfter(now, 400, 1)
@@ -68,8 +69,8 @@ func TestPacePauseStartsAWindow(t *testing.T) {
 func TestPaceLongestWait(t *testing.T) {
 	var p pacer
 	t0 := time.Unix(1000, 0)
-	for range 4 * 59 {
-		p.retryAfter(t0, 0, 1) // fills the slots up to 60 s at 4/s
+	for range 8 * 59 {
+		p.retryAfter(t0, 0, 1) // fills the slots up to 60 s at 8/s
 	}
 	next := p.next
 	for range 10 {

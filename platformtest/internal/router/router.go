@@ -63,8 +63,9 @@ type Router struct {
 	log    *slog.Logger
 	limits Limits
 	addr   string // host:port, fixed by the first Up
-	// unauth counts the WebSocket links not yet admitted.
-	unauth atomic.Int64
+	// unauth counts the WebSocket links not yet admitted and keeps the
+	// line of those waiting for a place (admission.go).
+	unauth admission
 	// admitted counts the links admitted (pace.go measures its rate), and
 	// pace gives the links refused over the cap their slots.
 	admitted atomic.Int64

@@ -99,7 +99,7 @@ func (c *trackedConn) authenticated(rt *Router) {
 // reports whether this call did.
 func (c *trackedConn) settle(rt *Router) bool {
 	if c.settled.CompareAndSwap(false, true) {
-		rt.unauth.Add(-1)
+		rt.unauth.leave() // admission.go
 		return true
 	}
 	return false
@@ -274,16 +274,17 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.StatusBadRequest)
 		return
 	}
-	if rt.unauth.Add(1) > int64(rt.limits.MaxUnauthenticated) {
-		rt.unauth.Add(-1)
-		rt.authBusy(w) // limits.go
+	if !rt.unauth.enter(r.Context(), rt.limits.MaxUnauthenticated, rt.limits.AdmissionLine, rt.limits.AdmissionWait) { // admission.go
+		if r.Context().Err() == nil { // else the client left the line
+			rt.authBusy(w) // limits.go
+		}
 		return
 	}
 	rt.authUnderCap()
 	settled := false
 	defer func() {
 		if !settled {
-			rt.unauth.Add(-1)
+			rt.unauth.leave()
 		}
 	}()
 	up := websocket.Upgrader{
