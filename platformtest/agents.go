@@ -42,7 +42,7 @@ func (p *Platform) AddAppWithAgents(name, dataTemplateYAML, agentTemplateYAML st
 // with its own.
 func (a *App) AgentTemplate() string {
 	var t string
-	a.p.reg.Do(func(*registry.State) { t = a.m.AITemplate })
+	a.p.reg.View(func(*registry.State) { t = a.m.AITemplate })
 	return t
 }
 

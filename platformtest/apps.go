@@ -25,7 +25,7 @@ func (a *App) Name() string { return a.m.Name }
 // with its own data template.
 func (a *App) DataTemplate() string {
 	var t string
-	a.p.reg.Do(func(*registry.State) { t = a.m.DataTemplate })
+	a.p.reg.View(func(*registry.State) { t = a.m.DataTemplate })
 	return t
 }
 
@@ -47,6 +47,6 @@ func (p *Platform) AddApp(name, dataTemplateYAML string, opts ...ProvisionOption
 // app created over the management API, for one).
 func (p *Platform) AppByKey(key int) *App {
 	var m *registry.App
-	p.reg.Do(func(s *registry.State) { m = s.App(key) })
+	p.reg.View(func(s *registry.State) { m = s.App(key) })
 	return p.app(m)
 }

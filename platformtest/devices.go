@@ -45,6 +45,6 @@ func (p *Platform) AddDevice(name string, opts ...ProvisionOption) *Device {
 // none (a device created over the management API, for one).
 func (p *Platform) DeviceByKey(key int) *Device {
 	var m *registry.Device
-	p.reg.Do(func(s *registry.State) { m = s.Device(key) })
+	p.reg.View(func(s *registry.State) { m = s.Device(key) })
 	return p.device(m)
 }

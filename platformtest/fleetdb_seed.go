@@ -80,6 +80,6 @@ func (p *Platform) applySeedData(s *Seed, res *SeedResult, want func(i int, tabl
 // realmsOfApp returns the realms of an app's data backends, sorted.
 func (p *Platform) realmsOfApp(name string) []string {
 	var out []string
-	p.reg.Do(func(s *registry.State) { out = s.RealmsOfApp(name) })
+	p.reg.View(func(s *registry.State) { out = s.RealmsOfApp(name) })
 	return out
 }

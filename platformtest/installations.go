@@ -85,7 +85,7 @@ func (p *Platform) Uninstall(in *Installation) {
 // the API itself never shows: it holds the app's credential.
 func (p *Platform) InstallationOf(deviceKey, appKey int, stage Stage) *Installation {
 	var m *registry.Installation
-	p.reg.Do(func(s *registry.State) { m = s.Installation(deviceKey, appKey, string(stage)) })
+	p.reg.View(func(s *registry.State) { m = s.Installation(deviceKey, appKey, string(stage)) })
 	return p.installation(m)
 }
 
@@ -134,7 +134,7 @@ func (in *Installation) LegacyEnv() map[string]string {
 // Credentials returns the current per-app credential:
 // authid app-<A>-<stage>-e<epoch>@<serial> and its secret.
 func (in *Installation) Credentials() (authID, secret string) {
-	in.p.reg.Do(func(*registry.State) { authID, secret = in.m.Credential(in.m.Epoch) })
+	in.p.reg.View(func(*registry.State) { authID, secret = in.m.Credential(in.m.Epoch) })
 	return authID, secret
 }
 
@@ -212,14 +212,14 @@ var allAppStates = []AppState{AppRunning, AppStopped, AppPresent, AppDownloading
 // changed over the management API).
 func (in *Installation) TargetState() AppState {
 	var st string
-	in.p.reg.Do(func(*registry.State) { st = in.m.Target })
+	in.p.reg.View(func(*registry.State) { st = in.m.Target })
 	return AppState(st)
 }
 
 // CurrentState returns the state the device agent reports.
 func (in *Installation) CurrentState() AppState {
 	var st string
-	in.p.reg.Do(func(*registry.State) {
+	in.p.reg.View(func(*registry.State) {
 		st = in.m.Current
 		if in.m.Removed {
 			st = wire.AppStateRemoved
@@ -250,7 +250,7 @@ func (in *Installation) SetCurrentState(s AppState) {
 // no READY release when it was installed in Go.
 func (in *Installation) ReleaseKey() int {
 	k := 0
-	in.p.reg.Do(func(*registry.State) {
+	in.p.reg.View(func(*registry.State) {
 		if in.m.Release != nil {
 			k = in.m.Release.Key
 		}
@@ -262,6 +262,6 @@ func (in *Installation) ReleaseKey() int {
 // device is a member of.
 func (in *Installation) Inherited() bool {
 	var g bool
-	in.p.reg.Do(func(*registry.State) { g = in.m.Group != nil })
+	in.p.reg.View(func(*registry.State) { g = in.m.Group != nil })
 	return g
 }

@@ -17,7 +17,7 @@ func (p *Platform) realmTemplate(name string) (realm.Info, string, error) {
 	var ri realm.Info
 	var ok bool
 	var src string
-	p.reg.Do(func(s *registry.State) {
+	p.reg.View(func(s *registry.State) {
 		if ri, ok = s.Realm(name); ok {
 			if a := s.App(ri.App); a != nil {
 				src = a.DataTemplate
