@@ -151,3 +151,24 @@ func TestUnauthenticatedLine(t *testing.T) {
 	_ = rsp.Body.Close()
 	metricReaches(t, short.p, "flockd_auth_busy_total", "1")
 }
+
+// TestUnauthenticatedLineClose: closing the platform ends the waits in
+// line: the waiting upgrade fails and Close returns.
+func TestUnauthenticatedLineClose(t *testing.T) {
+	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: 1, AdmissionLine: 1, AdmissionWait: time.Hour, AuthResponseTimeout: time.Hour}))
+	holdPlaces(t, f, 1)
+	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
+	upgraded := make(chan error, 1)
+	go func() {
+		c, _, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
+		if err == nil {
+			_ = c.Close()
+		}
+		upgraded <- err
+	}()
+	metricReaches(t, f.p, "flockd_links_admission_line", "1")
+	f.p.Close()
+	if err := <-upgraded; err == nil {
+		t.Error("an upgrade waiting in line was upgraded by a platform that closed")
+	}
+}

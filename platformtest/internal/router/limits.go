@@ -135,8 +135,8 @@ func (e *episode) end() int64 { return e.n.Swap(0) }
 const acceptsToEnd = 16
 
 // authBusy answers an upgrade over the cap of links awaiting
-// authentication and over the line waiting for a place: 503 with Retry-After (the link's slot, pace.go), the
-// first of an episode logged.
+// authentication and over the line waiting for a place: 503 with
+// Retry-After (the link's slot, pace.go), the first of an episode logged.
 func (rt *Router) authBusy(w http.ResponseWriter) {
 	rt.met.authBusy.Inc()
 	if rt.busy.begin() {
