@@ -57,7 +57,7 @@
 //     own, so a stalled write does not stop them.
 //   - Hostile peers: a WebSocket link may send 64 KiB before its session is
 //     admitted (64 MiB per message after), at most 256 links may wait for
-//     authentication (2,048 more upgrades wait up to 3 s in line for a
+//     authentication (8,192 more upgrades wait up to 5 s in line for a
 //     place; beyond, HTTP 503 with Retry-After), and what cannot be decoded is
 //     answered as WAMP says: ERROR wamp.error.invalid_argument where the
 //     request ID can be read, else ABORT wamp.error.protocol_violation.

@@ -297,6 +297,9 @@ func TestUnauthenticatedCap(t *testing.T) {
 	if got := router.DefaultLimits().MaxUnauthenticated; got != 256 {
 		t.Errorf("default cap %d, want 256 (docs/flockd.md)", got)
 	}
+	if l := router.DefaultLimits(); l.AdmissionLine != 8192 || l.AdmissionWait != 5*time.Second {
+		t.Errorf("default line %d waiting %v, want 8192 and 5s (docs/flockd.md)", l.AdmissionLine, l.AdmissionWait)
+	}
 }
 
 // TestProtocolViolations: what cannot be decoded is answered as WAMP says.
