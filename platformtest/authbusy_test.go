@@ -28,17 +28,7 @@ func TestUnauthenticatedCapRetryAfter(t *testing.T) {
 	f := newFixture(t, WithLogger(slog.New(slog.NewTextHandler(logs, nil))),
 		withLimits(router.Limits{MaxUnauthenticated: capacity, AdmissionLine: -1, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
-	var waiting []*worldtest.WireClient
-	var challenges []*wamp.Challenge
-	for range capacity {
-		c := worldtest.DialWire(t, f.p, false)
-		c.Send(worldtest.HelloMsg(f.in1.Realm(), id))
-		ch, ok := c.Next().Msg.(*wamp.Challenge)
-		if !ok {
-			t.Fatal("HELLO not answered with CHALLENGE")
-		}
-		waiting, challenges = append(waiting, c), append(challenges, ch)
-	}
+	waiting, challenges := holdPlaces(t, f, capacity)
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
 	for i := range refused {
 		_, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)

@@ -268,18 +268,7 @@ func TestUnauthenticatedCap(t *testing.T) {
 	const capacity = 8
 	f := newFixture(t, withLimits(router.Limits{MaxUnauthenticated: capacity, AdmissionLine: -1, AuthResponseTimeout: time.Hour}))
 	id, secret := f.in1.Credentials()
-	var waiting []*worldtest.WireClient
-	var challenges []*wamp.Challenge
-	for range capacity {
-		c := worldtest.DialWire(t, f.p, false)
-		c.Send(worldtest.HelloMsg(f.in1.Realm(), id))
-		msg := c.Next().Msg
-		ch, ok := msg.(*wamp.Challenge)
-		if !ok {
-			t.Fatalf("HELLO answered with %v, want CHALLENGE", msg)
-		}
-		waiting, challenges = append(waiting, c), append(challenges, ch)
-	}
+	waiting, challenges := holdPlaces(t, f, capacity) // authbusy_test.go
 	d := websocket.Dialer{Subprotocols: []string{wire.SubprotocolMsgpack}}
 	_, rsp, err := d.DialContext(worldtest.Ctx(t), f.p.URL(), nil)
 	if err == nil || rsp == nil || rsp.StatusCode != http.StatusServiceUnavailable {
