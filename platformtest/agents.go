@@ -267,7 +267,7 @@ func (p *Platform) agentRequest(target *Installation, opts []ToolOption) (agents
 	if target == nil {
 		return req, errors.New("agent runtime: no target installation")
 	}
-	p.reg.Do(func(s *registry.State) {
+	p.reg.View(func(s *registry.State) {
 		req.Realm, _ = s.Realm(target.m.Realm)
 		req.Template = target.m.AgentTemplate()
 		req.DeviceKey = target.m.Device.Key

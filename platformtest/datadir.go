@@ -201,7 +201,7 @@ func CheckDataDir(dir string) (*DataDirReport, error) {
 	if err != nil {
 		return nil, keptError(d.Path(), err)
 	}
-	reg.Do(func(s *registry.State) {
+	reg.View(func(s *registry.State) {
 		rep.Projects, rep.Devices, rep.Apps, rep.Users = len(s.Projects()), len(s.Devices()), len(s.Apps()), len(s.Users())
 		for _, dev := range s.Devices() {
 			rep.Installations += len(s.DeviceInstalls(dev))

@@ -47,7 +47,7 @@ func (p *Platform) Revoke(pr *Project, consumer *App, provider string) {
 // Grants returns every grant, ordered by project, consumer and provider.
 func (p *Platform) Grants() []Grant {
 	var out []Grant
-	p.reg.Do(func(s *registry.State) {
+	p.reg.View(func(s *registry.State) {
 		for _, g := range s.Grants() {
 			out = append(out, Grant{Project: g.Project.Name, Consumer: g.Consumer.Name, Provider: g.Provider})
 		}

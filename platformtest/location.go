@@ -29,7 +29,7 @@ func WithoutLocationService() Option { return func(s *settings) { s.noLocation =
 // false before the first update. Only the current position is kept.
 func (d *Device) Location() (Location, bool) {
 	var loc *registry.Location
-	d.p.reg.Do(func(s *registry.State) {
+	d.p.reg.View(func(s *registry.State) {
 		if d.m.Location != nil {
 			l := *d.m.Location
 			loc = &l

@@ -8,8 +8,8 @@ import (
 
 // TestReadsShareTheRegistry: the accessors that only read (an
 // installation's credential, states and release, a device or app by key,
-// the templates) answer while another reader holds the registry, as the
-// router's authentications do: they take its lock shared. flockd writes
+// the templates, the grants, a location) answer while another reader
+// holds the registry, as the router's authentications do: they take its lock shared. flockd writes
 // its environment file with one Credentials per installation while a
 // restarted fleet joins; a change round for each (the lock held
 // exclusively) held every join's lookup waiting. Were one of them to take
@@ -40,6 +40,8 @@ func TestReadsShareTheRegistry(t *testing.T) {
 		_ = f.app.DataTemplate()
 		_ = f.app.AgentTemplate()
 		_ = f.p.realmsOfApp("interop")
+		_ = f.p.Grants()
+		_, _ = f.d1.Location()
 	}()
 	<-done
 }

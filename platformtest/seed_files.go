@@ -99,7 +99,7 @@ func (p *Platform) applySeedFiles(s *Seed) error {
 			return fmt.Errorf("files.quotas[%d]: %w", i, err)
 		}
 		var swarm, app int
-		p.reg.Do(func(st *registry.State) {
+		p.reg.View(func(st *registry.State) {
 			if pr := st.ProjectByName(q.Project); pr != nil {
 				swarm = pr.Key
 			}

@@ -29,7 +29,7 @@ func (p *Platform) Serve() error {
 		return fmt.Errorf("platformtest: Serve: the platform serves since Start (WithServeLater was not given)")
 	}
 	var realms []string
-	p.reg.Do(func(s *registry.State) {
+	p.reg.View(func(s *registry.State) {
 		for _, ri := range s.Realms() {
 			realms = append(realms, ri.Name)
 		}

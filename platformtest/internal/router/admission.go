@@ -12,7 +12,6 @@ import (
 	"container/list"
 	"context"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -20,12 +19,15 @@ import (
 // line of links waiting for one, oldest first.
 type admission struct {
 	mu   sync.Mutex
-	held int64
+	held int
 	line list.List // of chan struct{}: closed when the place is handed over
-	// n and waiting mirror held and the line's length for readers that
-	// take no lock (metrics, the end of a refusal episode).
-	n       atomic.Int64
-	waiting atomic.Int64
+}
+
+// counts returns the places held and the links waiting in line.
+func (a *admission) counts() (held, waiting int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.held, a.line.Len()
 }
 
 // enter takes a place among places, waiting in line (at most line links
@@ -34,9 +36,8 @@ type admission struct {
 // line: a place freed goes to the oldest waiting.
 func (a *admission) enter(ctx context.Context, places, line int, wait time.Duration) bool {
 	a.mu.Lock()
-	if a.held < int64(places) && a.line.Len() == 0 {
+	if a.held < places && a.line.Len() == 0 {
 		a.held++
-		a.n.Store(a.held)
 		a.mu.Unlock()
 		return true
 	}
@@ -46,7 +47,6 @@ func (a *admission) enter(ctx context.Context, places, line int, wait time.Durat
 	}
 	handed := make(chan struct{})
 	e := a.line.PushBack(handed)
-	a.waiting.Store(int64(a.line.Len()))
 	a.mu.Unlock()
 
 	t := time.NewTimer(wait)
@@ -65,7 +65,6 @@ func (a *admission) enter(ctx context.Context, places, line int, wait time.Durat
 	default:
 	}
 	a.line.Remove(e)
-	a.waiting.Store(int64(a.line.Len()))
 	return false
 }
 
@@ -75,10 +74,8 @@ func (a *admission) leave() {
 	defer a.mu.Unlock()
 	if f := a.line.Front(); f != nil {
 		a.line.Remove(f)
-		a.waiting.Store(int64(a.line.Len()))
 		close(f.Value.(chan struct{}))
 		return
 	}
 	a.held--
-	a.n.Store(a.held)
 }

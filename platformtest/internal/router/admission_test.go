@@ -8,9 +8,9 @@ import (
 )
 
 // lineReaches waits until n links wait in a's line.
-func lineReaches(t *testing.T, a *admission, n int64) {
+func lineReaches(t *testing.T, a *admission, n int) {
 	t.Helper()
-	for a.waiting.Load() != n {
+	for _, waiting := a.counts(); waiting != n; _, waiting = a.counts() {
 		if t.Context().Err() != nil {
 			t.Fatalf("the line never reached %d links", n)
 		}
@@ -44,15 +44,15 @@ func TestAdmissionLine(t *testing.T) {
 	if !<-first {
 		t.Fatal("the first in line was refused the freed place")
 	}
-	if a.waiting.Load() != 1 || a.n.Load() != places {
-		t.Fatalf("after the handover: %d waiting, %d held; want 1 and %d", a.waiting.Load(), a.n.Load(), places)
+	if held, waiting := a.counts(); waiting != 1 || held != places {
+		t.Fatalf("after the handover: %d waiting, %d held; want 1 and %d", waiting, held, places)
 	}
 	leave()
 	if <-second {
 		t.Fatal("a link that left the line was given a place")
 	}
-	if a.waiting.Load() != 0 {
-		t.Fatalf("%d still waiting after the last left", a.waiting.Load())
+	if _, waiting := a.counts(); waiting != 0 {
+		t.Fatalf("%d still waiting after the last left", waiting)
 	}
 	if a.enter(ctx, places, line, time.Millisecond) {
 		t.Fatal("a link got a place when its wait ended and none was freed")
@@ -62,7 +62,7 @@ func TestAdmissionLine(t *testing.T) {
 	}
 	a.leave()
 	a.leave()
-	if a.n.Load() != 0 || !a.enter(ctx, places, line, 0) {
-		t.Fatalf("after every place was given back: %d held, and a new link refused", a.n.Load())
+	if held, _ := a.counts(); held != 0 || !a.enter(ctx, places, line, 0) {
+		t.Fatalf("after every place was given back: %d held, and a new link refused", held)
 	}
 }

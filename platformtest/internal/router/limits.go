@@ -151,7 +151,10 @@ func (rt *Router) authBusy(w http.ResponseWriter) {
 // awaiting authentication are down to half the cap (not at the first
 // under it: in a storm the count hovers at the cap), logging its count.
 func (rt *Router) authUnderCap() {
-	if !rt.busy.running() || rt.unauth.n.Load() > int64(rt.limits.MaxUnauthenticated/2) {
+	if !rt.busy.running() {
+		return
+	}
+	if held, _ := rt.unauth.counts(); held > rt.limits.MaxUnauthenticated/2 {
 		return
 	}
 	if n := rt.busy.end(); n > 0 {

@@ -54,9 +54,9 @@ func (rt *Router) registerMetrics(reg *metrics.Registry) {
 			emit(float64(n))
 		})
 	reg.Func("flockd_links_unauthenticated", "WebSocket links waiting to be admitted.", metrics.KindGauge, nil,
-		func(emit func(float64, ...string)) { emit(float64(rt.unauth.n.Load())) })
+		func(emit func(float64, ...string)) { held, _ := rt.unauth.counts(); emit(float64(held)) })
 	reg.Func("flockd_links_admission_line", "WebSocket upgrades waiting in line for a place among the links being admitted.", metrics.KindGauge, nil,
-		func(emit func(float64, ...string)) { emit(float64(rt.unauth.waiting.Load())) })
+		func(emit func(float64, ...string)) { _, waiting := rt.unauth.counts(); emit(float64(waiting)) })
 	reg.Func("flockd_messages_total", "WAMP messages of device links by direction (in: from the device) and type.",
 		metrics.KindCounter, []string{"dir", "type"}, func(emit func(float64, ...string)) {
 			for t := range maxTypes {
