@@ -56,7 +56,7 @@ func (s *Service) resolve(consumer realm.Info, args wamp.List) client.InvokeResu
 	var provider *registry.App
 	var realms []realm.Info
 	var src string
-	s.reg.Do(func(st *registry.State) {
+	s.reg.View(func(st *registry.State) {
 		granted = st.Granted(consumer.Swarm, consumer.App, name)
 		if provider = st.AppByName(name); provider != nil {
 			src = provider.DataTemplate
@@ -89,7 +89,7 @@ func (s *Service) list(consumer realm.Info) client.InvokeResult {
 	}
 	var granted bool
 	var providers []provider
-	s.reg.Do(func(st *registry.State) {
+	s.reg.View(func(st *registry.State) {
 		if granted = st.WildcardGranted(consumer.Swarm, consumer.App); !granted {
 			return
 		}
